@@ -1,0 +1,16 @@
+import type { Controller } from '../controller/controller.js';
+import type { Request } from '../http/request.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import type { RequestType } from '../kernel/request-type.js';
+import { KernelEvent } from './kernel-event.js';
+
+/** `kernel.controller`: a controller was found; listeners may replace it. */
+export class ControllerEvent extends KernelEvent {
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, public controller: Controller) {
+    super(kernel, request, requestType);
+  }
+
+  setController(controller: Controller): void {
+    this.controller = controller;
+  }
+}

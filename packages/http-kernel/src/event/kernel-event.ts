@@ -1,0 +1,25 @@
+import { Event } from '../dispatcher/event.js';
+import type { Request } from '../http/request.js';
+import type { RequestStack } from '../http/request-stack.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import { RequestType } from '../kernel/request-type.js';
+
+/** Base of every kernel event: the kernel, the request being handled and whether it is the main one. */
+export abstract class KernelEvent extends Event {
+  constructor(
+    readonly kernel: HttpKernelInterface,
+    readonly request: Request,
+    readonly requestType: RequestType,
+  ) {
+    super();
+  }
+
+  isMainRequest(): boolean {
+    return this.requestType === RequestType.MAIN;
+  }
+
+  /** The stack of the request chain this event belongs to (main request at the bottom). */
+  get requestStack(): RequestStack | null {
+    return this.request.requestStack;
+  }
+}

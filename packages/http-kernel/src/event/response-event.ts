@@ -1,0 +1,17 @@
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import type { RequestType } from '../kernel/request-type.js';
+import { KernelEvent } from './kernel-event.js';
+
+/** `kernel.response`: the response is about to be returned; listeners may change or replace it. */
+export class ResponseEvent extends KernelEvent {
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, public response: Response) {
+    super(kernel, request, requestType);
+  }
+
+  /** Replaces the response; unlike the request event, this does not stop propagation. */
+  setResponse(response: Response): void {
+    this.response = response;
+  }
+}

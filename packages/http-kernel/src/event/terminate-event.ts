@@ -1,0 +1,12 @@
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import { RequestType } from '../kernel/request-type.js';
+import { KernelEvent } from './kernel-event.js';
+
+/** `kernel.terminate`: after the response was sent; slow work (saving profiles) goes here. */
+export class TerminateEvent extends KernelEvent {
+  constructor(kernel: HttpKernelInterface, request: Request, readonly response: Response) {
+    super(kernel, request, RequestType.MAIN);
+  }
+}

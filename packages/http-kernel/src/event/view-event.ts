@@ -1,0 +1,16 @@
+import type { Request } from '../http/request.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import type { RequestType } from '../kernel/request-type.js';
+import { RequestEvent } from './request-event.js';
+
+/** `kernel.view`: the controller returned something other than a Response; a listener turns it into one. */
+export class ViewEvent extends RequestEvent {
+  constructor(
+    kernel: HttpKernelInterface,
+    request: Request,
+    requestType: RequestType,
+    public controllerResult: unknown,
+  ) {
+    super(kernel, request, requestType);
+  }
+}

@@ -1,0 +1,235 @@
+import { BadRequestHttpError } from '../error/http-error.js';
+import type { Controller } from '../controller/controller.js';
+import { HeaderBag, type HeaderInit } from './header-bag.js';
+import type { RequestStack } from './request-stack.js';
+
+/**
+ * Known request attributes. Packages add their own keys by declaration merging:
+ * `declare module '@switchboard/http-kernel' { interface RequestAttributes { _firewall?: string } }`.
+ */
+export interface RequestAttributes {
+  /** Name of the matched route. */
+  _route?: string;
+  /** The controller to call: a function, or a name the ControllerResolver knows. */
+  _controller?: Controller | string;
+  /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. */
+  _route_params?: Record<string, unknown>;
+  _locale?: string;
+  /** Set when the route or the firewall says the request keeps no session. */
+  _stateless?: boolean;
+  /** The error an error sub-request renders. */
+  exception?: unknown;
+}
+
+type AttributeKey = keyof RequestAttributes | (string & {});
+type AttributeValue<K> = K extends keyof RequestAttributes ? RequestAttributes[K] : unknown;
+
+/** Request attributes: routing results and whatever listeners attach for later steps. */
+export class AttributeBag {
+  readonly #values: Map<string, unknown>;
+
+  constructor(init?: Iterable<readonly [string, unknown]>) {
+    this.#values = new Map(init);
+  }
+
+  get<K extends AttributeKey>(key: K): AttributeValue<K> | undefined {
+    return this.#values.get(key) as AttributeValue<K> | undefined;
+  }
+
+  set<K extends AttributeKey>(key: K, value: AttributeValue<K>): this {
+    this.#values.set(key, value);
+    return this;
+  }
+
+  has(key: AttributeKey): boolean {
+    return this.#values.has(key);
+  }
+
+  delete(key: AttributeKey): this {
+    this.#values.delete(key);
+    return this;
+  }
+
+  /** Copy of every attribute. */
+  all(): Record<string, unknown> {
+    return Object.fromEntries(this.#values);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.#values.keys();
+  }
+
+  entries(): IterableIterator<[string, unknown]> {
+    return this.#values.entries();
+  }
+}
+
+/** The request body, read lazily by whoever needs it (the adapter supplies it). */
+export interface RequestBody {
+  /** Reads the whole body; rejects with a 413 `HttpError` past the adapter's size limit. */
+  bytes(): Promise<Uint8Array>;
+  text(): Promise<string>;
+  /** The raw chunks, for streaming consumers; a body can be consumed once. */
+  stream(): AsyncIterable<Uint8Array>;
+}
+
+export type Scheme = 'http' | 'https';
+
+export interface RequestInit {
+  method: string;
+  scheme?: Scheme;
+  /** Host name or address without the port; IPv6 in brackets. Lower-cased on the way in. */
+  host?: string;
+  /** Defaults to 80 for http, 443 for https. */
+  port?: number;
+  /** The path as received: percent-encoded, without the query string. */
+  path: string;
+  /** The query string without the leading `?`. */
+  query?: string;
+  headers?: HeaderInit;
+  clientIp?: string;
+  /** `1.0`, `1.1` or `2.0`. */
+  protocolVersion?: string;
+  body?: RequestBody | null;
+  attributes?: Iterable<readonly [string, unknown]>;
+  defaultLocale?: string;
+}
+
+export interface DuplicateOverrides {
+  method?: string;
+  query?: string;
+  attributes?: Iterable<readonly [string, unknown]>;
+}
+
+/**
+ * An HTTP request as the kernel sees it. Independent of node:http: adapters build it, and
+ * tests can build it from a URL.
+ */
+export class Request {
+  readonly method: string;
+  readonly scheme: Scheme;
+  readonly host: string;
+  readonly port: number;
+  /** The path as received, still percent-encoded; never empty. */
+  readonly rawPath: string;
+  readonly queryString: string;
+  readonly headers: HeaderBag;
+  readonly clientIp: string;
+  readonly protocolVersion: string;
+  readonly body: RequestBody | null;
+  readonly attributes: AttributeBag;
+  defaultLocale: string;
+  #locale: string | undefined;
+  #path: string | undefined;
+  #query: URLSearchParams | undefined;
+  /** Set by the kernel: the stack this request is handled on (sub-requests share their parent's). */
+  requestStack: RequestStack | null = null;
+
+  constructor(init: RequestInit) {
+    this.method = init.method.toUpperCase();
+    this.scheme = init.scheme ?? 'http';
+    this.host = (init.host ?? 'localhost').toLowerCase();
+    this.port = init.port ?? (this.scheme === 'https' ? 443 : 80);
+    this.rawPath = init.path === '' ? '/' : init.path;
+    this.queryString = init.query ?? '';
+    this.headers = init.headers instanceof HeaderBag ? init.headers : new HeaderBag(init.headers);
+    this.clientIp = init.clientIp ?? '127.0.0.1';
+    this.protocolVersion = init.protocolVersion ?? '1.1';
+    this.body = init.body ?? null;
+    this.attributes = new AttributeBag(init.attributes);
+    this.defaultLocale = init.defaultLocale ?? 'en';
+  }
+
+  /** Builds a request from an absolute URL; handy in tests and for fetch-style runtimes. */
+  static fromUrl(url: string | URL, init: Partial<Omit<RequestInit, 'path' | 'query'>> = {}): Request {
+    const parsed = typeof url === 'string' ? new URL(url) : url;
+    const scheme = parsed.protocol === 'https:' ? 'https' : 'http';
+    return new Request({
+      method: 'GET',
+      scheme,
+      host: parsed.hostname.includes(':') ? `[${parsed.hostname}]` : parsed.hostname,
+      ...(parsed.port === '' ? {} : { port: Number(parsed.port) }),
+      path: parsed.pathname,
+      query: parsed.search.slice(1),
+      ...init,
+    });
+  }
+
+  /**
+   * The path percent-decoded once (`+` stays `+`). Malformed percent-encoding, or bytes that
+   * are not UTF-8, throw a 400 `BadRequestHttpError`.
+   */
+  get path(): string {
+    if (this.#path === undefined) this.#path = decodePath(this.rawPath);
+    return this.#path;
+  }
+
+  get query(): URLSearchParams {
+    return (this.#query ??= new URLSearchParams(this.queryString));
+  }
+
+  get isSecure(): boolean {
+    return this.scheme === 'https';
+  }
+
+  /** `host` or `host:port` when the port is not the scheme's default. */
+  get httpHost(): string {
+    const defaultPort = this.scheme === 'https' ? 443 : 80;
+    return this.port === defaultPort ? this.host : `${this.host}:${this.port}`;
+  }
+
+  get schemeAndHttpHost(): string {
+    return `${this.scheme}://${this.httpHost}`;
+  }
+
+  /** Absolute URL without the query string, path still percent-encoded. */
+  get url(): string {
+    return this.schemeAndHttpHost + this.rawPath;
+  }
+
+  /** Absolute URL with the query string. */
+  get uri(): string {
+    return this.queryString === '' ? this.url : `${this.url}?${this.queryString}`;
+  }
+
+  get locale(): string {
+    return this.#locale ?? this.defaultLocale;
+  }
+
+  set locale(locale: string) {
+    this.#locale = locale;
+  }
+
+  /**
+   * A copy for a sub-request: same URL, headers, body and client, new attributes.
+   * The copy shares this request's stack, so the kernel knows its parent.
+   */
+  duplicate(overrides: DuplicateOverrides = {}): Request {
+    const copy = new Request({
+      method: overrides.method ?? this.method,
+      scheme: this.scheme,
+      host: this.host,
+      port: this.port,
+      path: this.rawPath,
+      query: overrides.query ?? this.queryString,
+      headers: new HeaderBag(this.headers),
+      clientIp: this.clientIp,
+      protocolVersion: this.protocolVersion,
+      body: this.body,
+      attributes: overrides.attributes ?? this.attributes.entries(),
+      defaultLocale: this.defaultLocale,
+    });
+    if (this.#locale !== undefined) copy.locale = this.#locale;
+    copy.requestStack = this.requestStack;
+    return copy;
+  }
+}
+
+function decodePath(raw: string): string {
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch (cause) {
+    throw new BadRequestHttpError(`Malformed percent-encoding in the request path "${raw}".`, { cause });
+  }
+}

@@ -1,0 +1,63 @@
+import { HeaderBag, type HeaderInit } from './header-bag.js';
+import { httpDate } from './http-date.js';
+
+/** A body the adapter can write: text, bytes, a stream of chunks, or nothing. */
+export type ResponseBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | null;
+
+/** An HTTP response. Every response carries a `Date` header from the moment it is built. */
+export class Response {
+  status: number;
+  readonly headers: HeaderBag;
+  body: ResponseBody;
+
+  constructor(body: ResponseBody = '', status = 200, headers?: HeaderInit) {
+    this.body = body;
+    this.status = status;
+    this.headers = headers instanceof HeaderBag ? headers : new HeaderBag(headers);
+    if (!this.headers.has('date')) this.headers.set('date', httpDate());
+  }
+
+  get isInformational(): boolean {
+    return this.status >= 100 && this.status < 200;
+  }
+
+  get isSuccessful(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  get isRedirection(): boolean {
+    return this.status >= 300 && this.status < 400;
+  }
+
+  get isClientError(): boolean {
+    return this.status >= 400 && this.status < 500;
+  }
+
+  get isServerError(): boolean {
+    return this.status >= 500 && this.status < 600;
+  }
+
+  /** 1xx, 204 and 304 carry no body. */
+  get isEmpty(): boolean {
+    return this.isInformational || this.status === 204 || this.status === 304;
+  }
+}
+
+/** A response whose body is `JSON.stringify(data)`. */
+export class JsonResponse extends Response {
+  constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
+    super(JSON.stringify(data), status, headers);
+    if (!this.headers.has('content-type')) this.headers.set('content-type', contentType);
+  }
+}
+
+/** A redirect to `location` (301, 302, 303, 307 or 308). */
+export class RedirectResponse extends Response {
+  constructor(readonly location: string, status = 302, headers?: HeaderInit) {
+    if (![301, 302, 303, 307, 308].includes(status)) {
+      throw new RangeError(`A redirect needs a 3xx redirect status, got ${status}.`);
+    }
+    super('', status, headers);
+    this.headers.set('location', location);
+  }
+}

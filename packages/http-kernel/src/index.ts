@@ -1,0 +1,94 @@
+/**
+ * @switchboard/http-kernel — the kernel, its events and dispatcher, the request/response model
+ * and the HTTP errors. Every other Switchboard package plugs into it as listeners.
+ * @module
+ */
+export { Event } from './dispatcher/event.js';
+export { EventDispatcher } from './dispatcher/event-dispatcher.js';
+export type {
+  DispatchableEvent,
+  DispatchTrace,
+  DispatchTracer,
+  EventMap,
+  EventName,
+  EventSubscriber,
+  Listener,
+  ListenerCall,
+  ListenerInfo,
+  ListenerOptions,
+  ListenerSpec,
+  RegisteredListener,
+  SubscribedEvents,
+} from './dispatcher/types.js';
+
+export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
+export { httpDate } from './http/http-date.js';
+export {
+  AttributeBag,
+  Request,
+  type DuplicateOverrides,
+  type RequestAttributes,
+  type RequestBody,
+  type RequestInit,
+  type Scheme,
+} from './http/request.js';
+export { RequestStack } from './http/request-stack.js';
+export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
+
+export { KernelEvent } from './event/kernel-event.js';
+export { RequestEvent } from './event/request-event.js';
+export { ControllerEvent } from './event/controller-event.js';
+export { ControllerArgumentsEvent } from './event/controller-arguments-event.js';
+export { ViewEvent } from './event/view-event.js';
+export { ExceptionEvent } from './event/exception-event.js';
+export { ResponseEvent } from './event/response-event.js';
+export { FinishRequestEvent } from './event/finish-request-event.js';
+export { TerminateEvent } from './event/terminate-event.js';
+export { KernelEvents, type KernelEventMap } from './event/kernel-events.js';
+
+export {
+  argumentMetadataOf,
+  controllerName,
+  defineController,
+  type ArgumentDeclaration,
+  type ArgumentMetadata,
+  type Controller,
+} from './controller/controller.js';
+export { ControllerResolver } from './controller/controller-resolver.js';
+export { ArgumentResolver, defaultValueResolvers } from './controller/argument-resolver.js';
+export type { ValueResolver } from './controller/value-resolver/value-resolver.js';
+export { RequestValueResolver } from './controller/value-resolver/request-value-resolver.js';
+export { RequestAttributeValueResolver } from './controller/value-resolver/request-attribute-value-resolver.js';
+export { DefaultValueResolver } from './controller/value-resolver/default-value-resolver.js';
+
+export {
+  AccessDeniedHttpError,
+  BadRequestHttpError,
+  HttpError,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  PayloadTooLargeHttpError,
+  ServiceUnavailableHttpError,
+  STATUS_TEXTS,
+  statusOf,
+  statusText,
+  UnauthorizedHttpError,
+  UnprocessableEntityHttpError,
+  UnsupportedMediaTypeHttpError,
+  type HttpErrorOptions,
+} from './error/http-error.js';
+
+export { HttpKernel, describeError, type HttpKernelOptions } from './kernel/http-kernel.js';
+export type { HttpKernelInterface } from './kernel/http-kernel-interface.js';
+export { RequestType } from './kernel/request-type.js';
+
+export {
+  LEVEL_RANK,
+  logAt,
+  MemoryLogger,
+  nullLogger,
+  RecordingLogger,
+  type Logger,
+  type LogLevel,
+  type LogRecord,
+} from './log/logger.js';

@@ -1,0 +1,11 @@
+import type { Request } from '../http/request.js';
+import type { Response } from '../http/response.js';
+import type { RequestType } from './request-type.js';
+
+export interface HttpKernelInterface {
+  /**
+   * Turns a request into a response. With `catchErrors` (the default) every error becomes an
+   * error response; without it, errors are rethrown after `kernel.finish_request`.
+   */
+  handle(request: Request, type?: RequestType, catchErrors?: boolean): Promise<Response>;
+}

@@ -1,0 +1,189 @@
+import { ArgumentResolver } from '../controller/argument-resolver.js';
+import type { Controller } from '../controller/controller.js';
+import { controllerName } from '../controller/controller.js';
+import { ControllerResolver } from '../controller/controller-resolver.js';
+import type { EventDispatcher } from '../dispatcher/event-dispatcher.js';
+import { HttpError, NotFoundHttpError, statusOf, statusText } from '../error/http-error.js';
+import { ControllerArgumentsEvent } from '../event/controller-arguments-event.js';
+import { ControllerEvent } from '../event/controller-event.js';
+import { ExceptionEvent } from '../event/exception-event.js';
+import { FinishRequestEvent } from '../event/finish-request-event.js';
+import type { KernelEventMap } from '../event/kernel-events.js';
+import { RequestEvent } from '../event/request-event.js';
+import { ResponseEvent } from '../event/response-event.js';
+import { TerminateEvent } from '../event/terminate-event.js';
+import { ViewEvent } from '../event/view-event.js';
+import type { Request } from '../http/request.js';
+import { RequestStack } from '../http/request-stack.js';
+import { Response } from '../http/response.js';
+import { isThenable } from '../internal/is-thenable.js';
+import { logAt, nullLogger, type Logger } from '../log/logger.js';
+import type { HttpKernelInterface } from './http-kernel-interface.js';
+import { RequestType } from './request-type.js';
+
+export interface HttpKernelOptions {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  controllerResolver?: ControllerResolver;
+  argumentResolver?: ArgumentResolver;
+  /** Receives what the kernel itself must report: errors swallowed while answering an error. */
+  logger?: Logger;
+}
+
+const REDIRECT_STATUSES = new Set([201, 301, 302, 303, 307, 308]);
+
+type CallableController = (...args: unknown[]) => unknown;
+
+/**
+ * Takes a request through `kernel.request` → controller → `kernel.controller_arguments` →
+ * [`kernel.view`] → `kernel.response` → `kernel.finish_request`, with `kernel.exception` on any
+ * error. See docs/events.md for what each step may change.
+ */
+export class HttpKernel implements HttpKernelInterface {
+  readonly dispatcher: EventDispatcher<KernelEventMap>;
+  readonly controllerResolver: ControllerResolver;
+  readonly argumentResolver: ArgumentResolver;
+  readonly #logger: Logger;
+
+  constructor(options: HttpKernelOptions) {
+    this.dispatcher = options.dispatcher;
+    this.controllerResolver = options.controllerResolver ?? new ControllerResolver();
+    this.argumentResolver = options.argumentResolver ?? new ArgumentResolver();
+    this.#logger = (options.logger ?? nullLogger).child({ channel: 'kernel' });
+  }
+
+  async handle(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Promise<Response> {
+    const stack = (request.requestStack ??= new RequestStack());
+    stack.push(request);
+    try {
+      return await this.#handleRaw(request, type);
+    } catch (error) {
+      if (!catchErrors) {
+        await this.#finishRequest(request, type);
+        throw error;
+      }
+      try {
+        return await this.#handleThrowable(error, request, type);
+      } catch (escaped) {
+        // A kernel.exception listener threw, or none answered. A sub-request lets that reach its
+        // caller (the error listener); a main request gets one more error pass, then a plain page.
+        if (type !== RequestType.MAIN) throw escaped;
+        return await this.#lastResort(escaped, error, request);
+      }
+    } finally {
+      stack.pop();
+    }
+  }
+
+  /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
+  async terminate(request: Request, response: Response): Promise<void> {
+    try {
+      await this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response));
+    } catch (error) {
+      logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
+    }
+  }
+
+  async #handleRaw(request: Request, type: RequestType): Promise<Response> {
+    const requestEvent = new RequestEvent(this, request, type);
+    await this.#dispatch('kernel.request', requestEvent);
+    if (requestEvent.response !== null) return this.#filterResponse(requestEvent.response, request, type);
+
+    const resolved = this.controllerResolver.getController(request);
+    if (resolved === null) {
+      throw new NotFoundHttpError(
+        `Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`,
+      );
+    }
+    const controllerEvent = new ControllerEvent(this, request, type, resolved);
+    await this.#dispatch('kernel.controller', controllerEvent);
+
+    const resolvedArguments = this.argumentResolver.getArguments(request, controllerEvent.controller);
+    const argumentsEvent = new ControllerArgumentsEvent(
+      this,
+      request,
+      type,
+      controllerEvent.controller,
+      isThenable(resolvedArguments) ? await resolvedArguments : resolvedArguments,
+    );
+    await this.#dispatch('kernel.controller_arguments', argumentsEvent);
+
+    const controller = argumentsEvent.controller;
+    let result = (controller as CallableController)(...argumentsEvent.arguments);
+    if (isThenable(result)) result = await result;
+    if (result instanceof Response) return this.#filterResponse(result, request, type);
+
+    const viewEvent = new ViewEvent(this, request, type, result);
+    await this.#dispatch('kernel.view', viewEvent);
+    if (viewEvent.response === null) throw controllerReturnedNoResponse(controller, result);
+    return this.#filterResponse(viewEvent.response, request, type);
+  }
+
+  async #filterResponse(response: Response, request: Request, type: RequestType): Promise<Response> {
+    const event = new ResponseEvent(this, request, type, response);
+    await this.#dispatch('kernel.response', event);
+    await this.#finishRequest(request, type);
+    return event.response;
+  }
+
+  async #finishRequest(request: Request, type: RequestType): Promise<void> {
+    await this.#dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
+  }
+
+  async #handleThrowable(thrown: unknown, request: Request, type: RequestType): Promise<Response> {
+    const event = new ExceptionEvent(this, request, type, thrown);
+    await this.#dispatch('kernel.exception', event);
+    const error = event.throwable;
+    const response = event.response;
+    if (response === null) {
+      await this.#finishRequest(request, type);
+      throw error;
+    }
+    if (
+      !event.isAllowingCustomResponseCode() &&
+      !response.isClientError &&
+      !response.isServerError &&
+      !REDIRECT_STATUSES.has(response.status)
+    ) {
+      response.status = statusOf(error);
+      if (error instanceof HttpError) {
+        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+      }
+    }
+    try {
+      return await this.#filterResponse(response, request, type);
+    } catch (filterError) {
+      // As the reference does: the error response goes out unfiltered rather than not at all.
+      logAt(this.#logger, 'CRITICAL', { exception: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
+      return response;
+    }
+  }
+
+  async #lastResort(escaped: unknown, original: unknown, request: Request): Promise<Response> {
+    try {
+      return await this.#handleThrowable(escaped, request, RequestType.MAIN);
+    } catch (final) {
+      logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
+      const status = statusOf(original);
+      return new Response(`${status} ${statusText(status)}\n`, status, {
+        'content-type': 'text/plain; charset=UTF-8',
+        'cache-control': 'no-cache, private',
+      });
+    }
+  }
+
+  #dispatch<K extends keyof KernelEventMap>(name: K, event: KernelEventMap[K]): void | Promise<void> {
+    return this.dispatcher.dispatch(name, event);
+  }
+}
+
+function controllerReturnedNoResponse(controller: Controller, result: unknown): Error {
+  const described = result === null ? 'null' : result === undefined ? 'undefined' : `a ${typeof result === 'object' ? (result.constructor?.name ?? 'object') : typeof result}`;
+  let message = `The controller "${controllerName(controller)}" must return a "Response" object but it returned ${described}.`;
+  if (result === null || result === undefined) message += ' Did you forget to add a return statement somewhere in your controller?';
+  return new Error(message);
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}

@@ -1,0 +1,112 @@
+/**
+ * The logger the packages write to: pino's calling convention (`logger.error(context, message)`)
+ * and `child(bindings)`, so a pino instance plugs in as is. Channels are child loggers bound
+ * with `{ channel: 'request' }`.
+ */
+export interface Logger {
+  debug(context: Record<string, unknown>, message: string): void;
+  info(context: Record<string, unknown>, message: string): void;
+  warn(context: Record<string, unknown>, message: string): void;
+  error(context: Record<string, unknown>, message: string): void;
+  /** pino's highest level; used for CRITICAL when the logger has no `critical`. */
+  fatal(context: Record<string, unknown>, message: string): void;
+  critical?(context: Record<string, unknown>, message: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR' | 'CRITICAL';
+
+/** Writes at `level`, mapping CRITICAL to `critical()` or else pino's `fatal()`. */
+export function logAt(logger: Logger, level: LogLevel, context: Record<string, unknown>, message: string): void {
+  switch (level) {
+    case 'DEBUG':
+      return logger.debug(context, message);
+    case 'INFO':
+      return logger.info(context, message);
+    case 'WARNING':
+      return logger.warn(context, message);
+    case 'ERROR':
+      return logger.error(context, message);
+    case 'CRITICAL':
+      return logger.critical ? logger.critical(context, message) : logger.fatal(context, message);
+  }
+}
+
+export interface LogRecord {
+  readonly time: number;
+  readonly level: LogLevel;
+  readonly channel: string;
+  readonly message: string;
+  readonly context: Record<string, unknown>;
+}
+
+type RecordSink = (record: LogRecord) => void;
+
+/**
+ * A logger that hands each record, with its level name and channel, to a sink: an array in tests,
+ * the profiler's logger panel, or a line writer.
+ */
+export class RecordingLogger implements Logger {
+  constructor(
+    private readonly sink: RecordSink,
+    protected readonly bindings: Readonly<Record<string, unknown>> = {},
+    private readonly minLevel: LogLevel = 'DEBUG',
+  ) {}
+
+  debug(context: Record<string, unknown>, message: string): void {
+    this.#write('DEBUG', context, message);
+  }
+  info(context: Record<string, unknown>, message: string): void {
+    this.#write('INFO', context, message);
+  }
+  warn(context: Record<string, unknown>, message: string): void {
+    this.#write('WARNING', context, message);
+  }
+  error(context: Record<string, unknown>, message: string): void {
+    this.#write('ERROR', context, message);
+  }
+  critical(context: Record<string, unknown>, message: string): void {
+    this.#write('CRITICAL', context, message);
+  }
+  fatal(context: Record<string, unknown>, message: string): void {
+    this.#write('CRITICAL', context, message);
+  }
+
+  child(bindings: Record<string, unknown>): RecordingLogger {
+    return new RecordingLogger(this.sink, { ...this.bindings, ...bindings }, this.minLevel);
+  }
+
+  #write(level: LogLevel, context: Record<string, unknown>, message: string): void {
+    if (LEVEL_RANK[level] < LEVEL_RANK[this.minLevel]) return;
+    const channel = typeof this.bindings['channel'] === 'string' ? this.bindings['channel'] : 'app';
+    this.sink({ time: Date.now(), level, channel, message, context: { ...this.bindings, ...context } });
+  }
+}
+
+export const LEVEL_RANK: Readonly<Record<LogLevel, number>> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3, CRITICAL: 4 };
+
+/** Keeps records in memory: `logger.records`. */
+export class MemoryLogger extends RecordingLogger {
+  readonly records: LogRecord[];
+
+  constructor(records: LogRecord[] = [], bindings: Readonly<Record<string, unknown>> = {}) {
+    super((record) => records.push(record), bindings);
+    this.records = records;
+  }
+
+  override child(bindings: Record<string, unknown>): MemoryLogger {
+    return new MemoryLogger(this.records, { ...this.bindings, ...bindings });
+  }
+}
+
+/** Discards everything. */
+export const nullLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+  child() {
+    return nullLogger;
+  },
+};
