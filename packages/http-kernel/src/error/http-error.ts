@@ -4,6 +4,11 @@ export interface HttpErrorOptions {
   /** Headers the error response must carry (`Allow`, `WWW-Authenticate`, `Retry-After`…). */
   headers?: Readonly<Record<string, HeaderValue>>;
   cause?: unknown;
+  /**
+   * Extension members for a problem document (RFC 9457), e.g. `{ violations: [...] }` for a 422.
+   * Renderers include them in every mode, so put nothing secret here.
+   */
+  details?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -13,6 +18,7 @@ export interface HttpErrorOptions {
 export class HttpError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, HeaderValue>>;
+  readonly details: Readonly<Record<string, unknown>>;
 
   constructor(status: number, message = '', options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -22,6 +28,7 @@ export class HttpError extends Error {
     this.name = new.target.name;
     this.status = status;
     this.headers = options.headers ?? {};
+    this.details = options.details ?? {};
   }
 }
 
