@@ -1,0 +1,426 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AccessDeniedHttpError,
+  ControllerResolver,
+  defineController,
+  EventDispatcher,
+  HttpKernel,
+  MemoryLogger,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  RedirectResponse,
+  Request,
+  RequestType,
+  Response,
+  type Controller,
+  type DispatchTrace,
+  type KernelEventMap,
+  type RequestStack,
+} from '../src/index.js';
+
+interface Harness {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  kernel: HttpKernel;
+  /** `event (main|sub)` for every dispatch, read from the dispatcher's tracer. */
+  events: string[];
+  logger: MemoryLogger;
+}
+
+function harness(controllers: Record<string, Controller> = {}): Harness {
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  const events: string[] = [];
+  dispatcher.setTracer((trace: DispatchTrace) => {
+    const request = (trace.event as { requestType?: RequestType }).requestType;
+    events.push(`${trace.eventName} ${request === RequestType.SUB ? 'sub' : 'main'}`);
+  });
+  const logger = new MemoryLogger();
+  const kernel = new HttpKernel({ dispatcher, controllerResolver: new ControllerResolver(controllers), logger });
+  return { dispatcher, kernel, events, logger };
+}
+
+function get(path = '/', controller?: Controller | string): Request {
+  const request = Request.fromUrl(`http://localhost${path}`);
+  if (controller !== undefined) request.attributes.set('_controller', controller);
+  return request;
+}
+
+const ok = () => new Response('ok');
+
+/** Answers any error with a 200 page naming it, as a minimal error listener would. */
+function answerErrors(h: Harness, status = 200) {
+  h.dispatcher.on('kernel.exception', (event) => {
+    event.setResponse(new Response(`handled: ${(event.throwable as Error).message}`, status));
+  });
+}
+
+describe('HttpKernel main flow', () => {
+  it('runs request, controller, controller_arguments, response, finish_request around the controller', async () => {
+    const h = harness();
+    const response = await h.kernel.handle(get('/', ok));
+    expect(await response.body).toBe('ok');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('date')).toMatch(/GMT$/);
+    expect(h.events).toEqual([
+      'kernel.request main',
+      'kernel.controller main',
+      'kernel.controller_arguments main',
+      'kernel.response main',
+      'kernel.finish_request main',
+    ]);
+  });
+
+  it('skips the controller when a kernel.request listener answers', async () => {
+    const h = harness();
+    let controllerCalled = false;
+    h.dispatcher.on('kernel.request', (event) => event.setResponse(new Response('early', 203)), 10);
+    h.dispatcher.on('kernel.request', () => {
+      throw new Error('must not run after a response was set');
+    }, 0);
+    const response = await h.kernel.handle(get('/', () => {
+      controllerCalled = true;
+      return ok();
+    }));
+    expect([response.status, response.body, controllerCalled]).toEqual([203, 'early', false]);
+    expect(h.events).toEqual(['kernel.request main', 'kernel.response main', 'kernel.finish_request main']);
+  });
+
+  it('lets kernel.controller replace the controller and kernel.controller_arguments replace the arguments', async () => {
+    const h = harness();
+    const replacement = defineController([{ name: 'name', defaultValue: 'default' }], (name: string) => new Response(`replaced ${name}`));
+    h.dispatcher.on('kernel.controller', (event) => event.setController(replacement));
+    h.dispatcher.on('kernel.controller_arguments', (event) => event.setArguments(['args']));
+    const response = await h.kernel.handle(get('/', ok));
+    expect(response.body).toBe('replaced args');
+  });
+
+  it('lets kernel.response listeners replace the response without stopping later ones', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.response', (event) => event.setResponse(new Response('swapped', 202)), 10);
+    h.dispatcher.on('kernel.response', (event) => void event.response.headers.set('x-later', 'ran'), 0);
+    const response = await h.kernel.handle(get('/', ok));
+    expect([response.status, response.body, response.headers.get('x-later')]).toEqual([202, 'swapped', 'ran']);
+  });
+
+  it('awaits async controllers and async listeners', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.request', async (event) => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      event.request.attributes.set('who', 'async');
+    });
+    const response = await h.kernel.handle(get('/', async (who: string) => new Response(`hello ${who}`)));
+    expect(response.body).toBe('hello async');
+  });
+});
+
+describe('HttpKernel views', () => {
+  it('dispatches kernel.view for a non-Response result and uses the response a listener sets', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.view', (event) => event.setResponse(new Response(JSON.stringify(event.controllerResult))));
+    const response = await h.kernel.handle(get('/', () => ({ id: 7 })));
+    expect(response.body).toBe('{"id":7}');
+    expect(h.events).toContain('kernel.view main');
+  });
+
+  it('turns a result no view listener answers into a 500 that names the controller', async () => {
+    const h = harness();
+    answerErrors(h);
+    const response = await h.kernel.handle(get('/', function listItems() {
+      return undefined;
+    }));
+    expect(response.status).toBe(500);
+    expect(response.body).toBe(
+      'handled: The controller "listItems" must return a "Response" object but it returned undefined. ' +
+        'Did you forget to add a return statement somewhere in your controller?',
+    );
+  });
+});
+
+describe('HttpKernel errors', () => {
+  it('answers 404 when no controller is set', async () => {
+    const h = harness();
+    answerErrors(h);
+    const response = await h.kernel.handle(get('/nowhere'));
+    expect(response.status).toBe(404);
+    expect(response.body).toBe('handled: Unable to find the controller for path "/nowhere". The route is wrongly configured.');
+  });
+
+  it('handles an error thrown in kernel.request: exception, then response and finish_request, no controller', async () => {
+    const h = harness();
+    answerErrors(h);
+    h.dispatcher.on('kernel.request', () => {
+      throw new NotFoundHttpError('No route');
+    });
+    const response = await h.kernel.handle(get('/', ok));
+    expect(response.status).toBe(404);
+    expect(h.events).toEqual([
+      'kernel.request main',
+      'kernel.exception main',
+      'kernel.response main',
+      'kernel.finish_request main',
+    ]);
+  });
+
+  it('forces the error status and headers onto a 200 answer, and 500 for a non-HTTP error', async () => {
+    const h = harness();
+    answerErrors(h);
+    const notAllowed = await h.kernel.handle(get('/', () => {
+      throw new MethodNotAllowedHttpError(['GET', 'POST']);
+    }));
+    expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, POST']);
+    const plain = await h.kernel.handle(get('/', () => {
+      throw new TypeError('bug');
+    }));
+    expect(plain.status).toBe(500);
+  });
+
+  it('keeps an error or redirect status a listener chose, and any status after allowCustomResponseCode', async () => {
+    for (const [status, custom, expected] of [
+      [403, false, 403],
+      [301, false, 301],
+      [302, false, 302],
+      [200, true, 200],
+      [204, false, 404],
+    ] as const) {
+      const h = harness();
+      h.dispatcher.on('kernel.exception', (event) => {
+        if (custom) event.allowCustomResponseCode();
+        event.setResponse(status === 301 || status === 302 ? new RedirectResponse('/x', status) : new Response('', status));
+      });
+      const response = await h.kernel.handle(get('/', () => {
+        throw new NotFoundHttpError();
+      }));
+      expect([status, response.status]).toEqual([status, expected]);
+    }
+  });
+
+  it('lets a kernel.exception listener replace the error', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.exception', (event) => event.setThrowable(new AccessDeniedHttpError('replaced')), 10);
+    answerErrors(h);
+    const response = await h.kernel.handle(get('/', () => {
+      throw new Error('original');
+    }));
+    expect([response.status, response.body]).toEqual([403, 'handled: replaced']);
+  });
+
+  it('handles an error thrown in kernel.response through kernel.exception, running kernel.response again', async () => {
+    const h = harness();
+    answerErrors(h);
+    let failures = 0;
+    h.dispatcher.on('kernel.response', (event) => {
+      if (event.response.body === 'ok' && failures++ === 0) throw new Error('response listener failed');
+    });
+    const response = await h.kernel.handle(get('/', ok));
+    expect([response.status, response.body]).toEqual([500, 'handled: response listener failed']);
+    expect(h.events).toEqual([
+      'kernel.request main',
+      'kernel.controller main',
+      'kernel.controller_arguments main',
+      'kernel.response main',
+      'kernel.exception main',
+      'kernel.response main',
+      'kernel.finish_request main',
+    ]);
+  });
+
+  it('returns the unfiltered error response when kernel.response fails again on the error path', async () => {
+    const h = harness();
+    answerErrors(h, 500);
+    h.dispatcher.on('kernel.response', (event) => {
+      event.response.headers.set('x-before-failure', 'kept');
+      throw new Error('always fails');
+    });
+    const response = await h.kernel.handle(get('/', ok));
+    expect([response.status, response.body, response.headers.get('x-before-failure')]).toEqual([
+      500,
+      'handled: always fails',
+      'kept',
+    ]);
+    // finish_request never ran for the failed filtering
+    expect(h.events.filter((e) => e.startsWith('kernel.finish_request'))).toEqual([]);
+    expect(h.logger.records.map((r) => r.level)).toEqual(['CRITICAL']);
+  });
+
+  it('answers a plain page with the original status when a kernel.exception listener throws, twice', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.exception', () => {
+      throw new Error('error listener broken');
+    });
+    const response = await h.kernel.handle(get('/', () => {
+      throw new NotFoundHttpError('missing');
+    }));
+    expect(response.status).toBe(404);
+    expect(response.body).toBe('404 Not Found\n');
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
+    expect(h.logger.records.at(-1)?.message).toContain('error listener broken');
+  });
+
+  it('answers a plain 500 when no listener handles the error (no unhandled rejection)', async () => {
+    const h = harness();
+    const response = await h.kernel.handle(get('/', async () => {
+      throw new Error('nobody listens');
+    }));
+    expect([response.status, response.body]).toEqual([500, '500 Internal Server Error\n']);
+  });
+
+  it('rethrows after finish_request with catch = false', async () => {
+    const h = harness();
+    answerErrors(h);
+    const boom = new Error('not caught');
+    const request = get('/', () => {
+      throw boom;
+    });
+    await expect(h.kernel.handle(request, RequestType.MAIN, false)).rejects.toBe(boom);
+    expect(h.events).toEqual([
+      'kernel.request main',
+      'kernel.controller main',
+      'kernel.controller_arguments main',
+      'kernel.finish_request main',
+    ]);
+    expect(request.requestStack?.size).toBe(0);
+  });
+
+  it('rejects an async listener failure into the error flow', async () => {
+    const h = harness();
+    answerErrors(h);
+    h.dispatcher.on('kernel.controller', async () => {
+      await Promise.resolve();
+      throw new AccessDeniedHttpError('async denial');
+    });
+    const response = await h.kernel.handle(get('/', ok));
+    expect([response.status, response.body]).toEqual([403, 'handled: async denial']);
+  });
+});
+
+describe('HttpKernel sub-requests and the RequestStack', () => {
+  it('handles a sub-request inside a main request with current, main and parent right', async () => {
+    const h = harness();
+    const seen: Record<string, unknown> = {};
+    const subController = defineController(['request'], (request: Request) => {
+      const stack = request.requestStack as RequestStack;
+      seen.subCurrent = stack.getCurrentRequest() === request;
+      seen.subParentIsMain = stack.getParentRequest() === stack.getMainRequest();
+      seen.depth = stack.size;
+      return new Response('from sub');
+    });
+    h.dispatcher.on('kernel.finish_request', (event) => {
+      if (!event.isMainRequest()) seen.parentDuringSubFinish = event.requestStack?.getParentRequest() !== null;
+    });
+    const mainController = defineController(['request'], async (request: Request) => {
+      const sub = request.duplicate({ attributes: [['_controller', subController]] });
+      const inner = await h.kernel.handle(sub, RequestType.SUB);
+      seen.afterSubCurrentIsMain = request.requestStack?.getCurrentRequest() === request;
+      return new Response(`main wraps ${String(inner.body)}`);
+    });
+    const main = get('/', mainController);
+    const response = await h.kernel.handle(main);
+    expect(response.body).toBe('main wraps from sub');
+    expect(seen).toEqual({
+      subCurrent: true,
+      subParentIsMain: true,
+      depth: 2,
+      parentDuringSubFinish: true,
+      afterSubCurrentIsMain: true,
+    });
+    expect(main.requestStack?.size).toBe(0);
+    expect(h.events).toEqual([
+      'kernel.request main',
+      'kernel.controller main',
+      'kernel.controller_arguments main',
+      'kernel.request sub',
+      'kernel.controller sub',
+      'kernel.controller_arguments sub',
+      'kernel.response sub',
+      'kernel.finish_request sub',
+      'kernel.response main',
+      'kernel.finish_request main',
+    ]);
+  });
+
+  it('lets a failing sub-request (catch = false) reach its caller and keeps the stack balanced', async () => {
+    const h = harness();
+    answerErrors(h);
+    const main = get('/', defineController(['request'], async (request: Request) => {
+      const sub = request.duplicate({ attributes: [['_controller', () => {
+        throw new Error('sub failed');
+      }]] });
+      try {
+        await h.kernel.handle(sub, RequestType.SUB, false);
+      } catch (error) {
+        return new Response(`caught ${(error as Error).message} at depth ${request.requestStack?.size}`);
+      }
+      return new Response('unreachable');
+    }));
+    const response = await h.kernel.handle(main);
+    expect(response.body).toBe('caught sub failed at depth 1');
+    expect(main.requestStack?.size).toBe(0);
+  });
+
+  it('keeps concurrent main requests on separate stacks', async () => {
+    const h = harness();
+    const depths: number[] = [];
+    const slow = defineController(['request'], async (request: Request) => {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      depths.push(request.requestStack?.size ?? -1);
+      return ok();
+    });
+    await Promise.all(Array.from({ length: 20 }, () => h.kernel.handle(get('/', slow))));
+    expect(depths).toEqual(Array.from({ length: 20 }, () => 1));
+  });
+});
+
+describe('HttpKernel arguments', () => {
+  it('resolves the request, route attributes, and defaults from parameter names', async () => {
+    const h = harness();
+    const request = get('/items/42', (request: Request, id: string, page = 1) =>
+      new Response(`${request.method} ${id} ${page}`),
+    );
+    request.attributes.set('id', '42');
+    expect((await h.kernel.handle(request)).body).toBe('GET 42 1');
+  });
+
+  it('resolves declared arguments and reports a missing one as a 500 naming it', async () => {
+    const h = harness();
+    answerErrors(h);
+    const show = defineController(['slug'], (slug: string) => new Response(slug), 'ItemController::show');
+    const response = await h.kernel.handle(get('/', show));
+    expect(response.status).toBe(500);
+    expect(response.body).toContain('Controller "ItemController::show" requires a value for the "slug" argument');
+  });
+
+  it('finds named controllers through the ControllerResolver', async () => {
+    const h = harness({ 'health.check': () => new Response('healthy') });
+    expect((await h.kernel.handle(get('/', 'health.check'))).body).toBe('healthy');
+  });
+
+  it('uses async value resolvers in order', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const { ArgumentResolver } = await import('../src/index.js');
+    const kernel = new HttpKernel({
+      dispatcher,
+      argumentResolver: new ArgumentResolver([
+        {
+          name: 'body',
+          resolve: async (_request, argument) => (argument.name === 'payload' ? [{ parsed: true }] : null),
+        },
+      ]),
+    });
+    const response = await kernel.handle(
+      get('/', (payload: { parsed: boolean }, request: Request) => new Response(`${payload.parsed} ${request.method}`)),
+    );
+    expect(response.body).toBe('true GET');
+  });
+});
+
+describe('HttpKernel terminate', () => {
+  it('dispatches kernel.terminate and logs instead of rejecting when a listener fails', async () => {
+    const h = harness();
+    h.dispatcher.on('kernel.terminate', () => {
+      throw new Error('save failed');
+    });
+    const request = get('/', ok);
+    const response = await h.kernel.handle(request);
+    await expect(h.kernel.terminate(request, response)).resolves.toBeUndefined();
+    expect(h.logger.records.map((r) => [r.level, r.channel])).toEqual([['CRITICAL', 'kernel']]);
+  });
+});
