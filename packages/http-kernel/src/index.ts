@@ -92,3 +92,6 @@ export {
   type LogLevel,
   type LogRecord,
 } from './log/logger.js';
+
+export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
+export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';

@@ -1,0 +1,42 @@
+import type { EventSubscriber, SubscribedEvents } from '../dispatcher/types.js';
+import type { KernelEventMap } from '../event/kernel-events.js';
+import type { ResponseEvent } from '../event/response-event.js';
+
+/** The directives that already say who may cache; without one of them `private` is added. */
+const SCOPE_DIRECTIVES = new Set(['public', 'private', 's-maxage']);
+
+/**
+ * Gives every response a Cache-Control, as the reference's response header bag does on its own:
+ * none set → `no-cache, private` (or `private, must-revalidate` when `Last-Modified` or `Expires`
+ * is present); directives set without a scope (`public`, `private`, `s-maxage`) → `private` added.
+ * A response is therefore never cacheable by shared caches unless something said so on purpose.
+ */
+export class DefaultCacheControlListener implements EventSubscriber<KernelEventMap> {
+  /**
+   * After the cache attribute (−10) and CORS listeners (0, −10) that may set caching headers, and
+   * before the profiler (−100) records the response, so the profile shows what the client gets.
+   */
+  static readonly RESPONSE_PRIORITY = -32;
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.response': {
+        listener: (event) => this.onKernelResponse(event),
+        priority: DefaultCacheControlListener.RESPONSE_PRIORITY,
+        name: 'DefaultCacheControlListener.onKernelResponse',
+      },
+    };
+  }
+
+  onKernelResponse(event: ResponseEvent): void {
+    const headers = event.response.headers;
+    const current = headers.getAll('cache-control').join(', ').trim();
+    if (current === '') {
+      const validated = headers.has('last-modified') || headers.has('expires');
+      headers.set('cache-control', validated ? 'private, must-revalidate' : 'no-cache, private');
+      return;
+    }
+    const names = current.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
+    if (!names.some((name) => SCOPE_DIRECTIVES.has(name))) headers.set('cache-control', `${current}, private`);
+  }
+}
