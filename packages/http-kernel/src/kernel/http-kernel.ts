@@ -37,6 +37,8 @@ type CallableController = (...args: unknown[]) => unknown;
  * Takes a request through `kernel.request` → controller → `kernel.controller_arguments` →
  * [`kernel.view`] → `kernel.response` → `kernel.finish_request`, with `kernel.exception` on any
  * error. See docs/events.md for what each step may change.
+ *
+ * A dispatch returns a promise only when a listener was async, so the hot path awaits only then.
  */
 export class HttpKernel implements HttpKernelInterface {
   readonly dispatcher: EventDispatcher<KernelEventMap>;
@@ -85,7 +87,8 @@ export class HttpKernel implements HttpKernelInterface {
 
   async #handleRaw(request: Request, type: RequestType): Promise<Response> {
     const requestEvent = new RequestEvent(this, request, type);
-    await this.#dispatch('kernel.request', requestEvent);
+    let pending = this.dispatcher.dispatch('kernel.request', requestEvent);
+    if (pending !== undefined) await pending;
     if (requestEvent.response !== null) return this.#filterResponse(requestEvent.response, request, type);
 
     const resolved = this.controllerResolver.getController(request);
@@ -95,7 +98,8 @@ export class HttpKernel implements HttpKernelInterface {
       );
     }
     const controllerEvent = new ControllerEvent(this, request, type, resolved);
-    await this.#dispatch('kernel.controller', controllerEvent);
+    pending = this.dispatcher.dispatch('kernel.controller', controllerEvent);
+    if (pending !== undefined) await pending;
 
     const resolvedArguments = this.argumentResolver.getArguments(request, controllerEvent.controller);
     const argumentsEvent = new ControllerArgumentsEvent(
@@ -105,7 +109,8 @@ export class HttpKernel implements HttpKernelInterface {
       controllerEvent.controller,
       isThenable(resolvedArguments) ? await resolvedArguments : resolvedArguments,
     );
-    await this.#dispatch('kernel.controller_arguments', argumentsEvent);
+    pending = this.dispatcher.dispatch('kernel.controller_arguments', argumentsEvent);
+    if (pending !== undefined) await pending;
 
     const controller = argumentsEvent.controller;
     let result = (controller as CallableController)(...argumentsEvent.arguments);
@@ -113,25 +118,28 @@ export class HttpKernel implements HttpKernelInterface {
     if (result instanceof Response) return this.#filterResponse(result, request, type);
 
     const viewEvent = new ViewEvent(this, request, type, result);
-    await this.#dispatch('kernel.view', viewEvent);
+    pending = this.dispatcher.dispatch('kernel.view', viewEvent);
+    if (pending !== undefined) await pending;
     if (viewEvent.response === null) throw controllerReturnedNoResponse(controller, result);
     return this.#filterResponse(viewEvent.response, request, type);
   }
 
   async #filterResponse(response: Response, request: Request, type: RequestType): Promise<Response> {
     const event = new ResponseEvent(this, request, type, response);
-    await this.#dispatch('kernel.response', event);
-    await this.#finishRequest(request, type);
+    let pending = this.dispatcher.dispatch('kernel.response', event);
+    if (pending !== undefined) await pending;
+    pending = this.#finishRequest(request, type);
+    if (pending !== undefined) await pending;
     return event.response;
   }
 
-  async #finishRequest(request: Request, type: RequestType): Promise<void> {
-    await this.#dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
+  #finishRequest(request: Request, type: RequestType): void | Promise<void> {
+    return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
   }
 
   async #handleThrowable(thrown: unknown, request: Request, type: RequestType): Promise<Response> {
     const event = new ExceptionEvent(this, request, type, thrown);
-    await this.#dispatch('kernel.exception', event);
+    await this.dispatcher.dispatch('kernel.exception', event);
     const error = event.throwable;
     const response = event.response;
     if (response === null) {
@@ -169,10 +177,6 @@ export class HttpKernel implements HttpKernelInterface {
         'cache-control': 'no-cache, private',
       });
     }
-  }
-
-  #dispatch<K extends keyof KernelEventMap>(name: K, event: KernelEventMap[K]): void | Promise<void> {
-    return this.dispatcher.dispatch(name, event);
   }
 }
 
