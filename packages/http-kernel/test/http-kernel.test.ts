@@ -246,10 +246,12 @@ describe('HttpKernel errors', () => {
     h.dispatcher.on('kernel.exception', () => {
       throw new Error('error listener broken');
     });
-    const response = await h.kernel.handle(get('/', () => {
+    const request = get('/', () => {
       throw new NotFoundHttpError('missing');
-    }));
+    });
+    const response = await h.kernel.handle(request);
     expect(response.status).toBe(404);
+    expect(request.requestStack?.size).toBe(0);
     expect(response.body).toBe('404 Not Found\n');
     expect(response.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
     expect(h.logger.records.at(-1)?.message).toContain('error listener broken');

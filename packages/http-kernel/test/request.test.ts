@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { BadRequestHttpError, HeaderBag, Request, Response, httpDate } from '../src/index.js';
+
+describe('Request', () => {
+  it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {
+    const request = new Request({ method: 'post', scheme: 'https', host: 'V2.API.Example.com', port: 443, path: '/a%20b', query: 'x=1&x=2' });
+    expect(request.method).toBe('POST');
+    expect(request.host).toBe('v2.api.example.com');
+    expect(request.url).toBe('https://v2.api.example.com/a%20b');
+    expect(request.uri).toBe('https://v2.api.example.com/a%20b?x=1&x=2');
+    expect(request.query.getAll('x')).toEqual(['1', '2']);
+    const local = Request.fromUrl('http://127.0.0.1:8080/robots.txt');
+    expect(local.url).toBe('http://127.0.0.1:8080/robots.txt');
+    expect(local.httpHost).toBe('127.0.0.1:8080');
+  });
+
+  it('decodes the path once, keeps + and raw encoding, and treats an empty path as /', () => {
+    const request = new Request({ method: 'GET', path: '/caf%C3%A9/a+b/%2523' });
+    expect(request.path).toBe('/café/a+b/%23');
+    expect(request.rawPath).toBe('/caf%C3%A9/a+b/%2523');
+    expect(new Request({ method: 'GET', path: '' }).rawPath).toBe('/');
+  });
+
+  it('answers malformed percent-encoding and non-UTF-8 bytes with a 400', () => {
+    for (const path of ['/%E0%A4%A', '/%zz', '/%FF']) {
+      const request = new Request({ method: 'GET', path });
+      expect(() => request.path).toThrow(BadRequestHttpError);
+    }
+  });
+
+  it('duplicates for a sub-request with new attributes, same headers, body and stack', () => {
+    const request = Request.fromUrl('http://localhost/x?q=1', { headers: { Accept: 'text/html' } });
+    request.attributes.set('_route', 'x');
+    request.locale = 'fr';
+    const sub = request.duplicate({ method: 'GET', attributes: [['exception', 'boom']] });
+    expect(sub.attributes.has('_route')).toBe(false);
+    expect(sub.attributes.get('exception')).toBe('boom');
+    expect(sub.headers.get('accept')).toBe('text/html');
+    expect(sub.queryString).toBe('q=1');
+    expect(sub.locale).toBe('fr');
+    sub.headers.set('accept', 'application/json');
+    expect(request.headers.get('accept')).toBe('text/html');
+  });
+});
+
+describe('HeaderBag', () => {
+  it('is case-insensitive and multi-valued', () => {
+    const headers = new HeaderBag({ 'Set-Thing': ['a', 'b'], 'Content-Length': 3 });
+    headers.append('set-thing', 'c');
+    expect(headers.getAll('SET-THING')).toEqual(['a', 'b', 'c']);
+    expect(headers.get('content-length')).toBe('3');
+    expect(headers.toObject()).toEqual({ 'set-thing': ['a', 'b', 'c'], 'content-length': '3' });
+    headers.delete('Set-Thing');
+    expect(headers.has('set-thing')).toBe(false);
+  });
+});
+
+describe('Response', () => {
+  it('carries a Date header in IMF-fixdate form from construction', () => {
+    const response = new Response('x', 201);
+    expect(response.headers.get('date')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(httpDate(Date.UTC(1994, 10, 6, 8, 49, 37))).toBe('Sun, 06 Nov 1994 08:49:37 GMT');
+    expect(new Response(null, 304).isEmpty).toBe(true);
+  });
+});
