@@ -4,7 +4,7 @@
  * Run: `cd bench && node --conditions=@switchboard/source --import tsx dispatcher.bench.ts`
  */
 import { EventEmitter as NodeEventEmitter } from 'node:events';
-import EventEmitter3 from 'eventemitter3';
+import { EventEmitter as EventEmitter3 } from 'eventemitter3';
 import { Bench } from 'tinybench';
 import { Event, EventDispatcher } from '@switchboard/http-kernel';
 import { printTable, reportJson } from './report.js';
