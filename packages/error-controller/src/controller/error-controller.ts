@@ -1,0 +1,48 @@
+import { defineController, Response, type Controller, type Request } from '@switchboard/http-kernel';
+import { flattenError } from '../flatten/flatten-error.js';
+import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
+import type { ErrorRenderer } from '../renderer/error-renderer.js';
+import { HtmlErrorRenderer } from '../renderer/html-error-renderer.js';
+import { negotiateRenderer } from '../renderer/negotiate-renderer.js';
+import { ProblemJsonErrorRenderer } from '../renderer/problem-json-error-renderer.js';
+import { TextErrorRenderer } from '../renderer/text-error-renderer.js';
+
+export interface ErrorControllerOptions {
+  /** Full pages, traces and the `x-debug-exception*` headers. Never on in production. */
+  debug: boolean;
+  /** Renderers in order of preference; the first also answers when nothing else is acceptable. */
+  renderers?: readonly [ErrorRenderer, ...ErrorRenderer[]];
+  /** Lines of code shown on each side of a frame in debug mode (default 5). */
+  sourceLines?: number;
+}
+
+export function defaultErrorRenderers(debug: boolean): [ErrorRenderer, ...ErrorRenderer[]] {
+  return [new HtmlErrorRenderer({ debug }), new ProblemJsonErrorRenderer({ debug }), new TextErrorRenderer({ debug })];
+}
+
+/**
+ * The controller of the error sub-request: flattens the `exception` attribute, renders it in the
+ * format the `Accept` header prefers, and answers with the error's status and headers (`Allow`,
+ * `WWW-Authenticate`…) over the renderer's own (`content-type`, `vary: Accept`, debug headers).
+ */
+export function createErrorController(options: ErrorControllerOptions): Controller {
+  const renderers = options.renderers ?? defaultErrorRenderers(options.debug);
+  const sourceLines = options.debug ? (options.sourceLines ?? 5) : 0;
+  return defineController(
+    ['exception', 'request'],
+    (exception: unknown, request: Request): Response => {
+      const flattened = flattenError(exception, { sourceLines });
+      const renderer = negotiateRenderer(request.headers.get('accept'), renderers);
+      const rendered = renderer.render(flattened, request);
+      const response = new Response(rendered.body, flattened.status, {
+        'content-type': rendered.contentType,
+        // The body was chosen by the Accept header, so caches must key on it (spec-rulings 7).
+        vary: 'Accept',
+        ...(options.debug ? debugExceptionHeaders(flattened) : {}),
+      });
+      for (const [name, value] of Object.entries(flattened.headers)) response.headers.set(name, value);
+      return response;
+    },
+    'error_controller',
+  );
+}

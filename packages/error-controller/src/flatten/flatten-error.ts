@@ -1,0 +1,130 @@
+import { HttpError, statusOf, statusText, type HeaderValue } from '@switchboard/http-kernel';
+import { SourceExcerptReader, type SourceExcerpt } from './source-excerpt.js';
+import { originalPosition } from './source-position.js';
+import { parseStack, type StackFrame } from './stack-frame.js';
+
+/** A frame as shown: positions mapped to the TypeScript source, code around it in debug mode. */
+export interface FlattenedFrame extends StackFrame {
+  /** Present only when flattening was asked for source lines (debug mode). */
+  readonly excerpt?: SourceExcerpt;
+}
+
+/**
+ * Everything an error page, a problem document or the profiler's exception panel shows about an
+ * error: plain data (no functions, no error objects), so it can be stored and serialised.
+ */
+export interface FlattenedError {
+  readonly status: number;
+  readonly statusText: string;
+  /** The headers the error asks for (`Allow` on a 405, `WWW-Authenticate` on a 401). */
+  readonly headers: Readonly<Record<string, HeaderValue>>;
+  readonly message: string;
+  /** Constructor name: `NotFoundHttpError`, `TypeError`; `string` etc. for a thrown non-error. */
+  readonly class: string;
+  /** RFC 9457 extension members of an `HttpError` (`violations`…). */
+  readonly details: Readonly<Record<string, unknown>>;
+  /** Where it was thrown (the first frame outside the error's own constructors), mapped to source. */
+  readonly file: string | null;
+  readonly line: number | null;
+  readonly frames: readonly FlattenedFrame[];
+  /** The `cause` chain, flattened the same way; `null` at its end. */
+  readonly cause: FlattenedError | null;
+}
+
+export interface FlattenOptions {
+  /** Lines of source to read on each side of every frame. 0 (the default) reads no file at all. */
+  sourceLines?: number;
+}
+
+/** Longer chains are cut: a cause chain is for reading, not for recursion without end. */
+const MAX_CAUSE_DEPTH = 16;
+
+/** Turns any thrown value into a `FlattenedError`. Never throws. */
+export function flattenError(error: unknown, options: FlattenOptions = {}): FlattenedError {
+  const reader = (options.sourceLines ?? 0) > 0 ? new SourceExcerptReader() : null;
+  return flattenOne(error, options.sourceLines ?? 0, reader, new Set(), 0);
+}
+
+function flattenOne(
+  error: unknown,
+  radius: number,
+  reader: SourceExcerptReader | null,
+  seen: Set<unknown>,
+  depth: number,
+): FlattenedError {
+  seen.add(error);
+  const status = statusOf(error);
+  const frames = framesOf(error, radius, reader);
+  const site = throwSite(error, frames);
+  const next = error instanceof Error ? error.cause : undefined;
+  const hasCause = next !== undefined && next !== null && !seen.has(next) && depth < MAX_CAUSE_DEPTH;
+  return {
+    status,
+    statusText: statusText(status),
+    headers: error instanceof HttpError ? { ...error.headers } : {},
+    message: messageOf(error),
+    class: classOf(error),
+    details: error instanceof HttpError ? { ...error.details } : {},
+    file: site?.file ?? null,
+    line: site?.line ?? null,
+    frames,
+    cause: hasCause ? flattenOne(next, radius, reader, seen, depth + 1) : null,
+  };
+}
+
+/** Name, message and throw site of an error in one line, as log messages quote it. */
+export function describeThrowSite(flattened: FlattenedError): string {
+  const where = flattened.file === null ? '' : ` at ${basename(flattened.file)} line ${flattened.line ?? 0}`;
+  return `${flattened.class}: "${flattened.message}"${where}`;
+}
+
+function basename(file: string): string {
+  return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+}
+
+function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | null): FlattenedFrame[] {
+  let stack: unknown;
+  try {
+    stack = error instanceof Error ? error.stack : undefined;
+  } catch {
+    stack = undefined;
+  }
+  if (typeof stack !== 'string') return [];
+  return parseStack(stack).map((frame): FlattenedFrame => {
+    if (frame.file === null || frame.line === null) return frame;
+    const mapped = originalPosition({ file: frame.file, line: frame.line, column: frame.column ?? 1 });
+    const located = { ...frame, file: mapped.file, line: mapped.line, column: mapped.column };
+    const excerpt = reader?.excerpt(located.file, located.line, radius) ?? null;
+    return excerpt === null ? located : { ...located, excerpt };
+  });
+}
+
+/**
+ * The first frame that is not the error's own constructor chain: `new NotFoundHttpError` and
+ * `new HttpError` are where the stack was captured, not where the code decided to throw.
+ */
+function throwSite(error: unknown, frames: readonly FlattenedFrame[]): FlattenedFrame | undefined {
+  const constructors = new Set<string>();
+  for (let proto = error instanceof Error ? Object.getPrototypeOf(error) : null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === 'string' && name !== '') constructors.add(`new ${name}`);
+  }
+  return frames.find((frame) => frame.file !== null && !(frame.function !== null && constructors.has(frame.function)));
+}
+
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    if (typeof error === 'string') return error;
+    return String(error);
+  } catch {
+    return '(the thrown value cannot be turned into text)';
+  }
+}
+
+function classOf(error: unknown): string {
+  if (error === null) return 'null';
+  if (typeof error !== 'object' && typeof error !== 'function') return typeof error;
+  const name = (error as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== '' ? name : 'Object';
+}

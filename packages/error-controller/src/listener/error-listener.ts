@@ -1,0 +1,152 @@
+import {
+  HttpError,
+  logAt,
+  nullLogger,
+  RequestType,
+  Response,
+  statusOf,
+  statusText,
+  type Controller,
+  type EventSubscriber,
+  type ExceptionEvent,
+  type KernelEventMap,
+  type Logger,
+  type LogLevel,
+  type ResponseEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { createErrorController } from '../controller/error-controller.js';
+import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
+import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
+
+declare module '@switchboard/http-kernel' {
+  interface RequestAttributes {
+    /** Set on a request whose error page was rendered in debug mode: its CSP header is dropped. */
+    _remove_csp_headers?: boolean;
+    /** The logger handed to the error controller by the error sub-request. */
+    logger?: Logger;
+  }
+}
+
+export interface ErrorListenerOptions {
+  debug: boolean;
+  /** Errors are written to its `request` channel. */
+  logger?: Logger;
+  /** The controller of the error sub-request; defaults to `createErrorController({ debug })`. */
+  controller?: Controller;
+}
+
+/**
+ * Turns an uncaught error into the error response:
+ * - `kernel.exception` 0: logs it once — ERROR on `request` for a 4xx `HttpError`, CRITICAL for
+ *   anything else — with class, message and throw site;
+ * - `kernel.exception` −128: handles a GET duplicate of the failed request whose attributes are
+ *   only the error controller, the error and the logger, as a SUB request (so it runs its own
+ *   request … finish_request events), and answers with its response. If that fails too, the
+ *   second error is logged and the client gets a plain text response with the original status;
+ * - `kernel.response` −128: in debug mode, removes `Content-Security-Policy` from the response of
+ *   a request that got an error page (the debug page must render whatever the app's policy).
+ */
+export class ErrorListener implements EventSubscriber<KernelEventMap> {
+  /** Before any listener at a lower priority can answer, so every error is logged. */
+  static readonly LOG_PRIORITY = 0;
+  /** Last: the firewall (1) and the router's debug page (−64) may answer first. */
+  static readonly SUB_REQUEST_PRIORITY = -128;
+  /** With the profiler's link listener; after the listeners that might add a CSP. */
+  static readonly REMOVE_CSP_PRIORITY = -128;
+
+  readonly #debug: boolean;
+  readonly #logger: Logger;
+  readonly #controllerLogger: Logger;
+  readonly #controller: Controller;
+  /** Errors already logged, keyed by the error itself: an error passing twice is logged once. */
+  readonly #logged = new WeakSet<object>();
+
+  constructor(options: ErrorListenerOptions) {
+    this.#debug = options.debug;
+    this.#controllerLogger = options.logger ?? nullLogger;
+    this.#logger = this.#controllerLogger.child({ channel: 'request' });
+    this.#controller = options.controller ?? createErrorController({ debug: options.debug });
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.exception': [
+        { listener: (event) => this.logKernelException(event), priority: ErrorListener.LOG_PRIORITY, name: 'ErrorListener.logKernelException' },
+        { listener: (event) => this.onKernelException(event), priority: ErrorListener.SUB_REQUEST_PRIORITY, name: 'ErrorListener.onKernelException' },
+      ],
+      'kernel.response': {
+        listener: (event) => this.removeCspHeader(event),
+        priority: ErrorListener.REMOVE_CSP_PRIORITY,
+        name: 'ErrorListener.removeCspHeader',
+      },
+    };
+  }
+
+  logKernelException(event: ExceptionEvent): void {
+    const error = event.throwable;
+    if (typeof error === 'object' && error !== null) {
+      if (this.#logged.has(error)) return;
+      this.#logged.add(error);
+    }
+    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(flattenError(error))}`);
+  }
+
+  async onKernelException(event: ExceptionEvent): Promise<void> {
+    const error = event.throwable;
+    const subRequest = event.request.duplicate({
+      method: 'GET',
+      attributes: [
+        ['_controller', this.#controller],
+        ['exception', error],
+        ['logger', this.#controllerLogger],
+      ],
+    });
+    let response: Response;
+    try {
+      response = await event.kernel.handle(subRequest, RequestType.SUB, false);
+    } catch (failure) {
+      const described = describeThrowSite(flattenError(failure));
+      logAt(this.#logger, levelOf(failure), { exception: failure, original: error }, `Exception thrown when handling an exception (${described})`);
+      event.setResponse(this.#plainResponse(error, failure));
+      return;
+    }
+    event.setResponse(response);
+    if (this.#debug) event.request.attributes.set('_remove_csp_headers', true);
+  }
+
+  removeCspHeader(event: ResponseEvent): void {
+    if (this.#debug && event.request.attributes.get('_remove_csp_headers') === true) {
+      event.response.headers.delete('content-security-policy');
+    }
+  }
+
+  /** The answer when the error page itself failed: status and headers right, nothing to fail. */
+  #plainResponse(error: unknown, failure: unknown): Response {
+    const status = statusOf(error);
+    let body = `${status} ${statusText(status)}\n`;
+    const response = new Response('', status, { 'content-type': 'text/plain; charset=UTF-8' });
+    if (this.#debug) {
+      body += `\n${stackOf(error)}\n\nThe error page failed too:\n${stackOf(failure)}\n`;
+      for (const [name, value] of Object.entries(debugExceptionHeaders(flattenError(error)))) response.headers.set(name, value);
+    }
+    if (error instanceof HttpError) {
+      for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+    }
+    response.body = body;
+    return response;
+  }
+}
+
+/** spec-rulings 9: a client's mistake is an ERROR, a server's failure CRITICAL. */
+function levelOf(error: unknown): LogLevel {
+  return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
+}
+
+function stackOf(error: unknown): string {
+  try {
+    return error instanceof Error && typeof error.stack === 'string' ? error.stack : String(error);
+  } catch {
+    return '(no description)';
+  }
+}

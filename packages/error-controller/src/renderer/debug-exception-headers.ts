@@ -1,0 +1,41 @@
+import type { FlattenedError } from '../flatten/flatten-error.js';
+
+/** The reference cuts the message to this many bytes before encoding it into a header. */
+export const MAX_DEBUG_MESSAGE_BYTES = 2000;
+
+/**
+ * `x-debug-exception` and `x-debug-exception-file` (spec-rulings 10): the message cut to 2000
+ * UTF-8 bytes, then percent-encoded RFC 3986 style; the throw site as encoded path, `:`, line.
+ */
+export function debugExceptionHeaders(error: FlattenedError): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-debug-exception': encodeRfc3986(Buffer.from(error.message, 'utf8').subarray(0, MAX_DEBUG_MESSAGE_BYTES)),
+  };
+  if (error.file !== null) {
+    headers['x-debug-exception-file'] = `${encodeRfc3986(Buffer.from(error.file, 'utf8'))}:${error.line ?? 0}`;
+  }
+  return headers;
+}
+
+const HEX = '0123456789ABCDEF';
+
+/**
+ * Percent-encodes every byte except the RFC 3986 unreserved set (`A–Z a–z 0–9 - . _ ~`), so
+ * space is `%20` and `!'()*` are encoded too. Works on bytes, because a 2000-byte cut may split a
+ * UTF-8 sequence, which `encodeURIComponent` would refuse.
+ */
+export function encodeRfc3986(bytes: Uint8Array): string {
+  let out = '';
+  for (const byte of bytes) {
+    const unreserved =
+      (byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      byte === 0x2d ||
+      byte === 0x2e ||
+      byte === 0x5f ||
+      byte === 0x7e;
+    out += unreserved ? String.fromCharCode(byte) : `%${HEX[byte >> 4]}${HEX[byte & 15]}`;
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+import type { FlattenedError, FlattenedFrame } from '../flatten/flatten-error.js';
+import type { ErrorRenderer, RenderedError } from './error-renderer.js';
+
+/** Members RFC 9457 defines, and the debug ones we add: an error's `details` cannot replace them. */
+const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'class', 'trace', 'causes']);
+
+/**
+ * `application/problem+json` (RFC 9457). `type` is `about:blank`, so `title` is the status's reason
+ * phrase; `detail` is the error message in debug mode and the reason phrase otherwise (messages of
+ * unexpected errors may tell too much). An `HttpError`'s `details` become extension members in
+ * every mode; the error class, its trace and its causes are added in debug mode only.
+ */
+export class ProblemJsonErrorRenderer implements ErrorRenderer {
+  readonly accepts = ['application/problem+json', 'application/json'] as const;
+
+  constructor(private readonly options: { debug: boolean }) {}
+
+  render(error: FlattenedError): RenderedError {
+    const problem: Record<string, unknown> = {
+      type: 'about:blank',
+      title: error.statusText,
+      status: error.status,
+      detail: this.options.debug ? error.message : error.statusText,
+    };
+    for (const [name, value] of Object.entries(error.details)) {
+      if (!RESERVED_MEMBERS.has(name)) problem[name] = value;
+    }
+    if (this.options.debug) {
+      problem['class'] = error.class;
+      problem['trace'] = error.frames.map(traceEntry);
+      const causes: Array<Record<string, unknown>> = [];
+      for (let cause = error.cause; cause !== null; cause = cause.cause) {
+        causes.push({ class: cause.class, message: cause.message, trace: cause.frames.map(traceEntry) });
+      }
+      if (causes.length > 0) problem['causes'] = causes;
+    }
+    return { body: safeStringify(problem), contentType: 'application/problem+json' };
+  }
+}
+
+function traceEntry(frame: FlattenedFrame): Record<string, unknown> {
+  return { function: frame.function, file: frame.file, line: frame.line, column: frame.column };
+}
+
+/** `details` are caller data: a cycle or a BigInt must not turn the error page into a second error. */
+function safeStringify(value: Record<string, unknown>): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(value, (_key, member: unknown) => {
+    if (typeof member === 'bigint') return member.toString();
+    if (typeof member === 'object' && member !== null) {
+      if (seen.has(member)) return '[circular]';
+      seen.add(member);
+    }
+    return member;
+  });
+}
