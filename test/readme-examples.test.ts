@@ -1,0 +1,42 @@
+/**
+ * Every package README opens with a runnable example: the first ```ts block of each README is
+ * written next to the package's sources and run with tsx, and must exit 0 on its own.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const run = promisify(execFile);
+
+const examples = readdirSync(join(root, 'packages'))
+  .map((name) => ({ name, readme: join(root, 'packages', name, 'README.md') }))
+  .map(({ name, readme }) => ({
+    name,
+    code: existsSync(readme) ? /```ts\n([\s\S]*?)```/.exec(readFileSync(readme, 'utf8'))?.[1] : undefined,
+  }));
+
+describe('package README examples', () => {
+  it('every package has a README with a TypeScript example', () => {
+    expect(examples.filter((example) => example.code === undefined).map((example) => example.name)).toEqual([]);
+  });
+
+  for (const { name, code } of examples) {
+    if (code === undefined) continue;
+    it(`${name}: the README example runs and exits 0`, async () => {
+      const file = join(root, 'packages', name, `.readme-example-${process.pid}.ts`);
+      writeFileSync(file, code);
+      try {
+        const { stdout } = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
+          cwd: join(root, 'packages', name),
+          timeout: 30_000,
+        });
+        expect(stdout.length).toBeGreaterThan(0);
+      } finally {
+        rmSync(file, { force: true });
+      }
+    }, 40_000);
+  }
+});
