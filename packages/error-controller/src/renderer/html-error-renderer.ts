@@ -13,7 +13,7 @@ const esc = (text: string): string => he.escape(text);
  * string from the request or an error is escaped with `he`.
  */
 export class HtmlErrorRenderer implements ErrorRenderer {
-  readonly accepts = ['text/html', 'application/xhtml+xml'] as const;
+  readonly accepts = ['text/html'] as const;
 
   constructor(private readonly options: { debug: boolean }) {}
 
