@@ -33,6 +33,7 @@ export {
   type Scheme,
 } from './http/request.js';
 export { RequestStack } from './http/request-stack.js';
+export { addVary, varyOf } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
 export { KernelEvent } from './event/kernel-event.js';
