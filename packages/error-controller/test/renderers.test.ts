@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, Request } from '@switchboard/http-kernel';
+import { flattenError, HtmlErrorRenderer, ProblemJsonErrorRenderer, TextErrorRenderer } from '../src/index.js';
+
+const request = Request.fromUrl('http://localhost/robots.txt', {
+  headers: { referer: 'http://localhost/', authorization: 'Bearer secret-token-value', cookie: 'sid=secret-cookie' },
+});
+
+function chained(): HttpError {
+  const root = new Error('socket hang up');
+  const middle = new Error('upstream call failed', { cause: root });
+  return new HttpError(502, 'Bad gateway to billing', { cause: middle });
+}
+
+describe('HtmlErrorRenderer', () => {
+  it('outside debug mode shows the status only: no message, class, file or frame', () => {
+    const error = flattenError(new NotFoundHttpError('No route found for "GET http://localhost/robots.txt"'));
+    const { body, contentType } = new HtmlErrorRenderer({ debug: false }).render(error, request);
+    expect(contentType).toBe('text/html; charset=UTF-8');
+    expect(body).toContain('<title>404 Not Found</title>');
+    expect(body).toContain('<meta name="robots" content="noindex,nofollow">');
+    expect(body).not.toContain('No route found');
+    expect(body).not.toContain('NotFoundHttpError');
+    expect(body).not.toContain('.ts');
+    expect(body.length).toBeLessThan(4000);
+  });
+
+  it('in debug mode shows title, message, cause chain, frames with code, and the request with credentials redacted', () => {
+    const error = flattenError(chained(), { sourceLines: 3 });
+    const { body } = new HtmlErrorRenderer({ debug: true }).render(error, request);
+    expect(body).toContain('<title>Bad gateway to billing (502 Bad Gateway)</title>');
+    expect(body).toContain('Error and its 2 causes');
+    const messages = [...body.matchAll(/<p class="message">(.*?)<\/p>/g)].map((m) => m[1]);
+    expect(messages).toEqual(['Bad gateway to billing', 'Bad gateway to billing', 'upstream call failed', 'socket hang up']);
+    expect(body.match(/<details/g)!.length).toBe(error.frames.length + error.cause!.frames.length + error.cause!.cause!.frames.length);
+    expect(body).toContain('<details open>');
+    expect(body).toContain('const root = new Error(&#x27;socket hang up&#x27;);');
+    expect(body).toMatch(/<span class="hit"><i>\d+<\/i>/);
+    expect(body).toContain('http://localhost/robots.txt');
+    expect(body).not.toContain('secret-token-value');
+    expect(body).not.toContain('secret-cookie');
+    expect(body).toContain('(redacted)');
+    // Self-contained: no script, no external resource.
+    expect(body).not.toMatch(/<script|<link|src=|@import|url\(/i);
+  });
+});
+
+describe('ProblemJsonErrorRenderer', () => {
+  it('writes an RFC 9457 document; class and trace in debug mode only', () => {
+    const error = flattenError(new MethodNotAllowedHttpError(['GET'], 'Method Not Allowed (Allow: GET)'));
+    const plain = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(error).body) as Record<string, unknown>;
+    expect(plain).toEqual({ type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'Method Not Allowed' });
+    const debug = JSON.parse(new ProblemJsonErrorRenderer({ debug: true }).render(flattenError(chained())).body) as Record<string, unknown>;
+    expect(debug).toMatchObject({ status: 502, detail: 'Bad gateway to billing', class: 'HttpError' });
+    expect((debug['trace'] as Array<Record<string, unknown>>)[0]).toMatchObject({ function: 'chained', line: expect.any(Number) });
+    expect((debug['causes'] as Array<{ message: string }>).map((c) => c.message)).toEqual(['upstream call failed', 'socket hang up']);
+  });
+
+  it('survives details that JSON cannot encode as is', () => {
+    const cyclic: Record<string, unknown> = { n: 10n };
+    cyclic['self'] = cyclic;
+    const error = flattenError(new HttpError(400, 'bad', { details: { cyclic } }));
+    const problem = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(error).body) as Record<string, unknown>;
+    expect(problem['cyclic']).toEqual({ n: '10', self: '[circular]' });
+  });
+});
+
+describe('TextErrorRenderer', () => {
+  it('prints the status line, and the stack with causes in debug mode', () => {
+    const error = flattenError(chained());
+    expect(new TextErrorRenderer({ debug: false }).render(error)).toEqual({ body: '502 Bad Gateway\n', contentType: 'text/plain; charset=UTF-8' });
+    const debug = new TextErrorRenderer({ debug: true }).render(error).body;
+    expect(debug).toMatch(/^502 Bad Gateway\n\nHttpError: Bad gateway to billing\n {4}at chained \(.*renderers\.test\.ts:\d+:\d+\)\n/);
+    expect(debug).toContain('Caused by: Error: upstream call failed\n');
+    expect(debug).toContain('Caused by: Error: socket hang up\n');
+  });
+});
