@@ -1,0 +1,95 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonResponse, type Request } from '@switchboard/http-kernel';
+import { CorsListener } from '../src/index.js';
+import { startKernelServer, type KernelServer } from './support/kernel-server.js';
+
+/** A page host: serves one blank HTML page, so the browser has an origin to call from. */
+async function startPageServer(host: string): Promise<{ origin: string; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' }).end('<!doctype html><title>caller</title>');
+  });
+  server.listen(0, host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, server };
+}
+
+let browser: Browser;
+let api: KernelServer;
+const pages: Server[] = [];
+const seen: string[] = [];
+
+beforeAll(async () => {
+  api = await startKernelServer(
+    [
+      // The service's origin rule (the default) and a custom request header the page sends.
+      new CorsListener({ allowHeaders: ['content-type', 'x-client'], exposeHeaders: ['x-echo'] }),
+      {
+        getSubscribedEvents: () => ({
+          'kernel.request': { listener: (event) => void seen.push(`${event.request.method} ${event.request.headers.get('origin')}`), priority: 300 },
+        }),
+      },
+    ],
+    {
+      'POST /api/echo': async (request: Request) => {
+        const body = JSON.parse(await request.body!.text()) as unknown;
+        return new JsonResponse({ received: body, client: request.headers.get('x-client') }, 200, { 'x-echo': 'yes' });
+      },
+    },
+  );
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+  for (const server of pages) { server.closeAllConnections(); server.close(); }
+});
+
+/** Loads the page from `host`, then has it POST JSON with a custom header to the API (a preflighted call). */
+async function callFrom(host: string): Promise<{ ok: true; status: number; body: unknown; echo: string | null } | { ok: false; error: string }> {
+  const page = await startPageServer(host);
+  pages.push(page.server);
+  const tab = await browser.newPage();
+  try {
+    await tab.goto(`${page.origin}/`);
+    return await tab.evaluate(async (url) => {
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-client': 'browser-test' },
+          body: JSON.stringify({ name: 'widget', count: 2 }),
+        });
+        return { ok: true as const, status: response.status, body: (await response.json()) as unknown, echo: response.headers.get('x-echo') };
+      } catch (error) {
+        return { ok: false as const, error: String(error) };
+      }
+    }, `${api.url}/api/echo`);
+  } finally {
+    await tab.close();
+  }
+}
+
+describe('a real browser calling across origins', () => {
+  it('lets a page on 127.0.0.1 (another port) make a preflighted JSON call', async () => {
+    seen.length = 0;
+    const result = await callFrom('127.0.0.1');
+    expect(result).toEqual({ ok: true, status: 200, body: { received: { name: 'widget', count: 2 }, client: 'browser-test' }, echo: 'yes' });
+    expect(seen.map((line) => line.split(' ')[0])).toEqual(['OPTIONS', 'POST']);
+  });
+
+  it('blocks the same page served from [::1]: the preflight is refused and the call never made', async () => {
+    seen.length = 0;
+    const result = await callFrom('::1');
+    expect(result.ok).toBe(false);
+    expect(result.ok === false && result.error).toMatch(/Failed to fetch/);
+    expect(seen).toEqual([expect.stringMatching(/^OPTIONS http:\/\/\[::1\]:\d+$/)]);
+  });
+});
