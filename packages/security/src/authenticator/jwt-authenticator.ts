@@ -1,0 +1,118 @@
+import type { KeyObject } from 'node:crypto';
+import type { Request, Response } from '@switchboard/http-kernel';
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { isSupportedAlgorithm, keyMismatch, type JwsAlgorithm } from '../key/jws-algorithms.js';
+import { KeyLoadError } from '../key/key-load-error.js';
+import { ClaimsUserProvider } from '../user/claims-user-provider.js';
+import type { UserProvider } from '../user/user-provider.js';
+import type { AuthenticationOutcome, Authenticator } from './authenticator.js';
+import { extractBearerToken } from './bearer-token-extractor.js';
+import { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './jwt-failure-response.js';
+
+export interface JwtAuthenticatorOptions {
+  /** The verification key (see `loadJwtKeys`). */
+  publicKey: KeyObject;
+  /** Accepted `alg` values; the token's header cannot widen this. Default `['RS256']`. */
+  algorithms?: readonly JwsAlgorithm[];
+  /** Seconds of tolerance on `exp`, `nbf` and `iat`. Default 0. */
+  clockSkew?: number;
+  /** Required `iss` (one of these) when set. */
+  issuer?: string | readonly string[];
+  /** Required `aud` (one of these) when set. */
+  audience?: string | readonly string[];
+  /** The claim naming the user. Default `username`. */
+  userIdClaim?: string;
+  /** Default: the user is built from the token's claims (`ClaimsUserProvider`). */
+  userProvider?: UserProvider;
+  /** Longer tokens are refused before any parsing. Default 8192 characters. */
+  maxTokenLength?: number;
+  /** The current time; tests may pin it. */
+  now?: () => Date;
+}
+
+/**
+ * Authenticates `Authorization: Bearer <JWT>` with jose. A token must carry `exp`; `nbf` and
+ * `iat` are checked when present. The signature is verified before any claim, so a forged
+ * token is "Invalid" even when its `exp` has passed. Whatever jose or node:crypto throws while
+ * verifying — including plain `TypeError`s on key-type confusion — is a 401, never a 500.
+ */
+export class JwtAuthenticator implements Authenticator {
+  readonly name = 'jwt';
+  readonly #publicKey: KeyObject;
+  readonly #algorithms: JwsAlgorithm[];
+  readonly #clockSkew: number;
+  readonly #issuer: string[] | undefined;
+  readonly #audience: string[] | undefined;
+  readonly #userIdClaim: string;
+  readonly #userProvider: UserProvider;
+  readonly #maxTokenLength: number;
+  readonly #now: () => Date;
+
+  constructor(options: JwtAuthenticatorOptions) {
+    this.#publicKey = options.publicKey;
+    this.#algorithms = checkedAlgorithms(options.algorithms ?? ['RS256'], options.publicKey);
+    this.#clockSkew = options.clockSkew ?? 0;
+    if (!Number.isFinite(this.#clockSkew) || this.#clockSkew < 0) {
+      throw new RangeError(`JWT clock skew must be a number of seconds ≥ 0, got ${String(options.clockSkew)}.`);
+    }
+    this.#issuer = options.issuer === undefined ? undefined : [options.issuer].flat();
+    this.#audience = options.audience === undefined ? undefined : [options.audience].flat();
+    this.#userIdClaim = options.userIdClaim ?? 'username';
+    this.#userProvider = options.userProvider ?? new ClaimsUserProvider();
+    this.#maxTokenLength = options.maxTokenLength ?? 8192;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  async authenticate(request: Request): Promise<AuthenticationOutcome> {
+    const token = extractBearerToken(request);
+    if (token === null) return { kind: 'absent' };
+    const verified = await this.#verify(token);
+    if (typeof verified === 'string') return failed(verified);
+    const identifier = verified[this.#userIdClaim];
+    if (typeof identifier !== 'string' || identifier === '') return failed('invalid');
+    const user = await this.#userProvider.loadUser(identifier, verified);
+    return user === null ? failed('invalid') : { kind: 'authenticated', user };
+  }
+
+  start(): Response {
+    return jwtFailureResponse('not_found');
+  }
+
+  /** The verified claims, or why the token is refused. */
+  async #verify(token: string): Promise<JWTPayload | JwtFailure> {
+    if (token.length > this.#maxTokenLength) return 'invalid';
+    const currentDate = this.#now();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, this.#publicKey, {
+        algorithms: this.#algorithms,
+        requiredClaims: ['exp'],
+        clockTolerance: this.#clockSkew,
+        currentDate,
+        ...(this.#issuer === undefined ? {} : { issuer: this.#issuer }),
+        ...(this.#audience === undefined ? {} : { audience: this.#audience }),
+      }));
+    } catch (error) {
+      return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
+    }
+    // jose only bounds `iat` with maxTokenAge; a token issued in the future is as wrong as one not yet valid.
+    if (typeof payload.iat === 'number' && payload.iat > currentDate.getTime() / 1000 + this.#clockSkew) return 'invalid';
+    return payload;
+  }
+}
+
+function failed(failure: JwtFailure): AuthenticationOutcome {
+  return { kind: 'failed', reason: JWT_FAILURE_MESSAGES[failure], response: jwtFailureResponse(failure) };
+}
+
+function checkedAlgorithms(algorithms: readonly string[], key: KeyObject): JwsAlgorithm[] {
+  if (algorithms.length === 0) throw new KeyLoadError('The JWT algorithm allow-list is empty.');
+  return algorithms.map((algorithm) => {
+    if (!isSupportedAlgorithm(algorithm)) {
+      throw new KeyLoadError(`JWT algorithm "${algorithm}" is not supported (use RS*, PS*, ES* or EdDSA).`);
+    }
+    const mismatch = keyMismatch(algorithm, key);
+    if (mismatch !== null) throw new KeyLoadError(`The JWT public key cannot verify ${algorithm}: ${mismatch}.`);
+    return algorithm;
+  });
+}

@@ -1,0 +1,55 @@
+import {
+  AccessDeniedHttpError,
+  UnauthorizedHttpError,
+  type ControllerArgumentsEvent,
+  type EventSubscriber,
+  type KernelEventMap,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { currentUser } from '../user/security-user.js';
+import { describeRule, isGranted } from './is-granted-rule.js';
+
+export interface IsGrantedListenerOptions {
+  /** `WWW-Authenticate` challenge of the 401 sent when there is no user. Default `Bearer`. */
+  challenge?: string;
+}
+
+/**
+ * Checks the route's `_is_granted` rule once the controller and its arguments are known (a voter
+ * may look at them). Denied with a user → 403; denied without one → 401. Both go through the
+ * normal error flow (error page, logs, profile).
+ */
+export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
+  /** After the request-forgery check (25), before the cache attribute (10) and payload mapping (0). */
+  static readonly CONTROLLER_ARGUMENTS_PRIORITY = 20;
+  readonly #challenge: string;
+
+  constructor(options: IsGrantedListenerOptions = {}) {
+    this.#challenge = options.challenge ?? 'Bearer';
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.controller_arguments': {
+        listener: (event) => this.onControllerArguments(event),
+        priority: IsGrantedListener.CONTROLLER_ARGUMENTS_PRIORITY,
+        name: 'IsGrantedListener.onControllerArguments',
+      },
+    };
+  }
+
+  async onControllerArguments(event: ControllerArgumentsEvent): Promise<void> {
+    const request = event.request;
+    const rule = request.attributes.get('_is_granted');
+    if (rule === undefined) return;
+    const user = currentUser(request);
+    if (await isGranted(rule, { user, request, arguments: event.arguments })) return;
+    if (user === null) {
+      throw new UnauthorizedHttpError(this.#challenge, 'Full authentication is required to access this resource.');
+    }
+    const route = request.attributes.get('_route');
+    throw new AccessDeniedHttpError(
+      `Access Denied by _is_granted(${describeRule(rule)})${route === undefined ? '' : ` on route "${route}"`}.`,
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import {
+  AccessDeniedHttpError,
+  type ControllerArgumentsEvent,
+  type EventSubscriber,
+  type KernelEventMap,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { sameOriginRefusal, type SameOriginOptions } from './same-origin-check.js';
+
+/**
+ * For routes whose `_same_origin` default is `true` or options: refuses unsafe cross-site
+ * requests with a 403 through the normal error flow. The stateless stand-in for Symfony's
+ * CSRF-token check, which needs a session.
+ */
+export class SameOriginListener implements EventSubscriber<KernelEventMap> {
+  /** Before authorization (20), as Symfony's CSRF attribute listener. */
+  static readonly CONTROLLER_ARGUMENTS_PRIORITY = 25;
+
+  /** `defaults` apply to every opted-in route; a route's own options are merged over them. */
+  constructor(private readonly defaults: SameOriginOptions = {}) {}
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.controller_arguments': {
+        listener: (event) => this.onControllerArguments(event),
+        priority: SameOriginListener.CONTROLLER_ARGUMENTS_PRIORITY,
+        name: 'SameOriginListener.onControllerArguments',
+      },
+    };
+  }
+
+  onControllerArguments(event: ControllerArgumentsEvent): void {
+    const option = event.request.attributes.get('_same_origin');
+    if (option === undefined || option === false) return;
+    const refusal = sameOriginRefusal(event.request, option === true ? this.defaults : { ...this.defaults, ...option });
+    if (refusal !== null) throw new AccessDeniedHttpError(refusal);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * @switchboard/security — the stateless JWT firewall (`kernel.request` 8), the request-forgery
+ * check (`kernel.controller_arguments` 25), authorization (`kernel.controller_arguments` 20) and
+ * the stateless check (`kernel.response` −1000). Keys are read with node:crypto and used by jose.
+ * @module
+ */
+import './security-attributes.js';
+
+export { loadJwtKeys, type JwtKeyOptions, type JwtKeys } from './key/load-jwt-keys.js';
+export { KeyLoadError } from './key/key-load-error.js';
+export { SUPPORTED_ALGORITHMS, type JwsAlgorithm } from './key/jws-algorithms.js';
+
+export type { Authenticator, AuthenticationOutcome } from './authenticator/authenticator.js';
+export { extractBearerToken } from './authenticator/bearer-token-extractor.js';
+export { JwtAuthenticator, type JwtAuthenticatorOptions } from './authenticator/jwt-authenticator.js';
+export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './authenticator/jwt-failure-response.js';
+export { JwtTokenIssuer, type JwtTokenIssuerOptions } from './token/jwt-token-issuer.js';
+
+export { currentUser, type SecurityUser } from './user/security-user.js';
+export type { TokenClaims, UserProvider } from './user/user-provider.js';
+export { ClaimsUserProvider } from './user/claims-user-provider.js';
+export { scryptPasswordHasher, type ScryptCost } from './password/scrypt-password-hasher.js';
+
+export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
+export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';
+
+export {
+  describeRule,
+  IS_AUTHENTICATED,
+  isGranted,
+  PUBLIC_ACCESS,
+  type IsGrantedRule,
+  type Voter,
+  type VoterContext,
+} from './authorization/is-granted-rule.js';
+export { IsGrantedListener, type IsGrantedListenerOptions } from './authorization/is-granted-listener.js';
+export { sameOriginRefusal, type SameOriginOptions } from './authorization/same-origin-check.js';
+export { SameOriginListener } from './authorization/same-origin-listener.js';
+
+export { isStateless, SessionGuard, type SessionGuardOptions } from './session/session-guard.js';
+export { StatelessCheckListener, type StatelessCheckListenerOptions } from './session/stateless-check-listener.js';
+export { UnexpectedSessionUsageError } from './session/unexpected-session-usage-error.js';

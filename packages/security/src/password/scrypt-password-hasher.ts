@@ -1,0 +1,45 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** Cost parameters; the defaults are OWASP's minimum for scrypt (N=2^17, r=8, p=1). */
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
+const DEFAULT_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+/** A stored hash cannot ask for more work than this (a tampered config must not stall the server). */
+const MAX_N = 2 ** 20;
+
+function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+/**
+ * Password hashes as `scrypt$N$r$p$<salt b64>$<hash b64>` with node:crypto, compared in
+ * constant time. Used for the users a host defines in configuration.
+ */
+export const scryptPasswordHasher = {
+  async hash(password: string, cost: ScryptCost = DEFAULT_COST): Promise<string> {
+    const salt = randomBytes(16);
+    const key = await derive(password, salt, cost);
+    return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  },
+
+  /** `false` for a wrong password and for a hash it cannot read. */
+  async verify(password: string, stored: string): Promise<boolean> {
+    const parts = stored.split('$');
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+    if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > MAX_N || r > 32 || p > 16) return false;
+    const salt = Buffer.from(parts[4]!, 'base64');
+    const expected = Buffer.from(parts[5]!, 'base64');
+    if (expected.length !== KEY_LENGTH || salt.length < 8) return false;
+    const actual = await derive(password, salt, { N, r, p });
+    return timingSafeEqual(actual, expected);
+  },
+};

@@ -1,0 +1,24 @@
+import type { IsGrantedRule } from './authorization/is-granted-rule.js';
+import type { SameOriginOptions } from './authorization/same-origin-check.js';
+import type { SecurityUser } from './user/security-user.js';
+
+/**
+ * The request attributes this package reads and writes. Other packages (the profiler's
+ * `security` panel) read the same keys without importing anything from here.
+ */
+declare module '@switchboard/http-kernel' {
+  interface RequestAttributes {
+    /** Name of the firewall that handled the request (set by the firewall, main request). */
+    _firewall?: string;
+    /** The authenticated user; absent when none. */
+    _security_user?: SecurityUser;
+    /** Route default: roles (any of them grants), `PUBLIC_ACCESS`, or a voter function. */
+    _is_granted?: IsGrantedRule;
+    /** Route default: refuse cross-site unsafe requests (see SameOriginListener). */
+    _same_origin?: boolean | SameOriginOptions;
+    /** Where session state was touched during this request (see SessionGuard); absent when never. */
+    _session_usages?: string[];
+  }
+}
+
+export {};

@@ -1,0 +1,60 @@
+import {
+  nullLogger,
+  type EventSubscriber,
+  type KernelEventMap,
+  type Logger,
+  type Request,
+  type ResponseEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { isStateless } from './session-guard.js';
+import { UnexpectedSessionUsageError } from './unexpected-session-usage-error.js';
+
+export interface StatelessCheckListenerOptions {
+  debug: boolean;
+  logger?: Logger;
+}
+
+/**
+ * The last word on a stateless main request: if session state was reported (SessionGuard) or
+ * the response tries to set a cookie, debug mode fails the request (500) and production logs a
+ * warning. A `Set-Cookie` is removed either way: the service never sets cookies.
+ */
+export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
+  /** Very last, as Symfony's session listener: every other listener has had its say on the response. */
+  static readonly RESPONSE_PRIORITY = -1000;
+  readonly #debug: boolean;
+  readonly #logger: Logger;
+  /** Requests already reported, so the error response of a debug failure is not failed again. */
+  readonly #reported = new WeakSet<Request>();
+
+  constructor(options: StatelessCheckListenerOptions) {
+    this.#debug = options.debug;
+    this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.response': {
+        listener: (event) => this.onKernelResponse(event),
+        priority: StatelessCheckListener.RESPONSE_PRIORITY,
+        name: 'StatelessCheckListener.onKernelResponse',
+      },
+    };
+  }
+
+  onKernelResponse(event: ResponseEvent): void {
+    if (!event.isMainRequest()) return;
+    const request = event.request;
+    const headers = event.response.headers;
+    const sources = [...(request.attributes.get('_session_usages') ?? [])];
+    if (headers.has('set-cookie')) {
+      sources.push('Set-Cookie response header');
+      headers.delete('set-cookie');
+    }
+    if (sources.length === 0 || !isStateless(request) || this.#reported.has(request)) return;
+    this.#reported.add(request);
+    if (this.#debug) throw new UnexpectedSessionUsageError(sources);
+    this.#logger.warn({ sources, path: request.rawPath }, 'Session was used while the request was declared stateless.');
+  }
+}
