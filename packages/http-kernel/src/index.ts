@@ -34,6 +34,7 @@ export {
 } from './http/request.js';
 export { RequestStack } from './http/request-stack.js';
 export { addVary, varyOf } from './http/vary.js';
+export { negotiateLocale, normaliseLocale, parseAcceptLanguage, type LanguagePreference } from './http/accept-language.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
 export { KernelEvent } from './event/kernel-event.js';
@@ -96,3 +97,4 @@ export {
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
+export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';

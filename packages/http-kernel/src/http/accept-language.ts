@@ -1,0 +1,59 @@
+/** A language range of `Accept-Language` with its weight. */
+export interface LanguagePreference {
+  /** Lower-cased, `_` read as `-`; `*` for any. */
+  readonly range: string;
+  readonly quality: number;
+}
+
+/** Letters, then subtags of letters and digits (BCP 47 shape, loosely); `_` accepted as `-`. */
+const LANGUAGE_RANGE = /^(?:\*|[a-z]{1,8}(?:-[a-z0-9]{1,8})*)$/;
+const QUALITY = /^q=(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
+/** More than any real browser sends; the rest is ignored so a huge header costs nothing. */
+const MAX_RANGES = 32;
+
+/**
+ * Parses `Accept-Language` into ranges, most preferred first (equal weights keep header order).
+ * Malformed entries and `q=0` are dropped.
+ */
+export function parseAcceptLanguage(header: string): LanguagePreference[] {
+  const preferences: LanguagePreference[] = [];
+  for (const item of header.split(',').slice(0, MAX_RANGES)) {
+    const [rawRange = '', ...parameters] = item.split(';').map((part) => part.trim());
+    const range = normaliseLocale(rawRange);
+    if (!LANGUAGE_RANGE.test(range)) continue;
+    let quality = 1;
+    const q = parameters.find((parameter) => parameter.toLowerCase().startsWith('q='));
+    if (q !== undefined) {
+      if (!QUALITY.test(q.toLowerCase())) continue;
+      quality = Number(q.slice(2));
+    }
+    if (quality > 0) preferences.push({ range, quality });
+  }
+  return preferences.sort((a, b) => b.quality - a.quality);
+}
+
+/**
+ * The available locale the client prefers, or `null` when it accepts none of them.
+ * For each range in order of preference: an exact match, then the range shortened one subtag at
+ * a time (`de-CH` → `de`), each also matching a more specific locale (`fr` → `fr-FR`).
+ * `*` matches nothing in particular, leaving the choice to the default. Returns the configured spelling.
+ */
+export function negotiateLocale(header: string | undefined, available: readonly string[]): string | null {
+  if (header === undefined || available.length === 0) return null;
+  const normalised = available.map(normaliseLocale);
+  for (const { range } of parseAcceptLanguage(header)) {
+    if (range === '*') continue;
+    for (let candidate = range; candidate !== ''; candidate = candidate.slice(0, Math.max(0, candidate.lastIndexOf('-')))) {
+      const exact = normalised.indexOf(candidate);
+      if (exact >= 0) return available[exact]!;
+      const wider = normalised.findIndex((locale) => locale.startsWith(`${candidate}-`));
+      if (wider >= 0) return available[wider]!;
+    }
+  }
+  return null;
+}
+
+/** `fr_FR` and `FR-fr` both read as `fr-fr`, for comparing locales. */
+export function normaliseLocale(locale: string): string {
+  return locale.trim().toLowerCase().replaceAll('_', '-');
+}

@@ -1,0 +1,128 @@
+import type { EventSubscriber, SubscribedEvents } from '../dispatcher/types.js';
+import type { FinishRequestEvent } from '../event/finish-request-event.js';
+import type { KernelEventMap } from '../event/kernel-events.js';
+import type { RequestEvent } from '../event/request-event.js';
+import type { ResponseEvent } from '../event/response-event.js';
+import { negotiateLocale, normaliseLocale } from '../http/accept-language.js';
+import type { Request } from '../http/request.js';
+import { addVary } from '../http/vary.js';
+
+/** Something that must follow the current locale (a translator, a URL generator's context). */
+export interface LocaleAware {
+  /** Called with the request whose locale it is, so per-request-chain state can be keyed on it. */
+  setLocale(locale: string, request: Request): void;
+}
+
+export interface LocaleListenerOptions {
+  /** The locale of a request nothing else decided; default `en`. */
+  defaultLocale?: string;
+  /** Locales the application speaks. Empty (default): any well-formed route `_locale`, no negotiation. */
+  enabledLocales?: readonly string[];
+  /** Negotiate from `Accept-Language` when the route gives no `_locale`; default: on when locales are enabled. */
+  fromAcceptLanguage?: boolean;
+  localeAware?: readonly LocaleAware[];
+}
+
+/** A language tag's shape; anything else from a URL is not a locale and is ignored. */
+const LOCALE_SHAPE = /^[a-z]{2,8}(?:-[a-z0-9]{1,8})*$/;
+
+/**
+ * Gives every request (main and sub) its locale, readable by controllers and error pages as
+ * `request.locale`:
+ * - `kernel.request` 100: the default locale, before anything may need it;
+ * - `kernel.request` 16, after routing (32): the route's `_locale` when it is an enabled locale,
+ *   else the best match of `Accept-Language` among the enabled locales (the response then varies
+ *   on `Accept-Language`), else the default stays;
+ * - `kernel.response` 0: `Vary: Accept-Language` on answers whose locale was negotiated;
+ * - `kernel.finish_request` 0: after a sub-request, locale-aware services get the parent's locale back.
+ */
+export class LocaleListener implements EventSubscriber<KernelEventMap> {
+  static readonly DEFAULT_LOCALE_PRIORITY = 100;
+  /** After the router (32) filled `_locale`, before the firewall (8). */
+  static readonly REQUEST_PRIORITY = 16;
+  static readonly RESPONSE_PRIORITY = 0;
+  static readonly FINISH_REQUEST_PRIORITY = 0;
+
+  readonly defaultLocale: string;
+  readonly enabledLocales: readonly string[];
+  readonly #enabled: readonly string[];
+  readonly #fromAcceptLanguage: boolean;
+  readonly #localeAware: readonly LocaleAware[];
+  /** Requests whose locale came from `Accept-Language`; keyed by the request, gone with it. */
+  readonly #negotiated = new WeakSet<Request>();
+
+  constructor(options: LocaleListenerOptions = {}) {
+    this.defaultLocale = options.defaultLocale ?? 'en';
+    this.enabledLocales = options.enabledLocales ?? [];
+    this.#enabled = this.enabledLocales.map(normaliseLocale);
+    this.#fromAcceptLanguage = options.fromAcceptLanguage ?? this.enabledLocales.length > 0;
+    this.#localeAware = options.localeAware ?? [];
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.request': [
+        {
+          listener: (event) => this.setDefaultLocale(event),
+          priority: LocaleListener.DEFAULT_LOCALE_PRIORITY,
+          name: 'LocaleListener.setDefaultLocale',
+        },
+        {
+          listener: (event) => this.onKernelRequest(event),
+          priority: LocaleListener.REQUEST_PRIORITY,
+          name: 'LocaleListener.onKernelRequest',
+        },
+      ],
+      'kernel.response': {
+        listener: (event) => this.onKernelResponse(event),
+        priority: LocaleListener.RESPONSE_PRIORITY,
+        name: 'LocaleListener.onKernelResponse',
+      },
+      'kernel.finish_request': {
+        listener: (event) => this.onKernelFinishRequest(event),
+        priority: LocaleListener.FINISH_REQUEST_PRIORITY,
+        name: 'LocaleListener.onKernelFinishRequest',
+      },
+    };
+  }
+
+  setDefaultLocale(event: RequestEvent): void {
+    event.request.defaultLocale = this.defaultLocale;
+  }
+
+  onKernelRequest(event: RequestEvent): void {
+    const request = event.request;
+    const fromRoute = this.#enabledSpelling(request.attributes.get('_locale'));
+    if (fromRoute !== null) {
+      request.locale = fromRoute;
+    } else if (this.#fromAcceptLanguage) {
+      this.#negotiated.add(request);
+      const preferred = negotiateLocale(request.headers.getAll('accept-language').join(', '), this.enabledLocales);
+      if (preferred !== null) request.locale = preferred;
+    }
+    this.#notify(request);
+  }
+
+  onKernelResponse(event: ResponseEvent): void {
+    if (this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
+  }
+
+  onKernelFinishRequest(event: FinishRequestEvent): void {
+    const parent = event.requestStack?.getParentRequest() ?? null;
+    if (parent !== null) this.#notify(parent);
+  }
+
+  /** The configured spelling of a route `_locale`, or `null` when it is not one we speak. */
+  #enabledSpelling(value: unknown): string | null {
+    if (typeof value !== 'string') return null;
+    const locale = normaliseLocale(value);
+    if (!LOCALE_SHAPE.test(locale)) return null;
+    if (this.#enabled.length === 0) return value;
+    const index = this.#enabled.indexOf(locale);
+    return index < 0 ? null : this.enabledLocales[index]!;
+  }
+
+  #notify(request: Request): void {
+    for (const service of this.#localeAware) service.setLocale(request.locale, request);
+  }
+}
