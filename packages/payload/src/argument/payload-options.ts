@@ -1,0 +1,47 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+
+/** Where a payload is read from. */
+export type PayloadSource = 'json' | 'query' | 'form';
+
+/**
+ * How one controller argument is mapped: the source and the schema that validates (and may
+ * transform) what was read. Any Standard Schema v1 validator works (zod, valibot, arktype…).
+ */
+export interface PayloadOptions<S extends StandardSchemaV1 = StandardSchemaV1> {
+  from: PayloadSource;
+  schema: S;
+  /** Overrides the resolver's body size limit for this argument, in bytes. */
+  maxBodyBytes?: number;
+}
+
+/** The key of `ArgumentMetadata.options` the payload resolver reads. */
+export const PAYLOAD_OPTION = 'payload';
+
+const SOURCES: ReadonlySet<string> = new Set<PayloadSource>(['json', 'query', 'form']);
+
+/** Checks a declaration at the edge, so a misconfigured route fails with a clear message. */
+export function assertPayloadOptions(value: unknown, argumentName: string): asserts value is PayloadOptions {
+  const where = `Payload mapping of the "${argumentName}" argument`;
+  if (typeof value !== 'object' || value === null) throw new TypeError(`${where} must be an object { from, schema }.`);
+  const { from, schema, maxBodyBytes } = value as Record<string, unknown>;
+  if (typeof from !== 'string' || !SOURCES.has(from)) {
+    throw new TypeError(`${where}: "from" must be "json", "query" or "form", got ${JSON.stringify(from)}.`);
+  }
+  if (!isStandardSchema(schema)) {
+    throw new TypeError(`${where}: "schema" must implement Standard Schema v1 (a "~standard" property with validate()).`);
+  }
+  if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && (maxBodyBytes as number) >= 0)) {
+    throw new TypeError(`${where}: "maxBodyBytes" must be a non-negative integer.`);
+  }
+}
+
+function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  const props = (value as { '~standard'?: unknown })['~standard'];
+  return (
+    typeof props === 'object' &&
+    props !== null &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === 'function'
+  );
+}

@@ -1,0 +1,87 @@
+import {
+  BadRequestHttpError,
+  UnsupportedMediaTypeHttpError,
+  type Request,
+} from '@switchboard/http-kernel';
+import type { PayloadSource } from '../argument/payload-options.js';
+import { isJsonMediaType, parseMediaType, type MediaType } from './media-type.js';
+import { readBody } from './read-body.js';
+
+/** What was read for a payload: nothing at all (an empty body), or the decoded value. */
+export type DecodedPayload = { readonly empty: true } | { readonly empty: false; readonly value: unknown };
+
+const EMPTY: DecodedPayload = { empty: true };
+const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads the raw payload of one source, before validation. A body in the wrong media type is a
+ * 415, a body that does not decode (bad JSON, bad UTF-8) a 400; an empty body is reported as
+ * such so the caller can use the argument's default or let the schema decide.
+ */
+export async function decodePayload(request: Request, from: PayloadSource, maxBodyBytes: number): Promise<DecodedPayload> {
+  if (from === 'query') return { empty: false, value: searchParamsToObject(request.query) };
+  const mediaType = parseMediaType(request.headers.get('content-type'));
+  if (request.body === null || request.headers.get('content-length')?.trim() === '0') return EMPTY;
+  const expected = from === 'json' ? 'JSON (application/json)' : `a form (${FORM_MEDIA_TYPE})`;
+  const accepts = from === 'json' ? isJsonMediaType : (essence: string) => essence === FORM_MEDIA_TYPE;
+  // Without a Content-Type the body may still be empty (HTTP/2 need not announce a length):
+  // only a body that turns out to hold bytes is refused.
+  if (mediaType !== null) assertMediaType(mediaType, accepts, expected);
+  const bytes = await readBody(request, maxBodyBytes);
+  if (bytes.byteLength === 0) return EMPTY;
+  if (mediaType === null) {
+    throw new UnsupportedMediaTypeHttpError(`The request body must be ${expected}; the request has no Content-Type.`);
+  }
+  const text = decodeUtf8(bytes);
+  if (from === 'form') return { empty: false, value: searchParamsToObject(new URLSearchParams(text)) };
+  if (text.trim() === '') return EMPTY;
+  return { empty: false, value: parseJson(text) };
+}
+
+function assertMediaType(mediaType: MediaType, accepts: (essence: string) => boolean, expected: string): void {
+  if (!accepts(mediaType.essence)) {
+    throw new UnsupportedMediaTypeHttpError(`The request body must be ${expected}, not "${mediaType.essence}".`);
+  }
+  if (mediaType.charset !== null && mediaType.charset !== 'utf-8' && mediaType.charset !== 'utf8') {
+    throw new UnsupportedMediaTypeHttpError(`The request body must be UTF-8, not "${mediaType.charset}".`);
+  }
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new BadRequestHttpError('The request body is not valid UTF-8.');
+  }
+}
+
+/**
+ * JSON.parse's own message may quote the body, and a body may hold a password: the error (which
+ * is logged and shown in debug pages) keeps only the position.
+ */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+    throw new BadRequestHttpError(
+      `The request body is not valid JSON${position === undefined ? '' : ` (syntax error at position ${position})`}.`,
+    );
+  }
+}
+
+/**
+ * Query strings and forms as a plain object: a name given once maps to its string, a name
+ * repeated to the array of its strings. Built with `Object.fromEntries`, so a `__proto__` key
+ * is an ordinary own property and cannot reach any prototype.
+ */
+function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const grouped = new Map<string, string[]>();
+  for (const [name, value] of params) {
+    const values = grouped.get(name);
+    if (values === undefined) grouped.set(name, [value]);
+    else values.push(value);
+  }
+  return Object.fromEntries([...grouped].map(([name, values]) => [name, values.length === 1 ? values[0]! : values]));
+}

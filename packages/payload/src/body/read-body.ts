@@ -1,0 +1,44 @@
+import { PayloadTooLargeHttpError, type Request } from '@switchboard/http-kernel';
+
+// One read per body: two payload arguments of one request (or a sub-request sharing its body)
+// must not consume the stream twice. Keyed by the body object, so nothing outlives the request.
+const reads = new WeakMap<object, Promise<Uint8Array>>();
+
+/**
+ * The request body as bytes, refused with a 413 past `maxBytes`: at once when `Content-Length`
+ * says so, else as soon as the bytes read go over (a chunked body has no length to trust).
+ */
+export function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const body = request.body;
+  if (body === null) return Promise.resolve(new Uint8Array(0));
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) return Promise.reject(tooLarge(maxBytes));
+  let read = reads.get(body);
+  if (read === undefined) {
+    read = collect(body.stream(), maxBytes);
+    reads.set(body, read);
+  }
+  return read;
+}
+
+async function collect(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of chunks) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw tooLarge(maxBytes);
+    parts.push(chunk);
+  }
+  if (parts.length === 1) return parts[0]!;
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+function tooLarge(maxBytes: number): PayloadTooLargeHttpError {
+  return new PayloadTooLargeHttpError(`The request body is larger than the ${maxBytes}-byte limit.`);
+}

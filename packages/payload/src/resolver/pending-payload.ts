@@ -1,0 +1,18 @@
+import type { ArgumentMetadata } from '@switchboard/http-kernel';
+import type { PayloadOptions } from '../argument/payload-options.js';
+
+/**
+ * Stands in for a payload argument between argument resolution and `kernel.controller_arguments`
+ * priority 0, where it is replaced by the validated value: the body is read only after the
+ * authorization checks (20) and the cache attribute (10) had their say.
+ */
+export class PendingPayload {
+  constructor(
+    readonly argument: ArgumentMetadata,
+    readonly options: PayloadOptions,
+  ) {}
+
+  toString(): string {
+    return `[payload "${this.argument.name}" from ${this.options.from}, not mapped yet]`;
+  }
+}

@@ -1,0 +1,90 @@
+import type {
+  ArgumentMetadata,
+  ControllerArgumentsEvent,
+  EventSubscriber,
+  KernelEventMap,
+  Request,
+  SubscribedEvents,
+  ValueResolver,
+} from '@switchboard/http-kernel';
+import { assertPayloadOptions, PAYLOAD_OPTION } from '../argument/payload-options.js';
+import { decodePayload } from '../body/decode-payload.js';
+import { validatePayload } from '../validation/validate-payload.js';
+import { PendingPayload } from './pending-payload.js';
+
+export interface RequestPayloadOptions {
+  /** Largest body read for a payload, in bytes (default 1 MiB); larger is a 413. */
+  maxBodyBytes?: number;
+  /** Most violations listed in a 422 (default 100). */
+  maxViolations?: number;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_VIOLATIONS = 100;
+
+/**
+ * Maps controller arguments declared with `mapPayload` (or `options.payload`) from the JSON
+ * body, the query string or a form body, validated by their Standard Schema.
+ *
+ * Two roles, registered in two places: as a `ValueResolver` of the kernel's ArgumentResolver it
+ * claims the argument with a `PendingPayload`; as a `kernel.controller_arguments` listener at
+ * priority 0 it reads, decodes and validates, then replaces the placeholder. Reading the body
+ * there, not during argument resolution, keeps it behind the authorization check (20): a client
+ * that may not call the controller learns nothing about its payload rules.
+ *
+ * Failures are HTTP errors for the normal error flow: 400 malformed body, 413 too large, 415 wrong
+ * media type, 422 with `details.violations` (`[{ path, message }]`). The controller is called
+ * only with a payload that passed its schema.
+ */
+export class RequestPayloadValueResolver implements ValueResolver, EventSubscriber<KernelEventMap> {
+  /** After the same-origin (25), authorization (20) and cache attribute (10) checks. */
+  static readonly CONTROLLER_ARGUMENTS_PRIORITY = 0;
+
+  readonly name = 'request_payload';
+  readonly #maxBodyBytes: number;
+  readonly #maxViolations: number;
+
+  constructor(options: RequestPayloadOptions = {}) {
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#maxViolations = options.maxViolations ?? DEFAULT_MAX_VIOLATIONS;
+  }
+
+  resolve(_request: Request, argument: ArgumentMetadata): readonly unknown[] | null {
+    const options = argument.options?.[PAYLOAD_OPTION];
+    if (options === undefined) return null;
+    assertPayloadOptions(options, argument.name);
+    if (argument.variadic) throw new TypeError(`The payload argument "${argument.name}" cannot be variadic.`);
+    return [new PendingPayload(argument, options)];
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.controller_arguments': {
+        listener: (event) => this.onControllerArguments(event),
+        priority: RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY,
+        name: 'RequestPayloadValueResolver.onControllerArguments',
+      },
+    };
+  }
+
+  onControllerArguments(event: ControllerArgumentsEvent): void | Promise<void> {
+    if (!event.arguments.some((value) => value instanceof PendingPayload)) return;
+    return this.#mapAll(event);
+  }
+
+  async #mapAll(event: ControllerArgumentsEvent): Promise<void> {
+    const mapped: unknown[] = [];
+    for (const value of event.arguments) {
+      mapped.push(value instanceof PendingPayload ? await this.#map(event.request, value) : value);
+    }
+    event.setArguments(mapped);
+  }
+
+  async #map(request: Request, pending: PendingPayload): Promise<unknown> {
+    const { argument, options } = pending;
+    const decoded = await decodePayload(request, options.from, options.maxBodyBytes ?? this.#maxBodyBytes);
+    if (decoded.empty && argument.hasDefault) return argument.defaultValue;
+    // An empty body is validated as `undefined`: the schema decides whether the payload is optional.
+    return validatePayload(options.schema, decoded.empty ? undefined : decoded.value, argument.name, this.#maxViolations);
+  }
+}
