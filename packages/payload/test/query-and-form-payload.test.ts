@@ -1,0 +1,90 @@
+import { JsonResponse } from '@switchboard/http-kernel';
+import * as v from 'valibot';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTypedController, mapPayload } from '../src/index.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const listQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  tag: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+const contactForm = v.object({
+  email: v.pipe(v.string(), v.email()),
+  topics: v.array(v.string()),
+});
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({
+    'GET /items': defineTypedController([mapPayload('filter', { from: 'query', schema: listQuery })], (filter) =>
+      new JsonResponse({ page: filter.page, tag: filter.tag ?? null }),
+    ),
+    'POST /contact': defineTypedController([mapPayload('contact', { from: 'form', schema: contactForm })], (contact) =>
+      new JsonResponse({ email: contact.email, topics: contact.topics }),
+    ),
+  });
+});
+afterAll(() => app.close());
+
+describe('query string payload', () => {
+  it('maps names to strings, repeated names to arrays, and lets the schema coerce', async () => {
+    const response = await fetch(`${app.origin}/items?page=3&tag=a&tag=b`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ page: 3, tag: ['a', 'b'] });
+  });
+
+  it('applies schema defaults to an empty query', async () => {
+    expect(await (await fetch(`${app.origin}/items`)).json()).toEqual({ page: 1, tag: null });
+  });
+
+  it('answers 422 for a query that fails its schema', async () => {
+    const response = await fetch(`${app.origin}/items?page=0`, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { violations: Array<{ path: string }> };
+    expect(problem.violations.map((violation) => violation.path)).toEqual(['/page']);
+  });
+
+  it('treats a "__proto__" parameter as an ordinary name', async () => {
+    const response = await fetch(`${app.origin}/items?__proto__=x&page=2`);
+    expect(response.status).toBe(200);
+    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+  });
+});
+
+describe('form body payload', () => {
+  it('maps an urlencoded form', async () => {
+    const response = await fetch(`${app.origin}/contact`, {
+      method: 'POST',
+      body: new URLSearchParams([['email', 'a@example.com'], ['topics', 'x'], ['topics', 'y']]),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ email: 'a@example.com', topics: ['x', 'y'] });
+  });
+
+  it('answers 422 with a violation per field', async () => {
+    const response = await fetch(`${app.origin}/contact`, {
+      method: 'POST',
+      headers: { accept: 'application/json' },
+      body: new URLSearchParams([['email', 'not-an-email'], ['topics', 'single']]),
+    });
+    expect(response.status).toBe(422);
+    const problem = (await response.json()) as { violations: Array<{ path: string }> };
+    expect(problem.violations.map((violation) => violation.path).sort()).toEqual(['/email', '/topics']);
+  });
+
+  it('answers 415 for JSON and for multipart', async () => {
+    const json = await fetch(`${app.origin}/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"email":"a@example.com","topics":[]}',
+    });
+    expect(json.status).toBe(415);
+    const form = new FormData();
+    form.set('email', 'a@example.com');
+    const multipart = await fetch(`${app.origin}/contact`, { method: 'POST', body: form, headers: { accept: 'application/json' } });
+    expect(multipart.status).toBe(415);
+  });
+});
