@@ -1,4 +1,5 @@
 import { nullLogger, type Logger, type Request } from '@switchboard/http-kernel';
+import { markReported } from './reported-requests.js';
 import { UnexpectedSessionUsageError } from './unexpected-session-usage-error.js';
 
 export interface SessionGuardOptions {
@@ -27,7 +28,10 @@ export class SessionGuard {
     usages.push(source);
     main.attributes.set('_session_usages', usages);
     if (!isStateless(request) && !isStateless(main)) return;
-    if (this.#debug) throw new UnexpectedSessionUsageError([source]);
+    if (this.#debug) {
+      markReported(main);
+      throw new UnexpectedSessionUsageError([source]);
+    }
     this.#logger.debug({ source }, 'Session used on a stateless request.');
   }
 }

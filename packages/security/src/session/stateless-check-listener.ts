@@ -3,10 +3,10 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
-  type Request,
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
+import { markReported, wasReported } from './reported-requests.js';
 import { isStateless } from './session-guard.js';
 import { UnexpectedSessionUsageError } from './unexpected-session-usage-error.js';
 
@@ -25,8 +25,6 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
   static readonly RESPONSE_PRIORITY = -1000;
   readonly #debug: boolean;
   readonly #logger: Logger;
-  /** Requests already reported, so the error response of a debug failure is not failed again. */
-  readonly #reported = new WeakSet<Request>();
 
   constructor(options: StatelessCheckListenerOptions) {
     this.#debug = options.debug;
@@ -52,8 +50,8 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
       sources.push('Set-Cookie response header');
       headers.delete('set-cookie');
     }
-    if (sources.length === 0 || !isStateless(request) || this.#reported.has(request)) return;
-    this.#reported.add(request);
+    if (sources.length === 0 || !isStateless(request) || wasReported(request)) return;
+    markReported(request);
     if (this.#debug) throw new UnexpectedSessionUsageError(sources);
     this.#logger.warn({ sources, path: request.rawPath }, 'Session was used while the request was declared stateless.');
   }
