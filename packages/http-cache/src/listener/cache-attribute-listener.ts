@@ -1,0 +1,108 @@
+import {
+  addVary,
+  defineController,
+  RequestType,
+  Response,
+  type ControllerArgumentsEvent,
+  type EventSubscriber,
+  type KernelEventMap,
+  type Request,
+  type ResponseEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { cacheControlValue } from '../options/cache-control-value.js';
+import { assertCacheOptions, type CacheOptions } from '../options/cache-options.js';
+import { entityTag } from '../validators/entity-tag.js';
+import { isNotModified, type Validators } from '../validators/not-modified.js';
+
+/**
+ * Applies a route's `_cache` declaration:
+ * - `kernel.controller_arguments` 10: computes the ETag / Last-Modified from the request and the
+ *   controller arguments; when a GET/HEAD main request's copy is current, the controller is
+ *   replaced by one answering 304 and the remaining argument listeners (payload mapping, 0) are
+ *   skipped — the body is never read, the controller never runs;
+ * - `kernel.response` −10: on a 2xx or 304 response, sets `Cache-Control` unless the controller
+ *   set its own, merges `Vary`, and sets the validators the controller did not set. Any other
+ *   status (an error above all) is left alone, so the default rule gives it `no-cache, private`.
+ */
+export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
+  /** After the same-origin (25) and authorization (20) checks, before payload mapping (0). */
+  static readonly CONTROLLER_ARGUMENTS_PRIORITY = 10;
+  /** After the controller's headers and CORS (0), before the default Cache-Control rule (−32). */
+  static readonly RESPONSE_PRIORITY = -10;
+
+  /** Validators computed for a request, until its response is filtered. */
+  readonly #validators = new WeakMap<Request, Validators>();
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.controller_arguments': {
+        listener: (event) => this.onControllerArguments(event),
+        priority: CacheAttributeListener.CONTROLLER_ARGUMENTS_PRIORITY,
+        name: 'CacheAttributeListener.onControllerArguments',
+      },
+      'kernel.response': {
+        listener: (event) => this.onKernelResponse(event),
+        priority: CacheAttributeListener.RESPONSE_PRIORITY,
+        name: 'CacheAttributeListener.onKernelResponse',
+      },
+    };
+  }
+
+  onControllerArguments(event: ControllerArgumentsEvent): void | Promise<void> {
+    const options = event.request.attributes.get('_cache');
+    if (options === undefined) return;
+    assertCacheOptions(options);
+    if (options.etag === undefined && options.lastModified === undefined) return;
+    return this.#evaluateValidators(event, options);
+  }
+
+  onKernelResponse(event: ResponseEvent): void {
+    const options = event.request.attributes.get('_cache');
+    if (options === undefined) return;
+    const response = event.response;
+    // Errors are never cached: they keep whatever the error path and the default rule give them.
+    if (!response.isSuccessful && response.status !== 304) return;
+    assertCacheOptions(options);
+    const headers = response.headers;
+    const cacheControl = cacheControlValue(options);
+    if (cacheControl !== null && !headers.has('cache-control')) headers.set('cache-control', cacheControl);
+    if (options.vary !== undefined) addVary(headers, ...options.vary);
+    const validators = this.#validators.get(event.request);
+    if (validators === undefined || response.status === 304) return;
+    if (validators.etag !== null && !headers.has('etag')) headers.set('etag', validators.etag);
+    if (validators.lastModified !== null && !headers.has('last-modified')) {
+      headers.set('last-modified', validators.lastModified.toUTCString());
+    }
+  }
+
+  async #evaluateValidators(event: ControllerArgumentsEvent, options: CacheOptions): Promise<void> {
+    const { request } = event;
+    const tag = options.etag === undefined ? null : await options.etag(request, event.arguments);
+    const modified = options.lastModified === undefined ? null : await options.lastModified(request, event.arguments);
+    if (modified !== null && modified !== undefined && !(modified instanceof Date && !Number.isNaN(modified.getTime()))) {
+      throw new TypeError('The _cache lastModified function must return a valid Date (or null).');
+    }
+    if (tag !== null && tag !== undefined && typeof tag !== 'string') {
+      throw new TypeError('The _cache etag function must return a string (or null).');
+    }
+    const validators: Validators = { etag: tag ? entityTag(tag) : null, lastModified: modified ?? null };
+    this.#validators.set(request, validators);
+    if (event.requestType !== RequestType.MAIN || !isNotModified(request, validators)) return;
+    const notModified = notModifiedResponse(validators);
+    event.setController(defineController([], () => notModified, 'CacheAttributeListener.notModified'));
+    event.setArguments([]);
+    event.stopPropagation();
+  }
+}
+
+/**
+ * A 304 carries what lets the client refresh its copy (RFC 9110 §15.4.5): the ETag, and the
+ * Last-Modified only when there is no ETag; Cache-Control and Vary are added at kernel.response.
+ */
+function notModifiedResponse(validators: Validators): Response {
+  const response = new Response(null, 304);
+  if (validators.etag !== null) response.headers.set('etag', validators.etag);
+  else if (validators.lastModified !== null) response.headers.set('last-modified', validators.lastModified.toUTCString());
+  return response;
+}

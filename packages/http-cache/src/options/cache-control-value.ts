@@ -1,0 +1,17 @@
+import type { CacheOptions } from './cache-options.js';
+
+/**
+ * The `Cache-Control` value a declaration gives, directives sorted by name as the reference
+ * stack writes them (`max-age=60, public, s-maxage=120`); `null` when it declares none.
+ */
+export function cacheControlValue(options: CacheOptions): string | null {
+  const directives: string[] = [];
+  if (options.maxAge !== undefined) directives.push(`max-age=${options.maxAge}`);
+  if (options.mustRevalidate === true) directives.push('must-revalidate');
+  if (options.public === true) directives.push('public');
+  if (options.public === false) directives.push('private');
+  if (options.sMaxAge !== undefined) directives.push(`s-maxage=${options.sMaxAge}`);
+  if (options.staleIfError !== undefined) directives.push(`stale-if-error=${options.staleIfError}`);
+  if (options.staleWhileRevalidate !== undefined) directives.push(`stale-while-revalidate=${options.staleWhileRevalidate}`);
+  return directives.length === 0 ? null : directives.join(', ');
+}
