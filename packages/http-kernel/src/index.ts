@@ -98,3 +98,9 @@ export {
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';
+export { IdleConnectionListener, type IdleConnectionListenerOptions } from './listener/idle-connection-listener.js';
+export type { ExpiringConnection } from './connection/expiring-connection.js';
+export type { PgClientLike, PgPoolLike, PgQueryable, PgQueryableLike, PgQueryResultLike } from './connection/pg-like.js';
+export { PgConnection, type PgConnectionOptions } from './connection/pg-connection.js';
+export { PgClientConnection, type PgClientConnectionOptions } from './connection/pg-client-connection.js';
+export { PgPoolConnection, type PgPoolConnectionOptions } from './connection/pg-pool-connection.js';
