@@ -1,0 +1,164 @@
+import { request as httpRequest } from 'node:http';
+import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entityTag } from '../src/index.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
+
+const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
+  a: { version: 7, updatedAt: new Date('2026-03-01T10:00:00Z') },
+  b: { version: 2, updatedAt: new Date('2026-03-02T10:00:00Z') },
+};
+const UPDATED_A = ITEMS['a']!.updatedAt.toUTCString();
+
+let app: TestApp;
+/** Controller runs per route: a 304 must be answered without running it. */
+const runs: Record<string, number> = {};
+let payloadStepRuns = 0;
+
+function show(route: string) {
+  return defineController(['id'], (id: string) => {
+    runs[route] = (runs[route] ?? 0) + 1;
+    return new JsonResponse({ id, version: ITEMS[id]?.version });
+  });
+}
+
+beforeAll(async () => {
+  app = await startTestApp({
+    'GET /items/{id}': {
+      controller: show('etag'),
+      // The tag comes from the controller arguments (the `id` route parameter).
+      defaults: { _cache: { public: true, maxAge: 60, vary: ['Accept'], etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}` } },
+    },
+    'POST /items/{id}': {
+      controller: show('post'),
+      defaults: { _cache: { etag: () => 'item-a-v7' } },
+    },
+    'GET /dated/{id}': {
+      controller: show('dated'),
+      defaults: { _cache: { public: true, maxAge: 60, lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null } },
+    },
+    'GET /opaque': {
+      controller: defineController([], () => new Response('x')),
+      defaults: { _cache: { etag: () => 'has "quotes" and spaces' } },
+    },
+    'GET /own-etag': {
+      controller: defineController([], () => new Response('x', 200, { etag: '"controller"' })),
+      defaults: { _cache: { etag: () => 'attribute' } },
+    },
+  });
+  // Stands for payload mapping (0): a 304 decided at 10 must skip it.
+  app.dispatcher.on('kernel.controller_arguments', () => void payloadStepRuns++, 0, { name: 'TestPayloadStep' });
+});
+afterAll(() => app.close());
+
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<globalThis.Response> {
+  return fetch(app.origin + path, { method, headers });
+}
+
+describe('ETag and If-None-Match', () => {
+  it('sends the computed ETag with the route’s caching headers', async () => {
+    const response = await get('/items/a');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toBe('"item-a-v7"');
+    expect(response.headers.get('cache-control')).toBe('max-age=60, public');
+    expect(response.headers.get('vary')).toBe('Accept');
+  });
+
+  it.each([
+    ['the same tag', '"item-a-v7"'],
+    ['the weak form of the tag (weak comparison)', 'W/"item-a-v7"'],
+    ['a list holding the tag', '"other", "item-a-v7"'],
+    ['*', '*'],
+  ])('answers 304 to %s without running the controller or the payload step', async (_case, ifNoneMatch) => {
+    const before = { controller: runs['etag'] ?? 0, payload: payloadStepRuns };
+    const response = await get('/items/a', { 'if-none-match': ifNoneMatch });
+    expect(response.status).toBe(304);
+    expect(await response.text()).toBe('');
+    expect(response.headers.get('etag')).toBe('"item-a-v7"');
+    expect(response.headers.get('cache-control')).toBe('max-age=60, public');
+    expect(response.headers.get('vary')).toBe('Accept');
+    expect(response.headers.get('date')).not.toBeNull();
+    expect(response.headers.get('content-type')).toBeNull();
+    expect(runs['etag'] ?? 0).toBe(before.controller);
+    expect(payloadStepRuns).toBe(before.payload);
+  });
+
+  it('answers 200 with the body when the tag changed', async () => {
+    const response = await get('/items/b', { 'if-none-match': '"item-a-v7"' });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ id: 'b', version: 2 });
+    expect(response.headers.get('etag')).toBe('"item-b-v2"');
+  });
+
+  it('answers 304 to HEAD, and never to a POST', async () => {
+    expect((await get('/items/a', { 'if-none-match': '"item-a-v7"' }, 'HEAD')).status).toBe(304);
+    const before = runs['post'] ?? 0;
+    const post = await get('/items/a', { 'if-none-match': '"item-a-v7"' }, 'POST');
+    expect(post.status).toBe(200);
+    expect(runs['post']).toBe(before + 1);
+  });
+
+  it('keeps the controller’s own ETag', async () => {
+    const response = await get('/own-etag');
+    expect(response.headers.get('etag')).toBe('"controller"');
+  });
+
+  it('hashes a value that is not a valid entity tag into one', async () => {
+    const response = await get('/opaque');
+    expect(response.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect((await get('/opaque', { 'if-none-match': response.headers.get('etag')! })).status).toBe(304);
+    expect(entityTag('v1')).toBe('"v1"');
+    expect(entityTag('W/"v1"')).toBe('W/"v1"');
+  });
+});
+
+describe('Last-Modified and If-Modified-Since', () => {
+  it('sends Last-Modified', async () => {
+    const response = await get('/dated/a');
+    expect(response.headers.get('last-modified')).toBe(UPDATED_A);
+  });
+
+  it('answers 304 when the resource did not change since the given date', async () => {
+    const before = runs['dated'] ?? 0;
+    for (const since of [UPDATED_A, new Date('2026-03-05T00:00:00Z').toUTCString()]) {
+      const response = await get('/dated/a', { 'if-modified-since': since });
+      expect(response.status).toBe(304);
+      expect(await response.text()).toBe('');
+      expect(response.headers.get('last-modified')).toBe(UPDATED_A);
+      expect(response.headers.get('cache-control')).toBe('max-age=60, public');
+    }
+    expect(runs['dated'] ?? 0).toBe(before);
+  });
+
+  it('answers 200 when it changed since, and for an unparsable or future date', async () => {
+    for (const since of [
+      new Date('2026-02-01T00:00:00Z').toUTCString(),
+      'yesterday',
+      new Date(Date.now() + 86_400_000).toUTCString(),
+    ]) {
+      const response = await get('/dated/a', { 'if-modified-since': since });
+      expect(response.status, since).toBe(200);
+    }
+  });
+
+  it('ignores If-Modified-Since when If-None-Match is present (RFC 9110 §13.2.2)', async () => {
+    const response = await get('/dated/a', { 'if-modified-since': UPDATED_A, 'if-none-match': '"whatever"' });
+    expect(response.status).toBe(200);
+  });
+
+  it('gives a 304 over a raw HTTP/1.1 connection no body bytes', async () => {
+    const raw = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+      const outgoing = httpRequest(`${app.origin}/dated/a`, { headers: { 'if-modified-since': UPDATED_A } }, (incoming) => {
+        let body = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (body += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, headers: incoming.headers }));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+    expect(raw.status).toBe(304);
+    expect(raw.body).toBe('');
+    expect(raw.headers['content-length']).toBeUndefined();
+  });
+});
