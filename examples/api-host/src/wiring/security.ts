@@ -1,0 +1,171 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import {
+  BadRequestHttpError,
+  defineController,
+  JsonResponse,
+  type Controller,
+  type EventDispatcher,
+  type KernelEventMap,
+  type Logger,
+  type Request,
+} from '@switchboard/http-kernel';
+import {
+  currentUser,
+  FirewallListener,
+  FirewallMap,
+  IS_AUTHENTICATED,
+  IsGrantedListener,
+  JwtAuthenticator,
+  JwtTokenIssuer,
+  loadJwtKeys,
+  PUBLIC_ACCESS,
+  SameOriginListener,
+  scryptPasswordHasher,
+  SessionGuard,
+  StatelessCheckListener,
+} from '@switchboard/security';
+
+/** What this wiring needs from the app: the dispatcher, somewhere to add routes, a logger, the mode. */
+export interface SecurityHost {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  routes: { add(name: string, path: string, options: { controller: Controller; methods: string[]; defaults?: Record<string, unknown> }): unknown };
+  logger: Logger;
+  debug: boolean;
+}
+
+export interface SecurityConfig {
+  /** Private key PEM (encrypted PKCS#8). Env `JWT_SECRET_KEY`; default `var/jwt/private.pem`, generated at first start. */
+  privateKeyPath: string;
+  /** Env `JWT_PUBLIC_KEY`; default `var/jwt/public.pem`. */
+  publicKeyPath: string;
+  /** Env `JWT_PASSPHRASE`; when unset, generated once into `var/jwt/passphrase` (git-ignored). */
+  passphrase: string;
+  /** Env `JWT_TTL`, seconds. Default 900. */
+  ttl: number;
+  /** Env `SECURITY_USERS_FILE`; default `config/security-users.json`. */
+  usersFile: string;
+}
+
+interface ConfiguredUser {
+  username: string;
+  roles: string[];
+  password: string;
+}
+
+const HOST_ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Reads the security configuration from the environment. Key files in the default location
+ * are created at first start; keys configured elsewhere must exist (never generated behind the
+ * operator's back). The passphrase itself is never logged.
+ */
+export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, varDir = join(HOST_ROOT, 'var')): SecurityConfig {
+  const jwtDir = join(varDir, 'jwt');
+  const privateKeyPath = env['JWT_SECRET_KEY'] ?? join(jwtDir, 'private.pem');
+  const publicKeyPath = env['JWT_PUBLIC_KEY'] ?? join(jwtDir, 'public.pem');
+  let passphrase = env['JWT_PASSPHRASE'];
+  if (passphrase === undefined || passphrase === '') {
+    const file = join(jwtDir, 'passphrase');
+    if (!existsSync(file)) {
+      mkdirSync(jwtDir, { recursive: true, mode: 0o700 });
+      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
+    }
+    logger.warn({ file }, 'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.');
+    passphrase = readFileSync(file, 'utf8').trim();
+  }
+  const usingDefaults = env['JWT_SECRET_KEY'] === undefined && env['JWT_PUBLIC_KEY'] === undefined;
+  if (usingDefaults && !existsSync(privateKeyPath)) {
+    generateKeyFiles(privateKeyPath, publicKeyPath, passphrase);
+    logger.warn({ privateKeyPath, publicKeyPath }, 'Generated a JWT key pair for local use (first start).');
+  }
+  const ttl = Number(env['JWT_TTL'] ?? 900);
+  return { privateKeyPath, publicKeyPath, passphrase, ttl, usersFile: env['SECURITY_USERS_FILE'] ?? join(HOST_ROOT, 'config/security-users.json') };
+}
+
+function generateKeyFiles(privateKeyPath: string, publicKeyPath: string, passphrase: string): void {
+  const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
+  mkdirSync(dirname(privateKeyPath), { recursive: true, mode: 0o700 });
+  writeFileSync(privateKeyPath, pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }), { mode: 0o600 });
+  writeFileSync(publicKeyPath, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+}
+
+/**
+ * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
+ * stateless JWT), the same-origin, authorization and stateless checks, and three routes:
+ * `POST /api/token` (demo users from configuration), `GET /api/me`, `GET /api/admin` (ROLE_ADMIN).
+ * Returns the session guard for any component that would touch session state.
+ */
+export function wireSecurity(host: SecurityHost, config: SecurityConfig): SessionGuard {
+  const keys = loadJwtKeys(config);
+  const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: config.ttl });
+  const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
+  const { dispatcher, logger, debug } = host;
+
+  dispatcher.addSubscriber(new FirewallListener(new FirewallMap([
+    { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
+    { name: 'health', pattern: /^\/health(\/|$)/, security: false },
+    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
+  ]), { logger }));
+  dispatcher.addSubscriber(new SameOriginListener());
+  dispatcher.addSubscriber(new IsGrantedListener());
+  dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
+
+  const users = readUsers(config.usersFile);
+  host.routes.add('api_token', '/api/token', {
+    methods: ['POST'],
+    controller: tokenController(users, issuer),
+    defaults: { _is_granted: PUBLIC_ACCESS },
+  });
+  host.routes.add('api_me', '/api/me', {
+    methods: ['GET'],
+    controller: defineController(['request'], (request: Request) => {
+      const user = currentUser(request)!;
+      return new JsonResponse({ username: user.identifier, roles: user.roles });
+    }, 'api_me'),
+    defaults: { _is_granted: IS_AUTHENTICATED },
+  });
+  host.routes.add('api_admin', '/api/admin', {
+    methods: ['GET'],
+    controller: defineController(['request'], (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }), 'api_admin'),
+    defaults: { _is_granted: 'ROLE_ADMIN' },
+  });
+  return new SessionGuard({ debug, logger });
+}
+
+function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { users?: ConfiguredUser[] };
+  return new Map((parsed.users ?? []).map((user) => [user.username, user]));
+}
+
+/** Hashed once, so an unknown user costs one scrypt like a wrong password (no user enumeration by timing). */
+const unknownUserHash = scryptPasswordHasher.hash(randomBytes(16).toString('hex'));
+
+function tokenController(users: ReadonlyMap<string, ConfiguredUser>, issuer: JwtTokenIssuer): Controller {
+  return defineController(['request'], async (request: Request) => {
+    const { username, password } = await readCredentials(request);
+    const user = users.get(username);
+    const valid = await scryptPasswordHasher.verify(password, user?.password ?? (await unknownUserHash));
+    if (user === undefined || !valid) {
+      return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
+    }
+    const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
+    return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+  }, 'api_token');
+}
+
+async function readCredentials(request: Request): Promise<{ username: string; password: string }> {
+  const text = (await request.body?.text()) ?? '';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
+  }
+  const { username, password } = (parsed ?? {}) as { username?: unknown; password?: unknown };
+  if (typeof username !== 'string' || typeof password !== 'string' || username.length > 200 || password.length > 1024) {
+    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
+  }
+  return { username, password };
+}
