@@ -1,0 +1,79 @@
+import { RequestType, type DispatchTrace, type KernelEvent } from '@switchboard/http-kernel';
+import type { RequestRecording } from '../recording/request-recording.js';
+import type { CollectContext, DataCollector } from './data-collector.js';
+
+export interface ListenerCallData {
+  readonly name: string;
+  readonly priority: number;
+  readonly durationMs: number;
+  readonly threw: boolean;
+  /** This listener set `propagationStopped`. */
+  readonly stoppedPropagation: boolean;
+}
+
+export interface DispatchData {
+  readonly event: string;
+  readonly requestType: 'main' | 'sub';
+  /** Token of the request it was dispatched for (`null` before that request got one). */
+  readonly token: string | null;
+  /** Milliseconds since the profiled request started. */
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly called: readonly ListenerCallData[];
+  /** Listeners skipped because propagation was stopped. */
+  readonly notCalled: ReadonlyArray<{ readonly name: string; readonly priority: number }>;
+  /** `Name: message` of the error a listener threw, which ended the dispatch. */
+  readonly error: string | null;
+}
+
+export interface EventsData {
+  /** Every dispatch of this request and its sub-requests, in the order they started. */
+  readonly dispatches: readonly DispatchData[];
+}
+
+/** The kernel trace, read from the dispatcher's tracer: what ran, in which order, how long, what was skipped. */
+export class EventsCollector implements DataCollector<EventsData> {
+  readonly name = 'events';
+
+  collect({ recording, chain }: CollectContext): EventsData {
+    const origin = recording.startedAt;
+    const dispatches: Array<{ trace: DispatchTrace; owner: RequestRecording }> = [];
+    for (const owner of chain.descendantsOf(recording)) {
+      for (const trace of owner.traces) dispatches.push({ trace, owner });
+    }
+    dispatches.sort((a, b) => a.trace.startedAt - b.trace.startedAt);
+    return { dispatches: dispatches.map(({ trace, owner }) => dispatchData(trace, owner, origin)) };
+  }
+}
+
+function dispatchData(trace: DispatchTrace, owner: RequestRecording, origin: number): DispatchData {
+  const requestType = (trace.event as KernelEvent).requestType === RequestType.SUB ? 'sub' : 'main';
+  return {
+    event: trace.eventName,
+    requestType,
+    token: owner.token,
+    startMs: round(trace.startedAt - origin),
+    durationMs: round(trace.durationMs),
+    called: trace.called.map((call) => ({
+      name: call.name,
+      priority: call.priority,
+      durationMs: round(call.durationMs),
+      threw: call.threw === true,
+      stoppedPropagation: trace.stoppedBy === call.name,
+    })),
+    notCalled: trace.notCalled.map((info) => ({ name: info.name, priority: info.priority })),
+    error: trace.error === undefined ? null : describeError(trace.error),
+  };
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    return '(unreadable error)';
+  }
+}
+
+export function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

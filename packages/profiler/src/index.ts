@@ -1,0 +1,54 @@
+/**
+ * @switchboard/profiler — debug tokens on every response, collectors that record what happened
+ * inside a request, bounded profile storage, and the `/_profiler` pages that show it.
+ * @module
+ */
+export { Profiler, type ProfilerOptions } from './profiler.js';
+export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from './register-profiler.js';
+
+export { Profile, type ProfileData, type ProfileSummary } from './profile/profile.js';
+export { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
+export { DEFAULT_REDACTED_HEADERS, REDACTED, Redactor } from './profile/redactor.js';
+
+export { ProfilerRecorder, PROFILE_ATTRIBUTE } from './recording/profiler-recorder.js';
+export { ChainRecording, RequestRecording, type ResponseSnapshot } from './recording/request-recording.js';
+export { ProfilingLogger } from './recording/profiling-logger.js';
+
+export type { CollectContext, DataCollector } from './collector/data-collector.js';
+export { defaultCollectors } from './collector/default-collectors.js';
+export { RequestCollector, type HeaderList, type RequestData } from './collector/request-collector.js';
+export { ExceptionCollector, type ExceptionData } from './collector/exception-collector.js';
+export { EventsCollector, type DispatchData, type EventsData, type ListenerCallData } from './collector/events-collector.js';
+export { RouterCollector, type RouterData } from './collector/router-collector.js';
+export { LoggerCollector, type LoggerData, type LogRecordData } from './collector/logger-collector.js';
+export { TimeCollector, type TimeData, type TimelineEntry } from './collector/time-collector.js';
+export { MemoryCollector, type MemoryData } from './collector/memory-collector.js';
+export { SecurityCollector, type SecurityData } from './collector/security-collector.js';
+
+export {
+  DEFAULT_SEARCH_LIMIT,
+  DEFAULT_STORAGE_BOUNDS,
+  type ProfilerStorage,
+  type ProfileSearch,
+  type StorageBounds,
+} from './storage/profiler-storage.js';
+export { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
+export { FileProfilerStorage, type FileProfilerStorageOptions } from './storage/file-profiler-storage.js';
+
+export { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
+export { ProfilerTokenListener, DEBUG_TOKEN_HEADER, PREVIOUS_DEBUG_TOKEN_HEADER } from './listener/profiler-token-listener.js';
+export {
+  DebugTokenLinkListener,
+  DEBUG_ERROR_HEADER,
+  DEBUG_TOKEN_LINK_HEADER,
+  requestRelativeLink,
+  type ProfileLinkGenerator,
+} from './listener/debug-token-link-listener.js';
+export { ProfileSaveListener } from './listener/profile-save-listener.js';
+
+export { ProfilerController, type ProfilerPagesOptions } from './pages/profiler-controller.js';
+export { PROFILER_CSP } from './pages/layout.js';
+export { defaultPanels } from './pages/panels/default-panels.js';
+export type { PanelBadge, PanelContext, PanelView } from './pages/panels/panel-view.js';
+export type { RouteMatchExplainer, RouteMatchLogEntry } from './pages/panels/router-panel.js';
+export { html, SafeHtml } from './pages/html.js';

@@ -1,0 +1,31 @@
+import type { EventSubscriber, KernelEventMap, SubscribedEvents, TerminateEvent } from '@switchboard/http-kernel';
+import type { Profiler } from '../profiler.js';
+
+/**
+ * Once the response was sent, runs the collectors over the request chain and saves its profiles
+ * (sub-requests first, main request last). A failure here is logged by the kernel; the client
+ * already has its response.
+ */
+export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
+  /** Last of all kernel.terminate work, so the profile sees everything else that ran. */
+  static readonly TERMINATE_PRIORITY = -1024;
+
+  constructor(private readonly profiler: Profiler) {}
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.terminate': {
+        listener: (event) => this.onKernelTerminate(event),
+        priority: ProfileSaveListener.TERMINATE_PRIORITY,
+        name: 'ProfileSaveListener.onKernelTerminate',
+      },
+    };
+  }
+
+  async onKernelTerminate(event: TerminateEvent): Promise<void> {
+    const chain = this.profiler.recorder.chainOf(event.request);
+    if (chain === null || chain.closed) return;
+    chain.closed = true;
+    await this.profiler.save(this.profiler.collect(chain));
+  }
+}

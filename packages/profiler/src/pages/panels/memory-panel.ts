@@ -1,0 +1,20 @@
+import type { MemoryData } from '../../collector/memory-collector.js';
+import { card, formatBytes, keyValueTable } from '../components.js';
+import { html, type SafeHtml } from '../html.js';
+import type { PanelView } from './panel-view.js';
+
+export const memoryPanel: PanelView<MemoryData> = {
+  name: 'memory',
+  title: 'Memory',
+  badge: (data) => ({ text: formatBytes(data.heapUsed) }),
+  render(data: MemoryData): SafeHtml {
+    return html`<h2>Memory</h2>
+<p class="muted">Figures for the whole Node process, read right after this request was answered; Node does not measure memory per request.</p>
+${card('Process memory', keyValueTable([
+  ['Heap used', formatBytes(data.heapUsed)],
+  ['Heap total', formatBytes(data.heapTotal)],
+  ['Resident set size', formatBytes(data.rss)],
+  ['External (buffers)', formatBytes(data.external)],
+]))}`;
+  },
+};

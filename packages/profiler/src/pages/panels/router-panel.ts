@@ -1,0 +1,52 @@
+import type { RouterData } from '../../collector/router-collector.js';
+import { card, keyValueTable, plainValue } from '../components.js';
+import { html, type SafeHtml } from '../html.js';
+import type { PanelContext, PanelView } from './panel-view.js';
+
+/** One route as the matcher saw it while matching the profiled request. */
+export interface RouteMatchLogEntry {
+  readonly name: string;
+  readonly path: string;
+  /** `match`: this route answered; `partial`: the path matched but something else did not; `none`: the path did not. */
+  readonly level: 'match' | 'partial' | 'none';
+  /** Why it did or did not match, in the router's words. */
+  readonly reason: string;
+}
+
+/** Replays routing for the stored request inputs; supplied by the router (its match log). */
+export type RouteMatchExplainer = (input: RouterData) => readonly RouteMatchLogEntry[];
+
+export const routerPanel: PanelView<RouterData> = {
+  name: 'router',
+  title: 'Routing',
+  badge: (data) => (data.route === null ? { text: 'none', tone: 'warn' } : null),
+  render(data: RouterData, { explainRoute, redactor }: PanelContext): SafeHtml {
+    let log: SafeHtml | null = null;
+    if (explainRoute === null) {
+      log = html`<p class="empty">No router was given to the profiler pages, so the route-by-route log cannot be shown.</p>`;
+    } else {
+      let entries: readonly RouteMatchLogEntry[];
+      try {
+        entries = explainRoute(data);
+      } catch (error) {
+        entries = [];
+        log = html`<p class="empty">The router could not replay this request: ${redactor.text(error instanceof Error ? error.message : String(error))}</p>`;
+      }
+      log ??= entries.length === 0
+        ? html`<p class="empty">No routes are defined.</p>`
+        : html`<table><thead><tr><th>Route</th><th>Path</th><th>Result</th><th>Why</th></tr></thead>
+${entries.map((entry) => html`<tr><td class="mono">${entry.name}</td><td class="mono">${entry.path}</td><td><span class="tag ${entry.level}">${entry.level === 'match' ? 'matches' : entry.level === 'partial' ? 'almost' : 'no'}</span></td><td>${redactor.text(entry.reason)}</td></tr>`)}
+</table>`;
+    }
+    return html`<h2>Routing</h2>
+${card('Result', keyValueTable([
+  ['Matched route', data.route ?? html`<span class="muted">none — no route matched ${data.method} ${data.path}</span>`],
+  ['Method', data.method],
+  ['Path', html`<code>${data.path}</code>`],
+  ['Host', data.host],
+  ['Scheme', data.scheme],
+]))}
+${card('Route parameters', keyValueTable(Object.entries(data.routeParams).map(([name, value]) => [name, plainValue(value)]), 'No route parameters.'))}
+${card('Routes tried, in order', log!)}`;
+  },
+};

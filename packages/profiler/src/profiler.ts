@@ -1,0 +1,144 @@
+import { isIP } from 'node:net';
+import type { DataCollector } from './collector/data-collector.js';
+import { defaultCollectors } from './collector/default-collectors.js';
+import { Profile } from './profile/profile.js';
+import { credentialsOf, DEFAULT_REDACTED_HEADERS, Redactor } from './profile/redactor.js';
+import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
+import { ProfilerRecorder } from './recording/profiler-recorder.js';
+import type { ChainRecording, RequestRecording } from './recording/request-recording.js';
+import { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
+import type { ProfilerStorage, ProfileSearch } from './storage/profiler-storage.js';
+import type { ProfileSummary } from './profile/profile.js';
+
+export interface ProfilerOptions {
+  /** Defaults to a `MemoryProfilerStorage` with the default bounds. */
+  storage?: ProfilerStorage;
+  /** Defaults to `defaultCollectors()`; each collector's name is a panel. */
+  collectors?: readonly DataCollector[];
+  /** Values never to show (key passphrases, signing keys…): replaced wherever they occur. */
+  secrets?: readonly string[];
+  /** Header names whose values are never stored; defaults to Authorization, Cookie, Proxy-Authorization, Set-Cookie. */
+  redactHeaders?: readonly string[];
+  /** Length of tokens in hex characters (default 6). */
+  tokenLength?: number;
+}
+
+/** Tokens handed out recently but perhaps not saved yet; a ring of this size keeps them unique. */
+const RECENT_TOKENS = 4096;
+
+/**
+ * The profiler service: hands out tokens, turns a finished request chain into profiles with its
+ * collectors, saves them, and loads and searches them for the pages.
+ */
+export class Profiler {
+  readonly storage: ProfilerStorage;
+  readonly collectors: readonly DataCollector[];
+  readonly recorder = new ProfilerRecorder();
+  readonly redactor: Redactor;
+  readonly tokenLength: number;
+  readonly #recentTokens = new Set<string>();
+
+  constructor(options: ProfilerOptions = {}) {
+    this.storage = options.storage ?? new MemoryProfilerStorage();
+    this.collectors = options.collectors ?? defaultCollectors();
+    this.redactor = new Redactor(options.secrets ?? [], options.redactHeaders ?? DEFAULT_REDACTED_HEADERS);
+    this.tokenLength = options.tokenLength ?? DEFAULT_TOKEN_LENGTH;
+    if (!Number.isInteger(this.tokenLength) || this.tokenLength < 4 || this.tokenLength > 32) {
+      throw new RangeError(`tokenLength must be an integer from 4 to 32, got ${String(options.tokenLength)}.`);
+    }
+  }
+
+  /** A fresh token, unique among stored profiles and those handed out recently. */
+  newToken(): string {
+    const token = generateToken((candidate) => this.#recentTokens.has(candidate) || this.storage.has(candidate), this.tokenLength);
+    this.#recentTokens.add(token);
+    if (this.#recentTokens.size > RECENT_TOKENS) this.#recentTokens.delete(this.#recentTokens.values().next().value as string);
+    return token;
+  }
+
+  isValidToken(token: unknown): token is string {
+    return isValidToken(token, this.tokenLength);
+  }
+
+  /**
+   * Builds the profiles of a finished chain (each request that got a token), sub-requests as
+   * children of their parent's profile, every collector run and the result redacted.
+   * Listed sub-requests first, main request last (the order they are written in).
+   */
+  collect(chain: ChainRecording): Profile[] {
+    const profiles = new Map<RequestRecording, Profile>();
+    for (const recording of chain.requests) {
+      if (recording.token === null) continue;
+      const request = recording.request;
+      profiles.set(
+        recording,
+        new Profile({
+          token: recording.token,
+          ip: request.clientIp,
+          method: request.method,
+          url: this.redactor.text(request.uri),
+          time: recording.time,
+          statusCode: recording.snapshot?.status ?? recording.response?.status ?? 0,
+          virtualType: 'request',
+        }),
+      );
+    }
+    for (const [recording, profile] of profiles) {
+      const parent = recording.parent === null ? undefined : profiles.get(recording.parent);
+      parent?.addChild(profile);
+    }
+    for (const [recording, profile] of profiles) {
+      const redactor = this.redactor.with(credentialsOf(recording.request.headers, this.redactor));
+      for (const collector of this.collectors) {
+        let data: unknown;
+        try {
+          data = collector.collect({ recording, chain, profile, redactor });
+        } catch (error) {
+          data = { collectorFailed: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+        }
+        if (data !== undefined) profile.collectors[collector.name] = redactor.deep(data);
+      }
+    }
+    return [...profiles.values()].reverse();
+  }
+
+  /** Writes profiles in order (sub-requests first, so the main request is the newest). */
+  async save(profiles: readonly Profile[]): Promise<void> {
+    for (const profile of profiles) await this.storage.write(profile.toData());
+  }
+
+  /** The stored profile with its parent and children loaded; `null` for an unknown or invalid token. */
+  async loadProfile(token: string): Promise<Profile | null> {
+    if (!this.isValidToken(token)) return null;
+    const data = await this.storage.read(token);
+    if (data === null) return null;
+    const profile = Profile.fromData(data);
+    if (profile.parentToken !== null) {
+      const parent = await this.storage.read(profile.parentToken);
+      if (parent !== null) profile.parent = Profile.fromData(parent);
+    }
+    for (const childToken of profile.childTokens) {
+      const child = await this.storage.read(childToken);
+      if (child !== null) profile.children.push(Profile.fromData(child));
+    }
+    return profile;
+  }
+
+  find(search: ProfileSearch): Promise<ProfileSummary[]> {
+    return this.storage.find(search);
+  }
+
+  /**
+   * The newest profile of virtual type `type`, from client `ip` when given (spec-rulings 2).
+   * `ip` must be an IP address; anything else is refused with a RangeError before storage is read.
+   */
+  async latest(options: { ip?: string; type?: string } = {}): Promise<ProfileSummary | null> {
+    if (options.ip !== undefined && isIP(options.ip) === 0) throw new RangeError(`"${options.ip}" is not an IP address.`);
+    const [found] = await this.storage.find({
+      virtualType: options.type ?? 'request',
+      ...(options.ip === undefined ? {} : { ip: options.ip }),
+      limit: 1,
+    });
+    return found ?? null;
+  }
+}

@@ -1,0 +1,35 @@
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import { DebugTokenLinkListener, type ProfileLinkGenerator } from './listener/debug-token-link-listener.js';
+import { ProfileSaveListener } from './listener/profile-save-listener.js';
+import { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
+import { ProfilerTokenListener } from './listener/profiler-token-listener.js';
+import type { Profiler } from './profiler.js';
+import { ProfilingLogger } from './recording/profiling-logger.js';
+
+export interface RegisterProfilerOptions {
+  /** Builds `x-debug-token-link`; pass the router's URL generator for route `_profiler`. */
+  linkFor?: ProfileLinkGenerator;
+}
+
+/**
+ * Plugs the profiler into a kernel's dispatcher (debug mode only): sets the dispatcher's tracer
+ * (the events and time panels read it) and adds the four profiler listeners. The pages are
+ * mounted separately (`profilerRoutes`).
+ */
+export function registerProfiler(
+  dispatcher: EventDispatcher<KernelEventMap>,
+  profiler: Profiler,
+  options: RegisterProfilerOptions = {},
+): void {
+  const recorder = profiler.recorder;
+  dispatcher.setTracer((trace) => recorder.recordTrace(trace));
+  dispatcher.addSubscriber(new ProfilerLogContextListener(recorder));
+  dispatcher.addSubscriber(new ProfilerTokenListener(profiler));
+  dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor));
+  dispatcher.addSubscriber(new ProfileSaveListener(profiler));
+}
+
+/** `logger`, with a copy of each record filed under the current request for the logger panel. */
+export function profilingLogger(logger: Logger, profiler: Profiler): ProfilingLogger {
+  return new ProfilingLogger(logger, profiler.recorder);
+}

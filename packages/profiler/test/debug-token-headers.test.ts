@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { Request, Response } from '@switchboard/http-kernel';
+import type { EventsData, ExceptionData } from '../src/index.js';
+import { profiledKernel } from './support/profiled-kernel.js';
+
+const HEX6 = /^[0-9a-f]{6}$/;
+
+describe('debug token headers (spec 7.1, ruling 1)', () => {
+  it('names the error sub-request in x-debug-token and its link, the failed main request in x-previous-debug-token', async () => {
+    const app = profiledKernel();
+    const response = await app.handle(Request.fromUrl('http://localhost:8080/robots.txt', { headers: { referer: 'http://localhost/start' } }));
+    expect(response.status).toBe(404);
+    const token = response.headers.get('x-debug-token')!;
+    const previous = response.headers.get('x-previous-debug-token')!;
+    expect(token).toMatch(HEX6);
+    expect(previous).toMatch(HEX6);
+    expect(previous).not.toBe(token);
+    expect(response.headers.get('x-debug-token-link')).toBe(`http://localhost:8080/_profiler/${token}`);
+
+    const sub = (await app.profiler.loadProfile(token))!;
+    const main = (await app.profiler.loadProfile(previous))!;
+    // The token's profile is the sub-request, a child of the failed main request.
+    expect(sub.parentToken).toBe(main.token);
+    expect(main.parentToken).toBeNull();
+    expect(main.childTokens).toEqual([sub.token]);
+    expect(sub.parent?.token).toBe(main.token);
+    expect(main.children.map((child) => child.token)).toEqual([sub.token]);
+    // Both show the exception.
+    for (const profile of [sub, main]) {
+      const error = profile.getCollector<ExceptionData>('exception')!.error;
+      expect(error.message).toBe('No route found for "GET http://localhost:8080/robots.txt" (from "http://localhost/start")');
+      expect(error.cause?.message).toBe('No routes found for "/robots.txt/".');
+      expect(profile.statusCode).toBe(404);
+    }
+    // The main request is the one whose routing failed.
+    const events = main.getCollector<EventsData>('events')!.dispatches.filter((d) => d.requestType === 'main').map((d) => d.event);
+    expect(events).toEqual(['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request']);
+  });
+
+  it('sets only x-debug-token and its link on a plain response', async () => {
+    const app = profiledKernel({ '/hello': () => new Response('hi') });
+    const response = await app.handle(Request.fromUrl('https://example.test/hello'));
+    expect(response.status).toBe(200);
+    const token = response.headers.get('x-debug-token')!;
+    expect(token).toMatch(HEX6);
+    expect(response.headers.has('x-previous-debug-token')).toBe(false);
+    expect(response.headers.get('x-debug-token-link')).toBe(`https://example.test/_profiler/${token}`);
+    const profile = (await app.profiler.loadProfile(token))!;
+    expect(profile.hasCollector('exception')).toBe(false);
+    expect(profile.childTokens).toEqual([]);
+  });
+
+  it('moves a token that came from elsewhere (a proxied response) to x-previous-debug-token, as Symfony does', async () => {
+    const app = profiledKernel({ '/proxy': () => new Response('upstream', 200, { 'x-debug-token': 'abcdef' }) });
+    const response = await app.handle(Request.fromUrl('http://localhost/proxy'));
+    expect(response.headers.get('x-previous-debug-token')).toBe('abcdef');
+    expect(response.headers.get('x-debug-token')).not.toBe('abcdef');
+    expect(response.headers.get('x-debug-token-link')).toBe(`http://localhost/_profiler/${response.headers.get('x-debug-token')}`);
+  });
+
+  it('does not profile the profiler pages', async () => {
+    const app = profiledKernel();
+    await app.handle(Request.fromUrl('http://localhost/missing'));
+    const before = app.profiler.storage.size;
+    const page = await app.handle(Request.fromUrl('http://localhost/_profiler/latest'));
+    expect(page.status).toBe(200);
+    expect(page.headers.has('x-debug-token')).toBe(false);
+    expect(page.headers.has('x-debug-token-link')).toBe(false);
+    const unknown = await app.handle(Request.fromUrl('http://localhost/_profiler/000000'));
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.has('x-debug-token')).toBe(false);
+    expect(app.profiler.storage.size).toBe(before);
+  });
+
+  it('gives every request its own token, unique among stored profiles, from a random source', async () => {
+    const app = profiledKernel({ '/ok': () => new Response('ok') });
+    const tokens = new Set<string>();
+    for (let i = 0; i < 300; i++) {
+      const response = await app.handle(Request.fromUrl('http://localhost/ok'));
+      tokens.add(response.headers.get('x-debug-token')!);
+    }
+    expect(tokens.size).toBe(300);
+    // Not sequential: consecutive tokens are not neighbours.
+    const numbers = [...tokens].map((token) => parseInt(token, 16));
+    const neighbours = numbers.slice(1).filter((n, i) => Math.abs(n - numbers[i]!) <= 1).length;
+    expect(neighbours).toBe(0);
+  });
+
+  it('keeps concurrent request chains apart', async () => {
+    const app = profiledKernel({
+      '/slow': async () => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return new Response('slow');
+      },
+    });
+    const [slow, missing] = await Promise.all([
+      app.handle(Request.fromUrl('http://localhost/slow')),
+      app.handle(Request.fromUrl('http://localhost/missing')),
+    ]);
+    const slowProfile = (await app.profiler.loadProfile(slow.headers.get('x-debug-token')!))!;
+    const missingMain = (await app.profiler.loadProfile(missing.headers.get('x-previous-debug-token')!))!;
+    expect(slowProfile.url).toBe('http://localhost/slow');
+    expect(slowProfile.childTokens).toEqual([]);
+    expect(slowProfile.hasCollector('exception')).toBe(false);
+    expect(missingMain.url).toBe('http://localhost/missing');
+    const slowEvents = slowProfile.getCollector<EventsData>('events')!.dispatches.map((d) => d.event);
+    expect(slowEvents).not.toContain('kernel.exception');
+  });
+});
