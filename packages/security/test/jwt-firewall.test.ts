@@ -266,6 +266,33 @@ describe('JWT firewall over HTTP', () => {
   });
 });
 
+describe('what the profiler records', () => {
+  async function securityPanel(token: string | null) {
+    expect(token).toMatch(/^[0-9a-f]+$/);
+    // Profiles are saved at kernel.terminate, after the response was sent: wait for it, boundedly.
+    for (let i = 0; i < 200 && !host.profiler!.storage.has(token!); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const profile = await host.profiler!.storage.read(token!);
+    return { profile, security: profile?.collectors['security'] };
+  }
+
+  it('the security panel shows the firewall, the user and "stateless"; the token itself is nowhere in the profile', async () => {
+    const token = await sign();
+    const response = await fetch(`${host.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    const { profile, security } = await securityPanel(response.headers.get('x-debug-token'));
+    expect(security).toEqual({ firewall: 'api', user: { identifier: 'alice', roles: ['ROLE_USER'] }, stateless: true, sessionUsages: [] });
+    expect(JSON.stringify(profile)).not.toContain(token);
+    expect(JSON.stringify(profile)).not.toContain(token.split('.')[2]);
+  });
+
+  it('a refused request shows the firewall and no user', async () => {
+    const response = await fetch(`${host.url}/api/me`, { headers: { authorization: 'Bearer aaa.bbb.ccc' } });
+    expect(response.status).toBe(401);
+    const { security } = await securityPanel(response.headers.get('x-debug-token'));
+    expect(security).toEqual({ firewall: 'api', user: null, stateless: true, sessionUsages: [] });
+  });
+});
+
 describe('JWT authenticator with other algorithms', () => {
   for (const [kind, alg] of [['ec', 'ES256'], ['ed25519', 'EdDSA']] as const) {
     it(`${alg}: verifies its own tokens, refuses RS256 ones`, async () => {
@@ -365,10 +392,11 @@ describe('leak scan of everything this file produced', () => {
     expect(probe.findLeaks()).toEqual(['planted: ' + keys.passphrase.slice(0, 6) + '…']);
   });
 
-  it('no response, header, log line or startup error contains the passphrase or the private key', async () => {
+  it('no response, header, log line, stored profile or startup error contains the passphrase or the private key', async () => {
     await host.close();
     expect(ledger.secretCount).toBeGreaterThan(10);
     expect(ledger.size).toBeGreaterThan(40);
+    expect(ledger.sources().filter((source) => source.startsWith('profile ')).length).toBeGreaterThan(40);
     expect(ledger.findLeaks()).toEqual([]);
   });
 });

@@ -3,8 +3,7 @@
  * startup errors — and the secrets that must not be in any of it. Each test file ends with a
  * scan of its ledger (see `expectNoLeak`), so the whole package run is covered file by file.
  *
- * Hook for stored profiles: once the profiler is wired into these hosts, push each stored
- * profile (serialised) with `ledger.record('profile', …)` before the scan.
+ * Stored profiles are added by the test host when it closes (`profile <token>` sources).
  */
 export class LeakLedger {
   readonly #artifacts: { source: string; text: string }[] = [];
@@ -17,6 +16,11 @@ export class LeakLedger {
 
   record(source: string, text: string): void {
     this.#artifacts.push({ source, text });
+  }
+
+  /** The distinct kinds of artifact recorded (`response GET /api/me`, `log security`, `profile 1a2b3c`…). */
+  sources(): string[] {
+    return [...new Set(this.#artifacts.map((artifact) => artifact.source))];
   }
 
   get size(): number {

@@ -1,4 +1,4 @@
-import type { EventDispatcher, KernelEventMap, MemoryLogger } from '@switchboard/http-kernel';
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import {
   FirewallListener,
   FirewallMap,
@@ -28,7 +28,7 @@ export interface SecuredHostOptions {
   sameOrigin?: SameOriginOptions;
   /** Firewalls before the default `^/api` one (JWT) — open ones, say. */
   extraFirewalls?: readonly FirewallConfig[];
-  setup?(dispatcher: EventDispatcher<KernelEventMap>, logger: MemoryLogger): void;
+  setup?(dispatcher: EventDispatcher<KernelEventMap>, logger: Logger): void;
 }
 
 /**

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorListener } from '@switchboard/error-controller';
+import { MemoryProfilerStorage, Profiler, profilingLogger, registerProfiler } from '@switchboard/profiler';
 import {
   ControllerResolver,
   EventDispatcher,
@@ -13,6 +14,7 @@ import {
   Response,
   type Controller,
   type KernelEventMap,
+  type Logger,
   type RequestBody,
   type RequestEvent,
 } from '@switchboard/http-kernel';
@@ -28,7 +30,10 @@ export interface TestRoute {
 
 export interface TestHost {
   readonly url: string;
+  /** Every record logged, whatever the channel (the listeners log through a profiling wrapper of it). */
   readonly logger: MemoryLogger;
+  /** In debug mode, the profiler recording every request, as the example host runs it. */
+  readonly profiler: Profiler | null;
   readonly dispatcher: EventDispatcher<KernelEventMap>;
   request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: string }>;
   close(): Promise<void>;
@@ -37,22 +42,26 @@ export interface TestHost {
 export interface TestHostOptions {
   routes: readonly TestRoute[];
   /** Registers the listeners under test. */
-  setup(dispatcher: EventDispatcher<KernelEventMap>, logger: MemoryLogger): void;
+  setup(dispatcher: EventDispatcher<KernelEventMap>, logger: Logger): void;
   ledger: LeakLedger;
   debug?: boolean;
 }
 
 /**
  * A kernel with a minimal exact-path router (kernel.request 32, as the real router), the real
- * error listener, and a real node:http server on 127.0.0.1. Every response and log record goes
- * into the ledger for the leak scan. The example host replaces this once the adapter exists.
+ * error listener, the real profiler in debug mode (no secrets configured, so its redaction
+ * cannot hide a leak of ours), and a real node:http server on 127.0.0.1. Every response, log
+ * record and stored profile goes into the ledger for the leak scan.
  */
 export async function startTestHost(options: TestHostOptions): Promise<TestHost> {
   const dispatcher = new EventDispatcher<KernelEventMap>();
-  const logger = new MemoryLogger();
+  const memory = new MemoryLogger();
   const debug = options.debug ?? true;
+  const profiler = debug ? new Profiler({ storage: new MemoryProfilerStorage({ maxProfiles: 10_000 }) }) : null;
+  const logger: Logger = profiler === null ? memory : profilingLogger(memory, profiler);
   dispatcher.on('kernel.request', (event) => routeRequest(event, options.routes), 32, { name: 'TestRouter.onKernelRequest' });
   dispatcher.addSubscriber(new ErrorListener({ debug, logger }));
+  if (profiler !== null) registerProfiler(dispatcher, profiler);
   options.setup(dispatcher, logger);
   const kernel = new HttpKernel({ dispatcher, controllerResolver: new ControllerResolver(), logger });
 
@@ -69,7 +78,8 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
 
   return {
     url,
-    logger,
+    logger: memory,
+    profiler,
     dispatcher,
     async request(path, init) {
       const response = await fetch(url + path, init);
@@ -79,7 +89,10 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
       // Idempotent: the leak-scan test closes early to flush the log records into the ledger.
       closed ??= (async () => {
         await closeServer(server);
-        for (const record of logger.records) options.ledger.record(`log ${record.channel}`, JSON.stringify(record, replacer));
+        for (const record of memory.records) options.ledger.record(`log ${record.channel}`, JSON.stringify(record, replacer));
+        for (const summary of (await profiler?.storage.find({ limit: 10_000 })) ?? []) {
+          options.ledger.record(`profile ${summary.token}`, JSON.stringify(await profiler!.storage.read(summary.token), replacer));
+        }
       })();
       return closed;
     },
