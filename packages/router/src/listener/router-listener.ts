@@ -1,0 +1,149 @@
+import {
+  BadRequestHttpError,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  nullLogger,
+  type EventSubscriber,
+  type FinishRequestEvent,
+  type KernelEventMap,
+  type Logger,
+  type Request,
+  type RequestEvent,
+  type RequestStack,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
+import type { MatchResult, RedirectMatch } from '../matcher/match-result.js';
+import type { RequestContext } from '../request-context.js';
+import type { Router } from '../router.js';
+import '../request-attributes.js';
+import { redirectController } from './redirect-controller.js';
+
+export interface RouterListenerOptions {
+  /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
+  logger?: Logger;
+}
+
+/**
+ * Routes each request on `kernel.request`: sets `_route`, `_controller`, the route's parameters
+ * and defaults, and `_route_params`; or throws 404 / 405 / 400 with the routing error as `cause`;
+ * or routes to a 301 when only the trailing slash differs (ruling 5). A request that already has a
+ * `_controller` (the error sub-request) is not matched.
+ */
+export class RouterListener implements EventSubscriber<KernelEventMap> {
+  /** After CORS (250), idle connections (192) and the default locale (100); before locale (16) and firewall (8), which need the route. */
+  static readonly REQUEST_PRIORITY = 32;
+  /** Resets the chain's context once a (sub-)request is done, like the locale listener. */
+  static readonly FINISH_REQUEST_PRIORITY = 0;
+
+  readonly #logger: Logger;
+  /** Per request chain: the context of the request currently handled on it (for URL generation). */
+  readonly #contexts = new WeakMap<RequestStack, RequestContext>();
+
+  constructor(
+    private readonly router: Router,
+    options: RouterListenerOptions = {},
+  ) {
+    this.#logger = (options.logger ?? nullLogger).child({ channel: 'request' });
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.request': {
+        listener: (event) => this.onKernelRequest(event),
+        priority: RouterListener.REQUEST_PRIORITY,
+        name: 'RouterListener.onKernelRequest',
+      },
+      'kernel.finish_request': {
+        listener: (event) => this.onKernelFinishRequest(event),
+        priority: RouterListener.FINISH_REQUEST_PRIORITY,
+        name: 'RouterListener.onKernelFinishRequest',
+      },
+    };
+  }
+
+  onKernelRequest(event: RequestEvent): void {
+    const request = event.request;
+    if (event.requestStack !== null) this.#contexts.set(event.requestStack, this.router.contextFor(request));
+    if (request.attributes.has('_controller')) return;
+
+    let result: MatchResult;
+    try {
+      result = this.router.match(request);
+    } catch (error) {
+      if (error instanceof MalformedPathError) throw new BadRequestHttpError(error.message, { cause: error });
+      throw error;
+    }
+    switch (result.kind) {
+      case 'match':
+        this.#apply(request, result.route.name, result.params);
+        return;
+      case 'redirect':
+        this.#applyRedirect(request, result);
+        return;
+      case 'method-not-allowed': {
+        const allowed = result.allowedMethods;
+        throw new MethodNotAllowedHttpError(
+          allowed,
+          `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`,
+          { cause: new MethodNotAllowedError(allowed) },
+        );
+      }
+      case 'not-found':
+        throw new NotFoundHttpError(withReferer(notFoundMessage(request), request), {
+          cause: new ResourceNotFoundError(result.path),
+        });
+    }
+  }
+
+  /** After a sub-request, the chain's context is the parent request's again; after the main request it is dropped. */
+  onKernelFinishRequest(event: FinishRequestEvent): void {
+    const stack = event.requestStack;
+    if (stack === null) return;
+    const parent = stack.getParentRequest();
+    if (parent === null) this.#contexts.delete(stack);
+    else this.#contexts.set(stack, this.router.contextFor(parent));
+  }
+
+  /** The context of the request being handled on a chain (`event.requestStack`), for URL generation. */
+  contextOf(stack: RequestStack): RequestContext | undefined {
+    return this.#contexts.get(stack);
+  }
+
+  #apply(request: Request, name: string, params: Record<string, unknown>): void {
+    this.#logger.info(
+      { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
+      `Matched route "${name}".`,
+    );
+    const attributes = request.attributes;
+    for (const key of Object.keys(params)) attributes.set(key, params[key]);
+    attributes.set('_route', name);
+    const routeParams: Record<string, unknown> = { ...params };
+    delete routeParams['_route'];
+    delete routeParams['_controller'];
+    attributes.set('_route_params', routeParams);
+  }
+
+  /**
+   * Only routing attributes: the target route's defaults (`_is_granted`, `_cache`…) are not
+   * copied, so they never apply to the redirect itself.
+   */
+  #applyRedirect(request: Request, result: RedirectMatch): void {
+    const scheme = result.scheme ?? request.scheme;
+    const host = scheme === request.scheme ? request.httpHost : request.host;
+    const query = request.queryString === '' ? '' : `?${request.queryString}`;
+    const url = `${scheme}://${host}${this.router.baseUrl}${result.path}${query}`;
+    this.#apply(request, result.route.name, { _controller: redirectController });
+    request.attributes.set('_redirect_url', url);
+  }
+}
+
+/** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
+function notFoundMessage(request: Request): string {
+  return `No route found for "${request.method} ${request.url}"`;
+}
+
+function withReferer(message: string, request: Request): string {
+  const referer = request.headers.get('referer');
+  return referer === undefined ? message : `${message} (from "${referer}")`;
+}

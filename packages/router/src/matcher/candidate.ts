@@ -1,0 +1,50 @@
+import type { Route } from '../route/route.js';
+
+/**
+ * A route as the compiled matcher checks it once its path matched: everything precomputed
+ * (method and scheme sets, host expression, slash flags) so a check is a few lookups.
+ */
+export interface Candidate {
+  readonly route: Route;
+  /** Position in the collection: the order routes are tried in. */
+  readonly index: number;
+  /** Upper-case allowed methods, `null` for any. */
+  readonly methods: ReadonlySet<string> | null;
+  readonly methodList: readonly string[];
+  /** The route may answer GET, so a slash mismatch redirects instead of skipping it. */
+  readonly acceptsGet: boolean;
+  readonly schemes: ReadonlySet<string> | null;
+  readonly schemeList: readonly string[];
+  readonly hostRegex: RegExp | null;
+  readonly hostVariables: readonly string[];
+  readonly hasTrailingSlash: boolean;
+  readonly hasTrailingVar: boolean;
+  /** Path parameter names in capture order. */
+  readonly pathVariables: readonly string[];
+  readonly defaults: Readonly<Record<string, unknown>>;
+  readonly hasDefaults: boolean;
+  /** The route's own `^core/?$` expression. */
+  readonly regex: RegExp;
+}
+
+export function candidateOf(route: Route, index: number): Candidate {
+  const compiled = route.compiled;
+  const methods = route.methods.length === 0 ? null : new Set(route.methods);
+  return {
+    route,
+    index,
+    methods,
+    methodList: route.methods,
+    acceptsGet: methods === null || methods.has('GET'),
+    schemes: route.schemes.length === 0 ? null : new Set(route.schemes),
+    schemeList: route.schemes,
+    hostRegex: compiled.hostRegex,
+    hostVariables: compiled.host?.variables ?? [],
+    hasTrailingSlash: compiled.hasTrailingSlash,
+    hasTrailingVar: compiled.hasTrailingVar,
+    pathVariables: compiled.core.variables,
+    defaults: route.defaults,
+    hasDefaults: Object.keys(route.defaults).length > 0,
+    regex: compiled.regex,
+  };
+}

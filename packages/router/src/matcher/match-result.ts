@@ -1,0 +1,49 @@
+import type { Route } from '../route/route.js';
+
+/** What matching needs of a request besides its path. `RequestContext` is one. */
+export interface MatchContext {
+  /** Upper-case method; HEAD is matched as GET too. */
+  readonly method: string;
+  /** Lower-case host without port. */
+  readonly host: string;
+  /** Lower-case scheme. */
+  readonly scheme: string;
+}
+
+/** A route matched. `params` = the route's defaults overlaid by captured (decoded) values. */
+export interface RouteMatch {
+  readonly kind: 'match';
+  readonly route: Route;
+  readonly params: Record<string, unknown>;
+}
+
+/**
+ * The route matches once the trailing slash is toggled (or with another scheme): answer with a
+ * redirect to `path` (still percent-encoded as received, slash toggled) on `scheme`.
+ */
+export interface RedirectMatch {
+  readonly kind: 'redirect';
+  readonly route: Route;
+  readonly params: Record<string, unknown>;
+  readonly path: string;
+  /** The scheme to redirect to, or `null` to keep the request's. */
+  readonly scheme: string | null;
+}
+
+/** No route: `path` is what the reference's message names (the toggled path after a slash retry). */
+export interface NotFoundMatch {
+  readonly kind: 'not-found';
+  readonly path: string;
+}
+
+/** Routes match the path but none allows the method. */
+export interface MethodNotAllowedMatch {
+  readonly kind: 'method-not-allowed';
+  /** Union over the matching routes, declaration order, upper-case, no duplicates, HEAD never added. */
+  readonly allowedMethods: readonly string[];
+}
+
+export type MatchResult = RouteMatch | RedirectMatch | NotFoundMatch | MethodNotAllowedMatch;
+
+/** What the router does with a path whose trailing slash differs from the route's (ruling 5). */
+export type TrailingSlashMode = 'redirect' | 'strict' | 'ignore';
