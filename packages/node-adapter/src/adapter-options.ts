@@ -1,0 +1,70 @@
+import { nullLogger, type Logger } from '@switchboard/http-kernel';
+
+/** How incoming requests are turned into kernel requests and responses are written back. */
+export interface NodeAdapterOptions {
+  /** Largest request body accepted, in bytes; past it the body read fails with 413. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Time allowed to receive a whole request body once it is read, in ms; past it 408. Default 30 s. */
+  bodyTimeout?: number;
+  /**
+   * Proxies whose `X-Forwarded-For/-Proto/-Host/-Port` are believed: addresses, CIDR ranges or
+   * `'loopback'`. Default none: forwarded headers are ignored.
+   */
+  trustedProxies?: readonly string[];
+  /**
+   * The public origin the service answers for (`https://v2.api.example.com`). When set, every
+   * request's scheme, host and port come from it instead of the socket and `Host` header: for a
+   * host behind a TLS-terminating proxy that does not send trusted forwarded headers.
+   */
+  baseUrl?: string;
+  /** Receives what the adapter must report (a response that could not be written). */
+  logger?: Logger;
+}
+
+export interface ResolvedAdapterOptions {
+  readonly bodyLimit: number;
+  readonly bodyTimeout: number;
+  readonly trustedProxies: readonly string[];
+  readonly origin: PublicOrigin | null;
+  readonly logger: Logger;
+}
+
+export interface PublicOrigin {
+  readonly scheme: 'http' | 'https';
+  /** Lower-cased; IPv6 in brackets. */
+  readonly host: string;
+  readonly port: number;
+}
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+
+export function resolveAdapterOptions(options: NodeAdapterOptions = {}): ResolvedAdapterOptions {
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${bodyLimit}.`);
+  if (!(bodyTimeout > 0)) throw new RangeError(`bodyTimeout must be a positive number of ms, got ${bodyTimeout}.`);
+  return {
+    bodyLimit,
+    bodyTimeout,
+    trustedProxies: options.trustedProxies ?? [],
+    origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
+    logger: (options.logger ?? nullLogger).child({ channel: 'http' }),
+  };
+}
+
+/** Reads `https://v2.api.example.com[:port]`; a path, query or credentials are configuration mistakes. */
+export function parsePublicOrigin(baseUrl: string): PublicOrigin {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TypeError(`baseUrl "${baseUrl}" is not an absolute URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl "${baseUrl}" must be http or https.`);
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new TypeError(`baseUrl "${baseUrl}" must be an origin only (scheme, host, optional port), without path, query or credentials.`);
+  }
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  return { scheme, host: url.hostname.toLowerCase(), port: url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port) };
+}

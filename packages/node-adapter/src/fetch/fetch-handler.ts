@@ -1,0 +1,94 @@
+import { describeError, HeaderBag, logAt, Request, type Response } from '@switchboard/http-kernel';
+import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
+import type { HostedKernel } from '../hosted-kernel.js';
+import { FetchBody } from './fetch-body.js';
+
+export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'logger'> {
+  /** The client address, when the runtime knows it (fetch requests carry none). Default `127.0.0.1`. */
+  clientIp?: (request: globalThis.Request) => string | undefined;
+  /**
+   * Where to hand the `kernel.terminate` work so the runtime keeps it alive after answering
+   * (`ctx.waitUntil` on workers). Without it, terminate runs once the body was fully read.
+   */
+  waitUntil?: (work: Promise<unknown>) => void;
+}
+
+export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
+
+/**
+ * The kernel as a WHATWG fetch handler, `(Request) => Promise<Response>`, for runtimes built on
+ * fetch (Deno, Bun, workers) or `@hono/node-server`-style bridges. The URL is the runtime's
+ * already-parsed absolute URL, so its path is as the URL parser normalised it.
+ */
+export function createFetchHandler(kernel: HostedKernel, options: FetchHandlerOptions = {}): FetchHandler {
+  const resolved = resolveAdapterOptions(options);
+  const limits = { maxBytes: resolved.bodyLimit, timeoutMs: resolved.bodyTimeout };
+  const logger = resolved.logger;
+
+  return async (incoming) => {
+    const url = new URL(incoming.url);
+    const origin = resolved.origin;
+    const scheme = origin?.scheme ?? (url.protocol === 'https:' ? 'https' : 'http');
+    const declared = incoming.headers.get('content-length');
+    const request = new Request({
+      method: incoming.method,
+      scheme,
+      host: origin?.host ?? url.hostname,
+      ...(origin !== null ? { port: origin.port } : url.port === '' ? {} : { port: Number(url.port) }),
+      path: url.pathname,
+      query: url.search.slice(1),
+      headers: new HeaderBag(incoming.headers),
+      clientIp: options.clientIp?.(incoming) ?? '127.0.0.1',
+      protocolVersion: '1.1',
+      body: incoming.body === null ? null : new FetchBody(incoming.body, declared === null ? undefined : Number(declared), limits),
+    });
+    const response = await kernel.handle(request);
+
+    let terminated = false;
+    const terminate = (): void => {
+      if (terminated || kernel.terminate === undefined) return;
+      terminated = true;
+      const work = kernel.terminate(request, response).catch((error: unknown) => {
+        logAt(logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+      });
+      options.waitUntil?.(work);
+    };
+    const noBody = incoming.method === 'HEAD' || response.isEmpty;
+    const body = noBody ? null : toBodyInit(response.body, terminate);
+    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setImmediate(terminate);
+    return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
+  };
+}
+
+function toHeaders(response: Response): Headers {
+  const headers = new Headers();
+  for (const [name, values] of response.headers) for (const value of values) headers.append(name, value);
+  return headers;
+}
+
+/** Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel). */
+function toBodyInit(body: Response['body'], onDone: () => void): ConstructorParameters<typeof globalThis.Response>[0] {
+  if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
+  const encoder = new TextEncoder();
+  const iterator = body[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) {
+          controller.close();
+          onDone();
+        } else {
+          controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+        }
+      } catch (error) {
+        controller.error(error);
+        onDone();
+      }
+    },
+    async cancel() {
+      onDone();
+      await iterator.return?.();
+    },
+  });
+}

@@ -1,0 +1,139 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { describeError, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
+import type { HostedKernel } from './hosted-kernel.js';
+import { IncomingBody } from './request/incoming-body.js';
+import { InvalidRequestError } from './request/invalid-request-error.js';
+import { NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
+import type { NodeServerResponse } from './response/node-response.js';
+import { writePlainResponse } from './response/plain-response.js';
+import { writeResponse } from './response/response-writer.js';
+
+/** A `(req, res)` listener for `http.createServer`, `https.createServer` or `http2.createSecureServer`. */
+export type NodeRequestListener = {
+  (req: IncomingMessage, res: ServerResponse): void;
+  (req: Http2ServerRequest, res: Http2ServerResponse): void;
+};
+
+/**
+ * Hands node requests to a kernel and writes its responses back. One instance per server; it
+ * keeps no per-request state in its fields (only counters for shutdown).
+ */
+export class NodeAdapter {
+  readonly #kernel: HostedKernel;
+  readonly #factory: NodeRequestFactory;
+  readonly #logger: Logger;
+  readonly #pendingTerminations = new Set<Promise<void>>();
+  #closingConnections = false;
+
+  constructor(kernel: HostedKernel, options: NodeAdapterOptions = {}) {
+    const resolved = resolveAdapterOptions(options);
+    this.#kernel = kernel;
+    this.#factory = new NodeRequestFactory(resolved);
+    this.#logger = resolved.logger;
+  }
+
+  /** The listener to give a node server. */
+  readonly listener: NodeRequestListener = ((req: NodeIncomingRequest, res: NodeServerResponse) =>
+    this.handle(req, res)) as NodeRequestListener;
+
+  /**
+   * Handles one request. With `next` (middleware fall-through), a request no route matched is
+   * handed to it instead of being answered; see `UnmatchedRequestListener`.
+   */
+  handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
+    const http2 = req.httpVersionMajor === 2;
+    let request: Request;
+    try {
+      request = this.#factory.create(req);
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      writePlainResponse(res, 400, error.message, http2);
+      return;
+    }
+    if (next !== undefined) request.attributes.set('_fall_through', true);
+    this.#kernel.handle(request).then(
+      (response) => {
+        if (next !== undefined && request.attributes.get('_unmatched') === true) {
+          this.#terminateWhenDone(res, request, response);
+          next();
+          return;
+        }
+        this.#send(req, res, request, response, http2);
+      },
+      (error: unknown) => {
+        logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
+        writePlainResponse(res, 500, 'The server could not answer this request.', http2);
+      },
+    );
+  }
+
+  /** From now on, HTTP/1 responses close their connection (graceful shutdown). */
+  closeConnectionsAfterResponse(): void {
+    this.#closingConnections = true;
+  }
+
+  /** Resolves once every scheduled `kernel.terminate` has run. */
+  async drain(): Promise<void> {
+    while (this.#pendingTerminations.size > 0) await Promise.all([...this.#pendingTerminations]);
+  }
+
+  #send(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean): void {
+    if (!http2 && (this.#closingConnections || (request.body instanceof IncomingBody && request.body.abandoned))) {
+      response.headers.set('connection', 'close');
+    }
+    try {
+      // A streamed body settles on its own (errors are logged inside); nothing waits for it here.
+      void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger);
+    } catch (error) {
+      // Typically a header value the application built with a forbidden character.
+      logAt(this.#logger, 'CRITICAL', { exception: error }, `The response could not be written: ${describeError(error)}`);
+      writePlainResponse(res, 500, 'The response could not be written.', http2);
+    }
+    this.#terminateWhenDone(res, request, response);
+  }
+
+  /**
+   * Runs `kernel.terminate` once the response is finished or the client went away — exactly once,
+   * and on a later turn of the event loop so it never delays the next response on the connection.
+   * Skipped entirely when the kernel says nobody listens.
+   */
+  #terminateWhenDone(res: NodeServerResponse, request: Request, response: Response): void {
+    const kernel = this.#kernel;
+    if (kernel.terminate === undefined) return;
+    if (kernel.dispatcher !== undefined && !kernel.dispatcher.hasListeners('kernel.terminate')) return;
+    let scheduled = false;
+    const schedule = (): void => {
+      if (scheduled) return;
+      scheduled = true;
+      res.off('close', schedule);
+      setImmediate(() => {
+        const running = this.#terminate(request, response);
+        this.#pendingTerminations.add(running);
+        void running.finally(() => this.#pendingTerminations.delete(running));
+      });
+    };
+    res.on('close', schedule);
+    if (isClosed(res)) schedule();
+  }
+
+  async #terminate(request: Request, response: Response): Promise<void> {
+    try {
+      await this.#kernel.terminate!(request, response);
+    } catch (error) {
+      logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+    }
+  }
+}
+
+/** The response already ended or its stream was torn down, so 'close' will not come again. */
+function isClosed(res: NodeServerResponse): boolean {
+  if ('stream' in res) return res.stream.closed;
+  return res.closed || res.destroyed;
+}
+
+/** `(req, res)` listener that hands every request to `kernel`. */
+export function createRequestListener(kernel: HostedKernel, options?: NodeAdapterOptions): NodeRequestListener {
+  return new NodeAdapter(kernel, options).listener;
+}

@@ -1,0 +1,137 @@
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
+import { isIP } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { HeaderBag, Request, type Scheme } from '@switchboard/http-kernel';
+import type { ResolvedAdapterOptions } from '../adapter-options.js';
+import { parseHostHeader, type HostAndPort } from './host-header.js';
+import { IncomingBody } from './incoming-body.js';
+import { InvalidRequestError } from './invalid-request-error.js';
+import { parseRequestTarget } from './request-target.js';
+import { TrustedProxies, unmapIpv4 } from './trusted-proxies.js';
+
+/** A request as node:http (HTTP/1.x) or the node:http2 compatibility API presents it. */
+export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
+
+const COLON = 58;
+
+/**
+ * Builds the kernel's `Request` from a node request: path and query exactly as sent, headers
+ * (pseudo-headers left out), scheme from the socket, host from `Host` or `:authority`, client
+ * address from the socket, `X-Forwarded-*` only from trusted proxies, and a body read lazily.
+ * Throws `InvalidRequestError` for what cannot be a request (invalid host, no path).
+ */
+export class NodeRequestFactory {
+  readonly #options: ResolvedAdapterOptions;
+  readonly #proxies: TrustedProxies;
+  // The same Host value arrives again and again; its parse is remembered (a pure function's result).
+  #lastHostValue = '';
+  #lastHost: HostAndPort | null = null;
+
+  constructor(options: ResolvedAdapterOptions) {
+    this.#options = options;
+    this.#proxies = new TrustedProxies(options.trustedProxies);
+  }
+
+  create(req: NodeIncomingRequest): Request {
+    const target = parseRequestTarget(req.url ?? '');
+    if (target === null) throw new InvalidRequestError('The request target is not a path.');
+
+    const headers = new HeaderBag();
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!;
+      if (name.charCodeAt(0) !== COLON) headers.append(name, raw[i + 1]!);
+    }
+
+    const http2 = req.httpVersionMajor === 2;
+    const socket = req.socket;
+    let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
+    let clientIp = unmapIpv4(socket.remoteAddress ?? '');
+    let authority = (http2 ? (req as Http2ServerRequest).authority : undefined) ?? headers.get('host');
+    let forwardedPort: number | undefined;
+
+    if (!this.#proxies.isEmpty && this.#proxies.has(clientIp)) {
+      clientIp = this.#forwardedClient(headers, clientIp);
+      const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
+      if (proto === 'https' || proto === 'http') scheme = proto;
+      authority = firstValue(headers.get('x-forwarded-host')) ?? authority;
+      const port = firstValue(headers.get('x-forwarded-port'));
+      if (port !== undefined && /^\d{1,5}$/.test(port)) forwardedPort = Number(port);
+    }
+
+    let host: string;
+    let port: number | undefined;
+    const origin = this.#options.origin;
+    if (origin !== null) {
+      scheme = origin.scheme;
+      host = origin.host;
+      port = origin.port;
+    } else if (authority === undefined || authority === '') {
+      // HTTP/1.0 may omit Host (Node rejects an HTTP/1.1 request without one): the address it reached.
+      const local = socket.localAddress ?? '127.0.0.1';
+      host = isIP(local) === 6 ? `[${local}]` : local;
+      port = socket.localPort;
+    } else {
+      const parsed = this.#parseHost(authority);
+      if (parsed === null) throw new InvalidRequestError('The Host header is not a valid host.');
+      host = parsed.host;
+      port = parsed.port;
+    }
+    if (forwardedPort !== undefined && origin === null) port = forwardedPort;
+
+    return new Request({
+      method: req.method ?? 'GET',
+      scheme,
+      host,
+      ...(port === undefined ? {} : { port }),
+      path: target.path,
+      query: target.query,
+      headers,
+      clientIp,
+      protocolVersion: req.httpVersion,
+      body: this.#body(req, headers, http2),
+    });
+  }
+
+  #parseHost(value: string): HostAndPort | null {
+    if (value !== this.#lastHostValue) {
+      this.#lastHost = parseHostHeader(value);
+      this.#lastHostValue = value;
+    }
+    return this.#lastHost;
+  }
+
+  /** The right-most address of `X-Forwarded-For` that is not itself a trusted proxy. */
+  #forwardedClient(headers: HeaderBag, peer: string): string {
+    const chain = headers.getAll('x-forwarded-for').join(',').split(',');
+    let client = peer;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const address = unmapIpv4(chain[i]!.trim());
+      if (isIP(address) === 0) break;
+      client = address;
+      if (!this.#proxies.has(address)) break;
+    }
+    return client;
+  }
+
+  #body(req: NodeIncomingRequest, headers: HeaderBag, http2: boolean): IncomingBody | null {
+    if (http2) {
+      if ((req as Http2ServerRequest).stream.endAfterHeaders) return null;
+    } else if (!headers.has('content-length') && !headers.has('transfer-encoding')) {
+      return null;
+    }
+    const declared = headers.get('content-length');
+    return new IncomingBody(req, declared === undefined ? undefined : Number(declared), {
+      maxBytes: this.#options.bodyLimit,
+      timeoutMs: this.#options.bodyTimeout,
+    });
+  }
+}
+
+function firstValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const comma = value.indexOf(',');
+  const first = (comma === -1 ? value : value.slice(0, comma)).trim();
+  return first === '' ? undefined : first;
+}

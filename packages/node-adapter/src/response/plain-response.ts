@@ -1,0 +1,23 @@
+import { statusText } from '@switchboard/http-kernel';
+import { destroyResponse, type NodeServerResponse } from './node-response.js';
+
+/**
+ * A short plain-text answer for what never reached the kernel (an invalid Host, a failure of the
+ * kernel itself): the status line's reason and one sentence, no stack, and the connection closed
+ * on HTTP/1 since the state of the request is unknown.
+ */
+export function writePlainResponse(res: NodeServerResponse, status: number, message: string, http2: boolean): void {
+  if (res.headersSent) {
+    destroyResponse(res);
+    return;
+  }
+  const body = `${status} ${statusText(status)}: ${message}\n`;
+  const headers: Record<string, string> = {
+    'content-type': 'text/plain; charset=UTF-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'cache-control': 'no-store',
+  };
+  if (!http2) headers['connection'] = 'close';
+  res.writeHead(status, headers);
+  res.end(body);
+}

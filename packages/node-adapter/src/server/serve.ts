@@ -1,0 +1,182 @@
+import http from 'node:http';
+import http2 from 'node:http2';
+import type { AddressInfo, Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { nullLogger } from '@switchboard/http-kernel';
+import type { NodeAdapterOptions } from '../adapter-options.js';
+import type { HostedKernel } from '../hosted-kernel.js';
+import { NodeAdapter } from '../node-adapter.js';
+import { answerClientError } from './client-error-responder.js';
+import { resolveServerLimits, type ResolvedServerLimits, type ServerLimits } from './server-limits.js';
+
+/** PEM contents (not paths) of the server's key and certificate chain. */
+export interface TlsOptions {
+  key: string | Buffer;
+  cert: string | Buffer;
+  /** Passphrase of an encrypted key. Never logged. */
+  passphrase?: string;
+}
+
+export interface ServeOptions extends NodeAdapterOptions, ServerLimits {
+  /** Default 0: any free port (read it from the result). */
+  port?: number;
+  /** Default `127.0.0.1`: reachable from this machine only. Use `0.0.0.0` or `::` deliberately. */
+  host?: string;
+  /** Enables HTTPS; HTTP/2 and HTTP/1.1 clients then share the port (ALPN). */
+  tls?: TlsOptions;
+  /** Shut down gracefully on SIGTERM and SIGINT, then exit 0. Default true. */
+  handleSignals?: boolean;
+  /** Runs after the server stopped and every `kernel.terminate` finished (close pools here). */
+  onShutdown?: () => void | Promise<void>;
+}
+
+export interface RunningServer {
+  readonly server: http.Server | http2.Http2SecureServer;
+  /** `http://127.0.0.1:8000`, `https://[::1]:8443`… */
+  readonly url: string;
+  readonly port: number;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (at most `shutdownTimeout`),
+   * closes idle keep-alive connections, waits for `kernel.terminate`, then runs `onShutdown`.
+   */
+  close(): Promise<void>;
+}
+
+/** Starts a hardened node server for `kernel`. */
+export async function serve(kernel: HostedKernel, options: ServeOptions = {}): Promise<RunningServer> {
+  const limits = resolveServerLimits(options);
+  const adapter = new NodeAdapter(kernel, options);
+  const logger = (options.logger ?? nullLogger).child({ channel: 'http' });
+  const connections = options.tls === undefined ? null : new TlsConnections();
+  const server = options.tls === undefined ? plainServer(adapter, limits) : secureServer(adapter, limits, options.tls, connections!);
+  server.on('clientError', answerClientError);
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const scheme = options.tls === undefined ? 'http' : 'https';
+  const url = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+      adapter.closeConnectionsAfterResponse();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (connections === null) (server as http.Server).closeIdleConnections();
+      else connections.closeGracefully();
+      const force = setTimeout(() => {
+        logger.warn({}, `In-flight requests did not finish within ${limits.shutdownTimeout} ms; closing their connections.`);
+        if (connections === null) (server as http.Server).closeAllConnections();
+        else connections.destroyAll();
+      }, limits.shutdownTimeout);
+      await stopped;
+      clearTimeout(force);
+      await Promise.race([adapter.drain(), delay(limits.shutdownTimeout)]);
+      await options.onShutdown?.();
+    })());
+
+  const onSignal = (signal: NodeJS.Signals): void => {
+    logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting.`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ exception: error }, 'Shutdown failed.');
+        process.exit(1);
+      },
+    );
+  };
+  if (options.handleSignals ?? true) {
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { server, url, port, close };
+}
+
+function plainServer(adapter: NodeAdapter, limits: ResolvedServerLimits): http.Server {
+  const server = http.createServer(
+    {
+      headersTimeout: limits.headersTimeout,
+      requestTimeout: limits.requestTimeout,
+      maxHeaderSize: limits.maxHeaderSize,
+      // How often Node checks the two timeouts above (its default, 30 s, would let them overrun).
+      connectionsCheckingInterval: Math.min(5_000, Math.max(250, limits.headersTimeout / 4)),
+    },
+    adapter.listener,
+  );
+  server.keepAliveTimeout = limits.keepAliveTimeout;
+  return server;
+}
+
+function secureServer(
+  adapter: NodeAdapter,
+  limits: ResolvedServerLimits,
+  tls: TlsOptions,
+  connections: TlsConnections,
+): http2.Http2SecureServer {
+  const server = http2.createSecureServer(
+    {
+      key: tls.key,
+      cert: tls.cert,
+      ...(tls.passphrase === undefined ? {} : { passphrase: tls.passphrase }),
+      allowHTTP1: true,
+      handshakeTimeout: Math.min(10_000, limits.headersTimeout),
+      settings: { maxConcurrentStreams: limits.maxConcurrentStreams, maxHeaderListSize: limits.maxHeaderSize },
+    },
+    adapter.listener,
+  );
+  // Read by Node's HTTP/1 connection handling for clients that fall back to HTTP/1.1.
+  Object.assign(server, {
+    maxHeaderSize: limits.maxHeaderSize,
+    keepAliveTimeout: limits.keepAliveTimeout,
+    headersTimeout: limits.headersTimeout,
+    requestTimeout: limits.requestTimeout,
+  });
+  server.setTimeout(limits.idleTimeout);
+  server.on('session', (session: http2.ServerHttp2Session) => connections.addSession(session));
+  server.on('secureConnection', (socket: TLSSocket) => {
+    if (socket.alpnProtocol !== 'h2') connections.addHttp1Socket(socket);
+  });
+  return server;
+}
+
+/** The open connections of a TLS server, so shutdown can close them (Node tracks only plain HTTP/1). */
+class TlsConnections {
+  readonly #sessions = new Set<http2.ServerHttp2Session>();
+  readonly #http1 = new Set<Socket>();
+
+  addSession(session: http2.ServerHttp2Session): void {
+    this.#sessions.add(session);
+    session.once('close', () => this.#sessions.delete(session));
+  }
+
+  addHttp1Socket(socket: Socket): void {
+    this.#http1.add(socket);
+    socket.once('close', () => this.#http1.delete(socket));
+  }
+
+  /** HTTP/2: GOAWAY, open streams finish. HTTP/1: idle sockets close now, busy ones after their response. */
+  closeGracefully(): void {
+    for (const session of this.#sessions) session.close();
+    for (const socket of this.#http1) {
+      // Node keeps the response in progress on the socket; none means it waits for a next request.
+      if ((socket as Socket & { _httpMessage?: unknown })._httpMessage == null) socket.destroy();
+    }
+  }
+
+  destroyAll(): void {
+    for (const session of this.#sessions) session.destroy();
+    for (const socket of this.#http1) socket.destroy();
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
