@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineController, HttpError, JsonResponse, Request, type Response } from '@switchboard/http-kernel';
 import type { ErrorListenerOptions } from '../src/index.js';
-import { addStandInRouter } from './support/stand-in-router.js';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { bodyText, errorKernel } from './support/error-kernel.js';
 
 const ERROR_PAGE_EVENTS = [
@@ -18,28 +18,30 @@ const ERROR_PAGE_EVENTS = [
   'main kernel.finish_request',
 ];
 
-function app(options: Partial<ErrorListenerOptions> = {}) {
-  return errorKernel((dispatcher) =>
-    addStandInRouter(dispatcher, {
-      '/items': {
-        GET: () => new JsonResponse([]),
-        POST: () => new JsonResponse({}, 201),
-      },
-      '/boom': {
-        GET: defineController([], function boom(): never {
-          throw new Error('database unreachable');
-        }),
-      },
-      '/chain': {
-        GET: defineController([], function chain(): never {
-          const root = new Error('ECONNREFUSED 127.0.0.1:5432');
-          const middle = new Error('connection pool exhausted', { cause: root });
-          throw new HttpError(503, 'Orders are unavailable', { cause: middle });
-        }),
-      },
+const routes = new RouteCollection()
+  .add('items', '/items', { methods: ['GET', 'POST'], controller: () => new JsonResponse([]) })
+  .add('boom', '/boom', {
+    controller: defineController([], function boom(): never {
+      throw new Error('database unreachable');
     }),
-    options,
-  );
+  })
+  .add('chain', '/chain', {
+    controller: defineController([], function chain(): never {
+      const root = new Error('ECONNREFUSED 127.0.0.1:5432');
+      const middle = new Error('connection pool exhausted', { cause: root });
+      throw new HttpError(503, 'Orders are unavailable', { cause: middle });
+    }),
+  });
+const router = new Router(routes);
+
+/** The kernel with the real router listener (sharing the app's logger), the error listener and the response defaults. */
+function app(options: Partial<ErrorListenerOptions> = {}) {
+  const kernel = errorKernel(() => {}, options);
+  kernel.dispatcher.addSubscriber(new RouterListener(router, { logger: kernel.logger }));
+  return Object.assign(kernel, {
+    /** Records at ERROR or above: the router's `Matched route` INFO lines are not errors. */
+    errors: () => kernel.logger.records.filter((r) => r.level === 'ERROR' || r.level === 'CRITICAL'),
+  });
 }
 
 /** Asserts every header of spec 7.1 except the profiler's three, and no cookie. */
@@ -65,11 +67,16 @@ describe('full lifecycle of an error response', () => {
     expectErrorHeaders(response);
     expect(decodeURIComponent(response.headers.get('x-debug-exception')!)).toBe(message);
     expect(bodyText(response)).toContain('No route found for &quot;GET http://api.example.test:8080/robots.txt&quot;');
-    expect(kernel.logger.records.map((r) => [r.level, r.channel])).toEqual([['ERROR', 'request']]);
-    expect(kernel.logger.records[0]!.message).toBe(
+    expect(kernel.errors().map((r) => [r.level, r.channel])).toEqual([['ERROR', 'request']]);
+    expect(kernel.errors()[0]!.message).toBe(
       `Uncaught Error NotFoundHttpError: "${message}" at ${decodeURIComponent(response.headers.get('x-debug-exception-file')!).replace(/^.*\//, '').replace(/:(\d+)$/, ' line $1')}`,
     );
     expect(kernel.eventOrder()).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
+    // The throw site is the router listener's source, and the matcher's message (slash retried) is the cause.
+    expect(decodeURIComponent(response.headers.get('x-debug-exception-file')!)).toMatch(/\/packages\/router\/src\/listener\/router-listener\.ts:\d+$/);
+    expect(bodyText(response)).toContain('<p class="message">No routes found for &quot;/robots.txt/&quot;.</p>');
+    const routed = kernel.traces.filter((t) => t.eventName === 'kernel.request').flatMap((t) => t.called.map((c) => c.name));
+    expect(routed).toEqual(['RouterListener.onKernelRequest', 'RouterListener.onKernelRequest']);
   });
 
   it('405 with the Allow header and the message of spec 7.2', async () => {
@@ -81,7 +88,7 @@ describe('full lifecycle of an error response', () => {
     expect(decodeURIComponent(response.headers.get('x-debug-exception')!)).toBe(
       'No route found for "DELETE http://localhost/items": Method Not Allowed (Allow: GET, POST)',
     );
-    expect(kernel.logger.records.map((r) => r.level)).toEqual(['ERROR']);
+    expect(kernel.errors().map((r) => r.level)).toEqual(['ERROR']);
     expect(kernel.eventOrder()).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
   });
 
@@ -91,7 +98,7 @@ describe('full lifecycle of an error response', () => {
     expect(response.status).toBe(500);
     expectErrorHeaders(response);
     expect(decodeURIComponent(response.headers.get('x-debug-exception-file')!)).toMatch(/full-lifecycle\.test\.ts:\d+$/);
-    expect(kernel.logger.records.map((r) => [r.level, r.channel])).toEqual([['CRITICAL', 'request']]);
+    expect(kernel.errors().map((r) => [r.level, r.channel])).toEqual([['CRITICAL', 'request']]);
     expect(kernel.eventOrder()).toEqual([
       'main kernel.request',
       'main kernel.controller',
@@ -113,7 +120,7 @@ describe('full lifecycle of an error response', () => {
     const json = await kernel.handle(Request.fromUrl('http://localhost/chain', { headers: { accept: 'application/json' } }));
     const problem = JSON.parse(bodyText(json)) as { causes: Array<{ message: string }> };
     expect(problem.causes.map((c) => c.message)).toEqual(['connection pool exhausted', 'ECONNREFUSED 127.0.0.1:5432']);
-    expect(kernel.logger.records.map((r) => r.level)).toEqual(['CRITICAL', 'CRITICAL']);
+    expect(kernel.errors().map((r) => r.level)).toEqual(['CRITICAL', 'CRITICAL']);
   });
 
   it('an error thrown by the error controller itself: plain text, original status, both errors logged', async () => {
@@ -130,7 +137,7 @@ describe('full lifecycle of an error response', () => {
     expect(response.headers.get('x-robots-tag')).toBe('noindex');
     expect(bodyText(response)).toMatch(/^405 Method Not Allowed\n\nMethodNotAllowedHttpError: No route found/);
     expect(bodyText(response)).toContain('The error page failed too:\nTypeError: template missing');
-    expect(kernel.logger.records.map((r) => [r.level, r.channel])).toEqual([
+    expect(kernel.errors().map((r) => [r.level, r.channel])).toEqual([
       ['ERROR', 'request'],
       ['CRITICAL', 'request'],
     ]);
@@ -163,7 +170,7 @@ describe('full lifecycle of an error response', () => {
       expect(response.status).toBe(404);
       expectErrorHeaders(response, contentType);
       expect(bodyText(response).startsWith(bodyStart)).toBe(true);
-      expect(kernel.logger.records).toHaveLength(1);
+      expect(kernel.errors()).toHaveLength(1);
       expect(kernel.eventOrder()).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
     });
   });
@@ -174,6 +181,6 @@ describe('full lifecycle of an error response', () => {
     expect(response.status).toBe(200);
     expect(response.headers.has('x-debug-exception')).toBe(false);
     expect(response.headers.has('vary')).toBe(false);
-    expect(kernel.logger.records).toHaveLength(0);
+    expect(kernel.errors()).toHaveLength(0);
   });
 });

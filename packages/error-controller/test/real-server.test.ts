@@ -5,22 +5,20 @@
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestHttpError, defineController, type Request } from '@switchboard/http-kernel';
-import { addStandInRouter } from './support/stand-in-router.js';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { errorKernel } from './support/error-kernel.js';
 import { serveKernel } from './support/node-server.js';
 
 const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>'];
 
-const kernel = errorKernel((dispatcher) =>
-  addStandInRouter(dispatcher, {
-    '/search': {
-      // Echoes the query into the error message, as careless validation code does.
-      GET: defineController(['request'], (request: Request): never => {
-        throw new BadRequestHttpError(`Invalid search "${request.query.get('q') ?? ''}"`);
-      }),
-    },
+const routes = new RouteCollection().add('search', '/search', {
+  methods: ['GET'],
+  // Echoes the query into the error message, as careless validation code does.
+  controller: defineController(['request'], (request: Request): never => {
+    throw new BadRequestHttpError(`Invalid search "${request.query.get('q') ?? ''}"`);
   }),
-);
+});
+const kernel = errorKernel((dispatcher) => dispatcher.addSubscriber(new RouterListener(new Router(routes))));
 let served: Awaited<ReturnType<typeof serveKernel>>;
 let browser: Browser | undefined;
 
