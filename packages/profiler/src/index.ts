@@ -47,6 +47,13 @@ export {
 export { ProfileSaveListener } from './listener/profile-save-listener.js';
 
 export { ProfilerController, type ProfilerPagesOptions } from './pages/profiler-controller.js';
+export {
+  PROFILER_HOME_ROUTE,
+  PROFILER_ROUTE,
+  profilerRoutes,
+  routerMatchExplainer,
+  routerProfileLink,
+} from './pages/profiler-routes.js';
 export { PROFILER_CSP } from './pages/layout.js';
 export { defaultPanels } from './pages/panels/default-panels.js';
 export type { PanelBadge, PanelContext, PanelView } from './pages/panels/panel-view.js';

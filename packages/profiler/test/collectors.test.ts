@@ -79,8 +79,8 @@ describe('collectors', () => {
     ]);
     const logsOf = async (token: string) =>
       (await app.profiler.loadProfile(token))!.getCollector<LoggerData>('logger')!.records.map((r) => `${r.level} ${r.channel} ${r.message}`);
-    expect(await logsOf(slow.headers.get('x-debug-token')!)).toEqual(['INFO app starting slow', 'WARNING app finished slow']);
-    expect(await logsOf(fast.headers.get('x-debug-token')!)).toEqual(['INFO app starting fast', 'WARNING app finished fast']);
+    expect(await logsOf(slow.headers.get('x-debug-token')!)).toEqual(['INFO request Matched route "/work".', 'INFO app starting slow', 'WARNING app finished slow']);
+    expect(await logsOf(fast.headers.get('x-debug-token')!)).toEqual(['INFO request Matched route "/work".', 'INFO app starting fast', 'WARNING app finished fast']);
     const main = await logsOf(missing.headers.get('x-previous-debug-token')!);
     expect(main).toHaveLength(1);
     expect(main[0]).toMatch(/^ERROR request Uncaught Error NotFoundHttpError: "No route found for "GET http:\/\/localhost\/missing"" at /);

@@ -104,6 +104,15 @@ describe('the /_profiler pages', () => {
     expect(html).toContain(`href="/_profiler/${previous}"`);
   });
 
+  it('replays routing for the router panel when it is opened: each route, in order, and why it did not match', async () => {
+    const { previous } = await robots();
+    const html = await (await fetch(`${served.url}/_profiler/${previous}?panel=router`)).text();
+    expect(html).toContain('none — no route matched GET /robots.txt');
+    expect(html).toMatch(/<td class="mono">\/hello<\/td><td class="mono">\/hello<\/td><td><span class="tag none">no<\/span><\/td><td>Path &quot;\/hello&quot; does not match.<\/td>/);
+    expect(html.indexOf('>/hello<')).toBeLessThan(html.indexOf('>/leaky<'));
+    expect(html).toContain('_profiler_home');
+  });
+
   it('answers an unknown panel with 404', async () => {
     const { token } = await robots();
     const page = await fetch(`${served.url}/_profiler/${token}?panel=doctrine`);

@@ -4,55 +4,45 @@ import {
   EventDispatcher,
   HttpKernel,
   MemoryLogger,
-  NotFoundHttpError,
   type Controller,
   type KernelEventMap,
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
-import { Profiler, ProfilerController, profilingLogger, registerProfiler, type ProfilerOptions } from '../../src/index.js';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import {
+  Profiler,
+  ProfilerController,
+  profilerRoutes,
+  profilingLogger,
+  registerProfiler,
+  routerMatchExplainer,
+  routerProfileLink,
+  type ProfilerOptions,
+} from '../../src/index.js';
 
 /**
- * A real kernel wired as the example host wires it in debug mode — error listener, response
- * defaults, the profiler with its pages — with an exact-path stand-in router at kernel.request 32
- * (until `@switchboard/router` lands) that fails like the real one.
+ * A real kernel wired as the example host wires it in debug mode: router (with the profiler's
+ * routes mounted under /_profiler), error listener, response defaults and the profiler.
+ * `routes` maps exact paths to controllers (route name = path).
  */
 export function profiledKernel(routes: Record<string, Controller> = {}, options: ProfilerOptions = {}) {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const logs = new MemoryLogger();
   const profiler = new Profiler(options);
   const logger = profilingLogger(logs, profiler);
-  const pages = new ProfilerController(profiler);
-  registerProfiler(dispatcher, profiler);
-  dispatcher.on(
-    'kernel.request',
-    (event) => {
-      const request = event.request;
-      if (request.attributes.has('_controller')) return;
-      if (request.path === '/_profiler/' || request.path === '/_profiler') {
-        route(request, '_profiler_home', pages.home, {});
-        return;
-      }
-      const profilerPage = /^\/_profiler\/([^/]+)$/.exec(request.path);
-      if (profilerPage !== null) {
-        route(request, '_profiler', pages.panel, { token: profilerPage[1]! });
-        return;
-      }
-      const controller = routes[request.path];
-      if (controller !== undefined) {
-        route(request, request.path, controller, {});
-        return;
-      }
-      const referer = request.headers.get('referer');
-      const message = `No route found for "${request.method} ${request.url}"`;
-      throw new NotFoundHttpError(referer === undefined ? message : `${message} (from "${referer}")`, {
-        cause: new Error(`No routes found for "${request.rawPath}/".`),
-      });
-    },
-    32,
-    { name: 'RouterListener.onKernelRequest' },
-  );
+
+  const collection = new RouteCollection();
+  for (const [path, controller] of Object.entries(routes)) collection.add(path, path, { controller });
+  const pages = new ProfilerController(profiler, {
+    explainRoute: (input) => routerMatchExplainer(router)(input),
+  });
+  collection.mount('/_profiler', profilerRoutes(pages));
+  const router = new Router(collection);
+
+  registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
+  dispatcher.addSubscriber(new RouterListener(router, { logger }));
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
@@ -61,6 +51,7 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
     dispatcher,
     kernel,
     profiler,
+    router,
     logs,
     logger,
     /** Handles a request the way an adapter does: handle, then terminate (which saves profiles). */
@@ -70,15 +61,6 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
       return response;
     },
   };
-}
-
-function route(request: Request, name: string, controller: Controller, params: Record<string, string>): void {
-  const attributes = request.attributes;
-  attributes.set('_route', name);
-  attributes.set('_controller', controller);
-  attributes.set('_route_params', params);
-  for (const [key, value] of Object.entries(params)) attributes.set(key, value);
-  if (name.startsWith('_profiler')) attributes.set('_profile', false);
 }
 
 export function bodyText(response: Response): string {

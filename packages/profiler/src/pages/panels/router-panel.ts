@@ -7,8 +7,8 @@ import type { PanelContext, PanelView } from './panel-view.js';
 export interface RouteMatchLogEntry {
   readonly name: string;
   readonly path: string;
-  /** `match`: this route answered; `partial`: the path matched but something else did not; `none`: the path did not. */
-  readonly level: 'match' | 'partial' | 'none';
+  /** `match`: this route answered; `almost`: the path matched but something else did not; `none`: the path did not. */
+  readonly level: 'match' | 'almost' | 'none';
   /** Why it did or did not match, in the router's words. */
   readonly reason: string;
 }
@@ -35,7 +35,7 @@ export const routerPanel: PanelView<RouterData> = {
       log ??= entries.length === 0
         ? html`<p class="empty">No routes are defined.</p>`
         : html`<table><thead><tr><th>Route</th><th>Path</th><th>Result</th><th>Why</th></tr></thead>
-${entries.map((entry) => html`<tr><td class="mono">${entry.name}</td><td class="mono">${entry.path}</td><td><span class="tag ${entry.level}">${entry.level === 'match' ? 'matches' : entry.level === 'partial' ? 'almost' : 'no'}</span></td><td>${redactor.text(entry.reason)}</td></tr>`)}
+${entries.map((entry) => html`<tr><td class="mono">${entry.name}</td><td class="mono">${entry.path}</td><td><span class="tag ${entry.level}">${entry.level === 'match' ? 'matches' : entry.level === 'almost' ? 'almost' : 'no'}</span></td><td>${redactor.text(entry.reason)}</td></tr>`)}
 </table>`;
     }
     return html`<h2>Routing</h2>
