@@ -108,11 +108,10 @@ export class NodeAdapter {
       if (scheduled) return;
       scheduled = true;
       res.off('close', schedule);
-      setImmediate(() => {
-        const running = this.#terminate(request, response);
-        this.#pendingTerminations.add(running);
-        void running.finally(() => this.#pendingTerminations.delete(running));
-      });
+      // Counted from now, not from when it starts, so a shutdown waiting on drain() cannot miss it.
+      const running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#terminate(request, response));
+      this.#pendingTerminations.add(running);
+      void running.finally(() => this.#pendingTerminations.delete(running));
     };
     res.on('close', schedule);
     if (isClosed(res)) schedule();

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import http2 from 'node:http2';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonResponse, Response } from '@switchboard/http-kernel';
+import { serve, type RunningServer } from '../src/index.js';
+import { createTestCertificate } from './support/certificate.js';
+import { rawExchange, statusOfRaw } from './support/raw-client.js';
+import { createTestKernel } from './support/test-kernel.js';
+
+function routes() {
+  return createTestKernel({
+    '/hello': (request) => new JsonResponse({ hello: 'world', protocol: request.protocolVersion, scheme: request.scheme }),
+    '/id': (request) => new Response(request.query.get('n') ?? ''),
+  });
+}
+
+describe('serve over plain HTTP/1.1', () => {
+  const { kernel } = routes();
+  let running: RunningServer;
+
+  beforeAll(async () => {
+    running = await serve(kernel, { handleSignals: false, maxHeaderSize: 4096 });
+  });
+  afterAll(() => running.close());
+
+  it('listens on 127.0.0.1 by default', () => {
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('answers a malformed request line with a short plain 400', async () => {
+    const raw = await rawExchange(running.port, 'GET /a b c\r\n\r\n');
+    expect(statusOfRaw(raw)).toBe(400);
+    expect(raw).toContain('Content-Type: text/plain');
+    expect(raw.endsWith('400 Bad Request\n')).toBe(true);
+  });
+
+  it('answers headers over the limit with 431', async () => {
+    const raw = await rawExchange(running.port, `GET /hello HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(8000)}\r\n\r\n`);
+    expect(statusOfRaw(raw)).toBe(431);
+    expect(raw).not.toContain('aaaa');
+  });
+
+  it('gives each of 200 concurrent keep-alive connections its own correct response', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
+    try {
+      const get = (n: number) =>
+        new Promise<string>((resolve, reject) => {
+          http
+            .get(`${running.url}/id?n=${n}`, { agent }, (response) => {
+              let body = '';
+              response.setEncoding('utf8');
+              response.on('data', (chunk: string) => (body += chunk));
+              response.on('end', () => resolve(body));
+            })
+            .on('error', reject);
+        });
+      // Two rounds over the same connections, so keep-alive reuse is exercised too.
+      for (let round = 0; round < 2; round++) {
+        const ids = Array.from({ length: 200 }, (_, i) => round * 1000 + i);
+        const bodies = await Promise.all(ids.map(get));
+        expect(bodies).toEqual(ids.map(String));
+      }
+      const sockets = Object.values(agent.freeSockets).flat().length;
+      expect(sockets).toBeGreaterThan(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
+  const { kernel } = routes();
+  let running: RunningServer;
+
+  beforeAll(async () => {
+    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096 });
+  });
+  afterAll(() => running.close());
+
+  it('answers an HTTP/2 client', async () => {
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    try {
+      const { headers, body } = await new Promise<{ headers: http2.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const stream = client.request({ ':path': '/hello' });
+        let body = '';
+        let headers: http2.IncomingHttpHeaders = {};
+        stream.setEncoding('utf8');
+        stream.on('response', (h) => (headers = h));
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve({ headers, body }));
+        stream.on('error', reject);
+      });
+      expect(headers[':status']).toBe(200);
+      expect(JSON.parse(body)).toEqual({ hello: 'world', protocol: '2.0', scheme: 'https' });
+    } finally {
+      client.close();
+    }
+  });
+
+  it('answers an HTTP/1.1 client on the same port', async () => {
+    const raw = await rawExchange(running.port, 'GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', { secure: true });
+    expect(statusOfRaw(raw)).toBe(200);
+    expect(raw).toContain('"protocol":"1.1","scheme":"https"');
+  });
+
+  it('answers HTTP/1.1 headers over the limit with 431 there too', async () => {
+    const raw = await rawExchange(running.port, `GET /hello HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(8000)}\r\n\r\n`, { secure: true });
+    expect(statusOfRaw(raw)).toBe(431);
+  });
+
+  it('limits concurrent HTTP/2 streams', async () => {
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    try {
+      const settings = await new Promise<http2.Settings>((resolve) => client.once('remoteSettings', resolve));
+      expect(settings.maxConcurrentStreams).toBe(100);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('graceful shutdown on SIGTERM', () => {
+  it('finishes in-flight requests, runs terminate, and exits 0', async () => {
+    const fixture = fileURLToPath(new URL('./fixtures/slow-server.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', fixture], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => output, { timeout: 15_000, interval: 50 }).toMatch(/listening (\S+)/);
+      const url = /listening (\S+)/.exec(output)![1]!;
+      const inFlight = Array.from({ length: 5 }, () => fetch(`${url}/slow`).then(async (r) => [r.status, await r.text()]));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      child.kill('SIGTERM');
+      expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 5 }, () => [200, 'finished']));
+      expect(await exited).toBe(0);
+      expect(output.match(/terminated \/slow/g)).toHaveLength(5);
+      expect(output).toContain('shutdown complete');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
