@@ -1,0 +1,49 @@
+import type { PgQueryable } from '@switchboard/http-kernel';
+import type { Item, NewItem } from './item.js';
+
+interface ItemRow {
+  id: number;
+  name: string;
+  quantity: number;
+  created_at: Date | string;
+}
+
+const COLUMNS = 'id, name, quantity, created_at';
+
+/** Items in PostgreSQL (or PGlite); every write is one statement, so nothing is half-written. */
+export class ItemRepository {
+  constructor(private readonly db: PgQueryable) {}
+
+  async list(limit = 100): Promise<Item[]> {
+    const result = await this.db.query<ItemRow>(`SELECT ${COLUMNS} FROM items ORDER BY id LIMIT $1`, [limit]);
+    return result.rows.map(toItem);
+  }
+
+  async find(id: number): Promise<Item | null> {
+    const result = await this.db.query<ItemRow>(`SELECT ${COLUMNS} FROM items WHERE id = $1`, [id]);
+    return result.rows[0] === undefined ? null : toItem(result.rows[0]);
+  }
+
+  async create(item: NewItem): Promise<Item> {
+    const result = await this.db.query<ItemRow>(
+      `INSERT INTO items (name, quantity) VALUES ($1, $2) RETURNING ${COLUMNS}`,
+      [item.name, item.quantity],
+    );
+    return toItem(result.rows[0]!);
+  }
+
+  /** `true` when an item was deleted. */
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.query(`DELETE FROM items WHERE id = $1`, [id]);
+    return (result.rowCount ?? 0) > 0;
+  }
+}
+
+function toItem(row: ItemRow): Item {
+  return {
+    id: row.id,
+    name: row.name,
+    quantity: row.quantity,
+    createdAt: (row.created_at instanceof Date ? row.created_at : new Date(row.created_at)).toISOString(),
+  };
+}

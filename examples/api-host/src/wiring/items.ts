@@ -1,0 +1,37 @@
+import type { RouteOptions } from '@switchboard/router';
+import { IS_AUTHENTICATED, PUBLIC_ACCESS } from '@switchboard/security';
+import type { Database } from '../database/open-database.js';
+import { itemControllers } from '../items/item-controllers.js';
+import { ItemRepository } from '../items/item-repository.js';
+
+/** What this wiring needs from the app: somewhere to add routes. */
+export interface ItemsHost {
+  routes: { add(name: string, path: string, options: RouteOptions): unknown };
+}
+
+/** Ids are positive 32-bit integers: anything else is no route (404), never a database error. */
+const ITEM_ID = '[1-9][0-9]{0,8}';
+
+/**
+ * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
+ * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
+ * authorization step from the `_is_granted` route default.
+ */
+export function wireItems(host: ItemsHost, database: Database): void {
+  const controllers = itemControllers(new ItemRepository(database.connection));
+  const { routes } = host;
+  routes.add('items_list', '/api/items', { methods: 'GET', controller: controllers.list, defaults: { _is_granted: PUBLIC_ACCESS } });
+  routes.add('items_create', '/api/items', { methods: 'POST', controller: controllers.create, defaults: { _is_granted: IS_AUTHENTICATED } });
+  routes.add('items_show', '/api/items/:id', {
+    methods: 'GET',
+    controller: controllers.show,
+    requirements: { id: ITEM_ID },
+    defaults: { _is_granted: PUBLIC_ACCESS },
+  });
+  routes.add('items_delete', '/api/items/:id', {
+    methods: 'DELETE',
+    controller: controllers.delete,
+    requirements: { id: ITEM_ID },
+    defaults: { _is_granted: 'ROLE_ADMIN' },
+  });
+}

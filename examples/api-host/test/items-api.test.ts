@@ -1,0 +1,170 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorListener } from '@switchboard/error-controller';
+import { EventDispatcher, HttpKernel, MemoryLogger, type KernelEventMap } from '@switchboard/http-kernel';
+import { createRequestListener } from '@switchboard/node-adapter';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
+import {
+  SERVER_IDLE_TIMEOUT_MS,
+  startPglite,
+  startPostgres,
+  type TestDatabaseServer,
+} from '../../../packages/http-kernel/test/support/database-servers.js';
+import type { Database } from '../src/database/open-database.js';
+import { wireCors } from '../src/wiring/cors.js';
+import { wireDatabase } from '../src/wiring/database.js';
+import { wireItems } from '../src/wiring/items.js';
+import { wireLocale } from '../src/wiring/locale.js';
+
+/**
+ * The items API over node:http with this host's wiring (CORS, locale, database, items) and the
+ * security steps, against embedded PGlite (what `start` uses without DATABASE_URL) and a real
+ * PostgreSQL server that drops sessions idle for 1 s.
+ */
+const backends = [
+  ['embedded PGlite (no DATABASE_URL)', async () => null],
+  ['PostgreSQL (DATABASE_URL)', startPostgres],
+  ['PGlite behind a socket that drops idle sessions', startPglite],
+] as const satisfies ReadonlyArray<readonly [string, () => Promise<TestDatabaseServer | null>]>;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(backends)('items API on %s', (_name, startServer) => {
+  let dbServer: TestDatabaseServer | null;
+  let database: Database;
+  let http: Server;
+  let base: string;
+  let userToken: string;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    dbServer = await startServer();
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const logger = new MemoryLogger();
+    const routes = new RouteCollection();
+    wireCors({ dispatcher });
+    wireLocale({ dispatcher });
+    database = await wireDatabase({ dispatcher, logger }, { url: dbServer?.connectionString, idleConnectionTtlSeconds: 0.4 });
+    wireItems({ routes }, database);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const issuer = new JwtTokenIssuer({ privateKey, ttl: 600 });
+    userToken = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
+    adminToken = await issuer.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+    dispatcher.addSubscriber(
+      new FirewallListener(new FirewallMap([{ name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey })] }]), { logger }),
+    );
+    dispatcher.addSubscriber(new IsGrantedListener());
+    dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
+    dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
+    http = createServer(createRequestListener(new HttpKernel({ dispatcher, logger })));
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    http?.closeAllConnections();
+    await new Promise((resolve) => (http ? http.close(resolve) : resolve(undefined)));
+    await database?.close();
+    await dbServer?.stop();
+  });
+
+  const call = (method: string, path: string, options: { token?: string; body?: string; headers?: Record<string, string> } = {}) =>
+    fetch(`${base}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+        ...options.headers,
+      },
+      ...(options.body === undefined ? {} : { body: options.body }),
+    });
+  const count = async () => ((await (await call('GET', '/api/items')).json()) as unknown[]).length;
+
+  it('creates with a token, shows, lists, and deletes with the admin role', async () => {
+    const before = await count();
+    const created = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: ' widget ', quantity: 3 }) });
+    expect(created.status).toBe(201);
+    const item = (await created.json()) as { id: number; name: string; quantity: number; createdAt: string };
+    expect(item).toMatchObject({ name: 'widget', quantity: 3 });
+    expect(created.headers.get('location')).toBe(`/api/items/${item.id}`);
+
+    const shown = await call('GET', `/api/items/${item.id}`);
+    expect(shown.status).toBe(200);
+    expect(await shown.json()).toEqual(item);
+    expect(await count()).toBe(before + 1);
+
+    expect((await call('DELETE', `/api/items/${item.id}`, { token: userToken })).status).toBe(403);
+    expect((await call('DELETE', `/api/items/${item.id}`, { token: adminToken })).status).toBe(204);
+    expect((await call('GET', `/api/items/${item.id}`)).status).toBe(404);
+    expect((await call('DELETE', `/api/items/${item.id}`, { token: adminToken })).status).toBe(404);
+  });
+
+  it('refuses to create without a token', async () => {
+    const before = await count();
+    const response = await call('POST', '/api/items', { body: JSON.stringify({ name: 'x', quantity: 1 }) });
+    expect(response.status).toBe(401);
+    expect(await count()).toBe(before);
+  });
+
+  it('answers bad input with 400/415/422 problem documents naming the field, writing nothing', async () => {
+    const before = await count();
+    const malformed = await call('POST', '/api/items', { token: userToken, body: '{"name": "x", ' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+
+    const missing = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ quantity: 1 }) });
+    expect(missing.status).toBe(422);
+    expect(((await missing.json()) as { violations: unknown }).violations).toEqual([{ path: 'name', message: 'Required: a non-empty string.' }]);
+
+    const wrongType = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x', quantity: '3' }) });
+    expect(wrongType.status).toBe(422);
+    expect(((await wrongType.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['quantity']);
+
+    const both = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x'.repeat(201), quantity: -1 }) });
+    expect(((await both.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['name', 'quantity']);
+
+    const notAnObject = await call('POST', '/api/items', { token: userToken, body: '[1,2]' });
+    expect(notAnObject.status).toBe(422);
+
+    const text = await call('POST', '/api/items', { token: userToken, body: 'name=x', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(await count()).toBe(before);
+  });
+
+  it('gives ids outside the id shape no route, never a database error', async () => {
+    for (const id of ['0', '99999999999', 'abc', '1%20OR%201=1']) {
+      expect((await call('GET', `/api/items/${id}`)).status).toBe(404);
+    }
+  });
+
+  it('answers a CORS preflight for the API from an allowed origin and refuses a lookalike', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${base}/api/items`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+    const allowed = await preflight('http://localhost:5173');
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const refused = await preflight('http://localhost:5173.evil.com');
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('keeps answering after the database connection sat idle longer than the server allows', async () => {
+    const statuses: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      statuses.push(...(await Promise.all([call('GET', '/api/items'), call('GET', '/api/items'), call('GET', '/api/items/1')])).map((r) => r.status));
+      await pause(SERVER_IDLE_TIMEOUT_MS + 600);
+    }
+    const created = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'after idle', quantity: 1 }) });
+    statuses.push(created.status);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(created.status).toBe(201);
+  });
+});
