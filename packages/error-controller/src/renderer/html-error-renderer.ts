@@ -68,7 +68,7 @@ function debugPage(error: FlattenedError, request: Request): string {
 <p class="message">${esc(error.message)}</p>
 ${site}
 </header>
-<h2>Error${chain.length > 1 ? ` and its ${chain.length - 1} cause${chain.length > 2 ? 's' : ''}` : ''}</h2>
+<h2>Stack trace${chain.length > 1 ? `, then ${chain.length - 1} cause${chain.length > 2 ? 's' : ''}` : ''}</h2>
 ${chain.map((link, index) => errorArticle(link, index)).join('\n')}
 <h2>Request</h2>
 ${requestTable(request)}`,
@@ -76,13 +76,13 @@ ${requestTable(request)}`,
 }
 
 function errorArticle(error: FlattenedError, index: number): string {
-  const label = index === 0 ? '' : `<p class="muted">Caused by</p>`;
+  // The header already shows the first error's class and message; its article starts at the frames.
+  const heading = index === 0 ? '' : `<p class="muted">Caused by</p>\n<h3>${esc(error.class)}</h3>\n<p class="message">${esc(error.message)}</p>`;
   const details = Object.keys(error.details).length === 0 ? '' : `<pre><span>${esc(JSON.stringify(error.details, null, 2))}</span></pre>`;
   const firstOwn = error.frames.findIndex((frame) => !frame.vendor && frame.excerpt !== undefined);
   const frames = error.frames.map((frame, i) => frameItem(frame, i === firstOwn)).join('\n');
   return `<article>
-${label}<h3>${esc(error.class)}</h3>
-<p class="message">${esc(error.message)}</p>
+${heading}
 ${details}
 ${error.frames.length === 0 ? '<p class="muted">No stack trace.</p>' : `<ol class="frames">\n${frames}\n</ol>`}
 </article>`;
