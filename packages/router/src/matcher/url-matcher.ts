@@ -24,7 +24,7 @@ interface Pass {
   touched: boolean;
 }
 
-/** A GET-capable route matched but for its trailing slash: stop and retry the toggled path. */
+/** A GET/HEAD request reached a GET-capable route that differs only by its trailing slash: stop and retry the toggled path. */
 const STOP = Symbol('stop');
 type Outcome = RouteMatch | typeof STOP | undefined;
 
@@ -117,7 +117,9 @@ export class UrlMatcher {
       allowSchemes: null,
       touched: false,
     };
-    const statics = this.#static.get(trimmed);
+    // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
+    const extra = path.length - trimmed.length;
+    const statics = extra === 0 || (extra === 1 && trimmed !== '/') ? this.#static.get(trimmed) : undefined;
     if (statics !== undefined) {
       for (const candidate of statics) {
         const outcome = this.#check(candidate, pass, null);
@@ -207,7 +209,7 @@ export class UrlMatcher {
       trailingVar = false;
     }
     if (this.#mode !== 'ignore' && pass.path !== '/' && !trailingVar && candidate.hasTrailingSlash !== pass.requestSlash) {
-      if (this.#mode === 'redirect' && candidate.acceptsGet) return STOP;
+      if (this.#mode === 'redirect' && pass.canonical === 'GET' && candidate.acceptsGet) return STOP;
       return undefined;
     }
     if (candidate.schemes !== null && !candidate.schemes.has(pass.scheme)) {

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RouteCollection, Router, type RouteOptions, type TrailingSlashMode } from '../src/index.js';
+import { plain } from './support/match.js';
+import { referenceMatch } from './support/reference-matcher.js';
+
+/** Route segments: literals, default parameters, requirement-bound parameters, mixed and optional pieces. */
+const segment = fc.oneof(
+  { weight: 5, arbitrary: fc.constantFrom('a', 'b', 'users', 'me', '1', 'x.json') },
+  { weight: 4, arbitrary: fc.constantFrom(':p', ':q') },
+  { weight: 1, arbitrary: fc.constantFrom(':d<num>', ':n.:ext', 'f-:p', '{:opt}', '*rest', '') },
+);
+
+interface RouteSpec {
+  segments: string[];
+  slash: boolean;
+  methods: string[];
+  schemes: string[];
+  host: string | null;
+}
+
+const routeSpec: fc.Arbitrary<RouteSpec> = fc.record({
+  segments: fc.array(segment, { minLength: 0, maxLength: 4 }),
+  slash: fc.boolean(),
+  methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT']),
+  schemes: fc.oneof({ weight: 6, arbitrary: fc.constant([] as string[]) }, { weight: 1, arbitrary: fc.constantFrom(['https'], ['http']) }),
+  host: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(':sub.example.com', 'api.example.com') }),
+});
+
+/** Builds a route from a spec, renaming repeated parameters so the definition stays valid. */
+function toRoute(spec: RouteSpec): { path: string; options: RouteOptions } {
+  const used = new Map<string, number>();
+  const requirements: Record<string, string> = {};
+  const rename = (name: string) => {
+    const n = (used.get(name) ?? 0) + 1;
+    used.set(name, n);
+    return n === 1 ? name : `${name}${n}`;
+  };
+  const parts = spec.segments.map((s) =>
+    s.replace(/([:*])(\w+)(<num>)?/g, (_, sigil: string, name: string, num?: string) => {
+      const renamed = rename(name);
+      if (num) requirements[renamed] = '\\d+';
+      return `${sigil}${renamed}`;
+    }),
+  );
+  let path = `/${parts.join('/')}`;
+  if (spec.slash && path !== '/') path += '/';
+  return { path, options: { methods: spec.methods, schemes: spec.schemes, host: spec.host, requirements, defaults: { opt: 'dflt' } } };
+}
+
+const requestPath = fc
+  .tuple(
+    fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb'), { maxLength: 5 }),
+    fc.constantFrom('', '/', '//'),
+  )
+  .map(([segments, tail]) => `/${segments.join('/')}${tail}`);
+
+const request = fc.record({
+  path: requestPath,
+  method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE'),
+  host: fc.constantFrom('localhost', 'api.example.com', 'v2.example.com'),
+  scheme: fc.constantFrom('http', 'https'),
+});
+
+describe('compiled matcher agrees with the reference loop', () => {
+  for (const mode of ['redirect', 'strict', 'ignore'] as TrailingSlashMode[]) {
+    it(`on random tables and requests (${mode})`, () => {
+      fc.assert(
+        fc.property(fc.array(routeSpec, { minLength: 1, maxLength: 12 }), fc.array(request, { minLength: 1, maxLength: 20 }), (specs, requests) => {
+          const routes = new RouteCollection();
+          specs.forEach((spec, i) => {
+            const { path, options } = toRoute(spec);
+            routes.add(`r${i}`, path, options);
+          });
+          const router = new Router(routes, { trailingSlash: mode });
+          const all = router.all();
+          for (const r of requests) {
+            const expected = referenceMatch(all, r.path, r.method, r.host, r.scheme, mode);
+            const actual = plain(router.matchPath(r.path, r));
+            expect(actual, `${r.method} ${r.scheme}://${r.host}${r.path} over ${all.map((x) => x.path).join(' ')}`).toEqual(expected);
+          }
+        }),
+        { numRuns: 1000 },
+      );
+    });
+  }
+
+  it('on the GitHub API table, for every route path, sample and a miss', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const table = JSON.parse(await readFile(new URL('../../../../shared/bench-data/github-api-routes-medley.json', import.meta.url), 'utf8')) as Array<{ method: string; path: string; sample: string }>;
+    const routes = new RouteCollection();
+    table.forEach((row, i) => routes.add(`r${i}`, row.path, { methods: row.method }));
+    const router = new Router(routes);
+    const all = router.all();
+    const paths = table.flatMap((row) => [row.sample, `${row.sample}/`, row.path, `${row.sample}/nope`]);
+    for (const path of paths) {
+      for (const method of ['GET', 'POST', 'PATCH']) {
+        const context = { method, host: 'localhost', scheme: 'http' };
+        expect(plain(router.matchPath(path, context)), `${method} ${path}`).toEqual(referenceMatch(all, path, method, 'localhost', 'http'));
+      }
+    }
+  });
+});
