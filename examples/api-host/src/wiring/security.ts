@@ -5,12 +5,14 @@ import {
   BadRequestHttpError,
   defineController,
   JsonResponse,
+  nullLogger,
   type Controller,
   type EventDispatcher,
   type KernelEventMap,
   type Logger,
   type Request,
 } from '@switchboard/http-kernel';
+import type { RouteOptions } from '@switchboard/router';
 import {
   currentUser,
   FirewallListener,
@@ -27,12 +29,12 @@ import {
   StatelessCheckListener,
 } from '@switchboard/security';
 
-/** What this wiring needs from the app: the dispatcher, somewhere to add routes, a logger, the mode. */
+/** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger. */
 export interface SecurityHost {
   dispatcher: EventDispatcher<KernelEventMap>;
-  routes: { add(name: string, path: string, options: { controller: Controller; methods: string[]; defaults?: Record<string, unknown> }): unknown };
-  logger: Logger;
+  routes: { add(name: string, path: string, options: RouteOptions): unknown };
   debug: boolean;
+  logger?: Logger;
 }
 
 export interface SecurityConfig {
@@ -101,7 +103,8 @@ export function wireSecurity(host: SecurityHost, config: SecurityConfig): Sessio
   const keys = loadJwtKeys(config);
   const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: config.ttl });
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
-  const { dispatcher, logger, debug } = host;
+  const { dispatcher, debug } = host;
+  const logger = host.logger ?? nullLogger;
 
   dispatcher.addSubscriber(new FirewallListener(new FirewallMap([
     { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
