@@ -6,7 +6,7 @@ const reads = new WeakMap<object, Promise<Uint8Array>>();
 
 /**
  * The request body as bytes, refused with a 413 past `maxBytes`: at once when `Content-Length`
- * says so, else as soon as the bytes read go over (a chunked body has no length to trust).
+ * says so (nothing is read), else once the bytes read went over (a chunked body has no length to trust).
  */
 export function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
   const body = request.body;
@@ -24,11 +24,19 @@ export function readBody(request: Request, maxBytes: number): Promise<Uint8Array
 async function collect(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for await (const chunk of chunks) {
-    total += chunk.byteLength;
+  try {
+    for await (const chunk of chunks) {
+      total += chunk.byteLength;
+      // Past the limit the rest is still read and dropped (the adapter bounds it with its own
+      // limit and timeout): a half-read body would leave the next request on a keep-alive
+      // connection waiting behind it.
+      if (total <= maxBytes) parts.push(chunk);
+    }
+  } catch (error) {
     if (total > maxBytes) throw tooLarge(maxBytes);
-    parts.push(chunk);
+    throw error;
   }
+  if (total > maxBytes) throw tooLarge(maxBytes);
   if (parts.length === 1) return parts[0]!;
   const bytes = new Uint8Array(total);
   let offset = 0;

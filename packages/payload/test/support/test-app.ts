@@ -24,6 +24,12 @@ export interface TestApp extends ServedKernel {
  * a kernel.request listener at the router's priority (32).
  */
 export async function startTestApp(routes: RouteTable, options: RequestPayloadOptions = {}): Promise<TestApp> {
+  const { kernel, dispatcher } = buildTestKernel(routes, options);
+  const served = await serveKernel(kernel);
+  return { ...served, dispatcher };
+}
+
+export function buildTestKernel(routes: RouteTable, options: RequestPayloadOptions): { kernel: HttpKernel; dispatcher: EventDispatcher<KernelEventMap> } {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const payload = new RequestPayloadValueResolver(options);
   dispatcher.addSubscriber(payload);
@@ -41,7 +47,5 @@ export async function startTestApp(routes: RouteTable, options: RequestPayloadOp
     32,
     { name: 'TestRoutingListener.onKernelRequest' },
   );
-  const kernel = new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]) });
-  const served = await serveKernel(kernel);
-  return { ...served, dispatcher };
+  return { kernel: new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]) }), dispatcher };
 }
