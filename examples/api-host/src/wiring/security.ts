@@ -86,6 +86,11 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
   return { privateKeyPath, publicKeyPath, passphrase, ttl, usersFile: env['SECURITY_USERS_FILE'] ?? join(HOST_ROOT, 'config/security-users.json') };
 }
 
+/** Values the profiler must redact wherever they occur (its `secrets` option, ruling 12). */
+export function securitySecrets(config: SecurityConfig): string[] {
+  return [config.passphrase];
+}
+
 function generateKeyFiles(privateKeyPath: string, publicKeyPath: string, passphrase: string): void {
   const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
   mkdirSync(dirname(privateKeyPath), { recursive: true, mode: 0o700 });
