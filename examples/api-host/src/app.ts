@@ -1,0 +1,62 @@
+import { EventDispatcher, HttpKernel, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import { RouteCollection } from '@switchboard/router';
+import type { AppConfig } from './config.js';
+import { createConsoleLogger } from './console-logger.js';
+import { wireErrors } from './wiring/errors.js';
+import { wireRouting } from './wiring/routing.js';
+
+/**
+ * The example host: one kernel, one dispatcher, one route collection, and one wiring call per
+ * concern (each in `src/wiring/<concern>.ts`). Wirings receive this object and take what they need.
+ */
+export interface App {
+  readonly config: AppConfig;
+  readonly debug: boolean;
+  readonly dispatcher: EventDispatcher<KernelEventMap>;
+  readonly kernel: HttpKernel;
+  readonly logger: Logger;
+  /** Routes are added by the wirings, then compiled once by `wireRouting` (the last call). */
+  readonly routes: RouteCollection;
+  /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
+  profilerPath: string | null;
+  /** Registers work for shutdown (closing the database…); run last-registered first. */
+  onShutdown(cleanup: () => void | Promise<void>): void;
+  /** Runs the shutdown work; called by `main.ts` once the server stopped. */
+  shutdown(): Promise<void>;
+}
+
+export interface CreateAppOptions {
+  /** Default: lines on stderr (INFO and up; DEBUG too in debug mode). */
+  logger?: Logger;
+}
+
+/** Builds the service of `service-spec.md` from `config`; `main.ts` serves it, tests can too. */
+export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
+  const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
+
+  wireErrors(app);
+
+  // Last: compiles the routes every wiring above added.
+  wireRouting(app);
+  return app;
+}
+
+function createHost(config: AppConfig, logger: Logger): App {
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  const cleanups: Array<() => void | Promise<void>> = [];
+  return {
+    config,
+    debug: config.debug,
+    dispatcher,
+    kernel: new HttpKernel({ dispatcher, logger }),
+    logger,
+    routes: new RouteCollection(),
+    profilerPath: null,
+    onShutdown(cleanup) {
+      cleanups.push(cleanup);
+    },
+    async shutdown() {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+    },
+  };
+}
