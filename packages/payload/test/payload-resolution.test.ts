@@ -95,6 +95,16 @@ describe('payload resolution', () => {
     expect(calls).toBe(before);
   });
 
+  it('appears, by name and priority, in the dispatch traces the profiler reads', async () => {
+    const called: string[] = [];
+    app.dispatcher.setTracer((trace) => {
+      for (const call of trace.called) called.push(`${trace.eventName} ${call.priority} ${call.name}`);
+    });
+    await post('/hand-written', '{"ok":true}');
+    app.dispatcher.setTracer(null);
+    expect(called).toContain('kernel.controller_arguments 0 RequestPayloadValueResolver.onControllerArguments');
+  });
+
   it('runs at kernel.controller_arguments priority 0, under its own name', () => {
     const dispatcher = new EventDispatcher<KernelEventMap>();
     dispatcher.addSubscriber(new RequestPayloadValueResolver());

@@ -1,0 +1,72 @@
+import { ErrorListener } from '@switchboard/error-controller';
+import {
+  DefaultCacheControlListener,
+  defineController,
+  EventDispatcher,
+  HttpKernel,
+  JsonResponse,
+  NotFoundHttpError,
+  type DispatchTrace,
+  type KernelEventMap,
+} from '@switchboard/http-kernel';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CacheAttributeListener, defineCache } from '../src/index.js';
+import { serveKernel, type ServedKernel } from './support/serve-kernel.js';
+
+const ITEMS = new Map([['1', { name: 'lamp', version: 4 }]]);
+let server: ServedKernel;
+const traces: DispatchTrace[] = [];
+
+beforeAll(async () => {
+  const routes = new RouteCollection().add('item_show', '/items/:id', {
+    methods: ['GET'],
+    controller: defineController(['id'], (id: string) => {
+      const item = ITEMS.get(id);
+      if (item === undefined) throw new NotFoundHttpError(`No item ${id}.`);
+      return new JsonResponse({ id, name: item.name });
+    }),
+    // The route option travels as a route default, which the router copies into the attributes.
+    defaults: {
+      _cache: defineCache({ public: true, maxAge: 120, vary: ['Accept'], etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}` }),
+    },
+  });
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  dispatcher.addSubscriber(new CacheAttributeListener());
+  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
+  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  // What the profiler's events panel reads.
+  dispatcher.setTracer((trace) => traces.push(trace));
+  server = await serveKernel(new HttpKernel({ dispatcher }));
+});
+afterAll(() => server.close());
+
+describe('the _cache route default through the real router', () => {
+  it('caches a found item and answers a revalidation with 304', async () => {
+    const first = await fetch(`${server.origin}/items/1`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('max-age=120, public');
+    expect(first.headers.get('etag')).toBe('"item-1-v4"');
+    const again = await fetch(`${server.origin}/items/1`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('cache-control')).toBe('max-age=120, public');
+  });
+
+  it('never caches the 404 of a cached route, nor a routing 404 or 405', async () => {
+    for (const [method, path, status] of [['GET', '/items/9', 404], ['GET', '/nothing', 404], ['POST', '/items/1', 405]] as const) {
+      const response = await fetch(server.origin + path, { method, headers: { accept: 'application/json' } });
+      expect(response.status, `${method} ${path}`).toBe(status);
+      expect(response.headers.get('cache-control')).toBe('no-cache, private');
+      expect(response.headers.get('etag')).toBeNull();
+    }
+  });
+
+  it('shows both steps, by name and priority, in the dispatch traces the profiler reads', async () => {
+    traces.length = 0;
+    await fetch(`${server.origin}/items/1`);
+    const called = traces.flatMap((trace) => trace.called.map((call) => `${trace.eventName} ${call.priority} ${call.name}`));
+    expect(called).toContain('kernel.controller_arguments 10 CacheAttributeListener.onControllerArguments');
+    expect(called).toContain('kernel.response -10 CacheAttributeListener.onKernelResponse');
+  });
+});
