@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Request } from '@switchboard/http-kernel';
-import { debugExceptionHeaders, encodeRfc3986, flattenError, HtmlErrorRenderer, negotiateRenderer } from '../src/index.js';
+import { debugExceptionHeaders, encodeRfc3986, flattenError, HtmlErrorRenderer, negotiateRenderer, type Negotiable } from '../src/index.js';
 
 const reference = (text: string) =>
   encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -27,7 +27,7 @@ describe('properties', () => {
   });
 
   it('negotiation never throws and always picks one of the offered formats', () => {
-    const formats = [{ accepts: ['text/html'] }, { accepts: ['application/problem+json', 'application/json'] }, { accepts: ['text/plain'] }] as const;
+    const formats: readonly [Negotiable, ...Negotiable[]] = [{ accepts: ['text/html'] }, { accepts: ['application/problem+json', 'application/json'] }, { accepts: ['text/plain'] }];
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.array(fc.constantFrom('text/html', '*/*', 'application/json', ';q=0.3', ',', ';', 'q=', 'text/*', ' ', '=')).map((parts) => parts.join(''))), (accept) => {
         expect(formats).toContain(negotiateRenderer(accept, formats));
