@@ -20,11 +20,17 @@ interface RouteSpec {
 }
 
 const routeSpec: fc.Arbitrary<RouteSpec> = fc.record({
-  segments: fc.array(segment, { minLength: 0, maxLength: 4 }),
+  segments: fc.array(segment as fc.Arbitrary<string>, { minLength: 0, maxLength: 4 }),
   slash: fc.boolean(),
   methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT']),
-  schemes: fc.oneof({ weight: 6, arbitrary: fc.constant([] as string[]) }, { weight: 1, arbitrary: fc.constantFrom(['https'], ['http']) }),
-  host: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(':sub.example.com', 'api.example.com') }),
+  schemes: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<string[]>([]) },
+    { weight: 1, arbitrary: fc.constantFrom<string[]>(['https'], ['http']) },
+  ),
+  host: fc.oneof(
+    { weight: 6, arbitrary: fc.constant<string | null>(null) },
+    { weight: 1, arbitrary: fc.constantFrom<string | null>(':sub.example.com', 'api.example.com') },
+  ),
 });
 
 /** Builds a route from a spec, renaming repeated parameters so the definition stays valid. */

@@ -1,0 +1,129 @@
+/**
+ * Router benchmark: lookups per second over the GitHub API route table (203 routes, the Go router
+ * benchmark's table) for static hits, dynamic hits and misses — Switchboard against find-my-way,
+ * Hono's RegExpRouter and TrieRouter, koa-tree-router, memoirist and a plain path-to-regexp loop,
+ * in the same run, each first checked to resolve every request correctly. Wrong-method (405 with
+ * its Allow list) and trailing-slash toggles (redirect) are Switchboard-only work no peer does;
+ * they are reported against Switchboard's own hit figures.
+ * Run: `cd bench && node --conditions=@switchboard/source --import tsx router.bench.ts`
+ * (`BENCH_TIME_MS=300` for a quick run).
+ */
+import { readFileSync } from 'node:fs';
+import { Bench } from 'tinybench';
+import { machineLine, reportJson } from './report.js';
+import { PEERS, switchboard, type Contender, type RouteRow } from './router/peers.js';
+
+const DATA = new URL('../../shared/bench-data/', import.meta.url);
+const rows = JSON.parse(readFileSync(new URL('github-api-routes.json', DATA), 'utf8')) as RouteRow[];
+
+interface Lookup {
+  method: string;
+  path: string;
+  /** Row id expected, or `null` for a miss. */
+  expected: number | null;
+  params: Record<string, string>;
+}
+
+/** A concrete path for a pattern: each `:name` gets a value no static segment of the table uses. */
+function concrete(pattern: string): { path: string; params: Record<string, string> } {
+  const params: Record<string, string> = {};
+  const path = pattern.replace(/:(\w+)/g, (_, name: string) => (params[name] = `${name}Q7`));
+  return { path, params };
+}
+
+const isStatic = (row: RouteRow) => !row.path.includes(':');
+const staticHits: Lookup[] = rows.flatMap((row, id) => (isStatic(row) ? [{ method: row.method, path: row.path, expected: id, params: {} }] : []));
+const dynamicHits: Lookup[] = rows.flatMap((row, id) => (isStatic(row) ? [] : [{ method: row.method, expected: id, ...concrete(row.path) }]));
+/** What scanners ask a public API for all day. */
+const misses: Lookup[] = [
+  '/robots.txt', '/.env', '/wp-login.php', '/favicon.ico', '/.git/config', '/sitemap.xml', '/xmlrpc.php',
+  '/admin/config.php', '/phpmyadmin/index.php', '/api/v1/users', '/repos/a/b/c/d/e/f/g', '/users/someone/repos/extra',
+].map((path) => ({ method: 'GET', path, expected: null, params: {} }));
+/** Paths that exist, with a method no route of theirs allows (the table has no PATCH). */
+const wrongMethod = [...staticHits, ...dynamicHits].map((lookup) => ({ ...lookup, method: 'PATCH' }));
+/** GET paths that exist, with the trailing slash toggled. */
+const slashToggled = [...staticHits, ...dynamicHits].filter((l) => l.method === 'GET').map((l) => ({ ...l, path: `${l.path}/` }));
+
+const ours = switchboard(rows);
+const contenders: Contender[] = [ours, ...PEERS.map((make) => make(rows))];
+
+// Correctness first: a benchmark of a wrong answer is worthless.
+const failures: string[] = [];
+for (const contender of contenders) {
+  for (const lookup of [...staticHits, ...dynamicHits, ...misses]) {
+    const found = contender.find(lookup.method, lookup.path);
+    const ok = lookup.expected === null ? found === null : found !== null && found.id === lookup.expected && sameParams(found.params, lookup.params);
+    if (!ok) failures.push(`${contender.name}: ${lookup.method} ${lookup.path} → ${JSON.stringify(found)}, expected ${lookup.expected}`);
+  }
+}
+for (const lookup of wrongMethod) {
+  const result = ours.router.matchPath(lookup.path, { method: lookup.method, host: 'localhost', scheme: 'http' });
+  if (result.kind !== 'method-not-allowed' || result.allowedMethods.length === 0) failures.push(`switchboard 405: ${lookup.path} → ${result.kind}`);
+}
+for (const lookup of slashToggled) {
+  const result = ours.router.matchPath(lookup.path, { method: 'GET', host: 'localhost', scheme: 'http' });
+  if (result.kind !== 'redirect' || result.path !== lookup.path.slice(0, -1)) failures.push(`switchboard slash: ${lookup.path} → ${result.kind}`);
+}
+if (failures.length > 0) {
+  console.error(failures.slice(0, 20).join('\n'));
+  throw new Error(`${failures.length} wrong answers; not benchmarking`);
+}
+
+function sameParams(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(b);
+  return Object.keys(a).length === keys.length && keys.every((key) => a[key] === b[key]);
+}
+
+const TIME = Number(process.env.BENCH_TIME_MS ?? 1000);
+
+interface Row {
+  workload: string;
+  contender: string;
+  opsPerSecond: number;
+}
+
+async function measure(workload: string, lookups: readonly Lookup[], who: readonly Contender[]): Promise<Row[]> {
+  const bench = new Bench({ time: TIME, warmup: true, warmupTime: Math.min(500, TIME / 2) });
+  const methods = lookups.map((l) => l.method);
+  const paths = lookups.map((l) => l.path);
+  const n = lookups.length;
+  let sink = 0;
+  for (const contender of who) {
+    bench.add(contender.name, () => {
+      for (let i = 0; i < n; i++) if (contender.lookup(methods[i]!, paths[i]!) !== undefined) sink++;
+    });
+  }
+  await bench.run();
+  if (sink < 0) console.log(sink);
+  return bench.tasks.map((task) => {
+    const mean = (task.result as { latency?: { mean: number } }).latency?.mean ?? Number.NaN;
+    return { workload, contender: task.name, opsPerSecond: (n * 1000) / mean };
+  });
+}
+
+const results: Row[] = [];
+results.push(...(await measure(`static hits (${staticHits.length} paths)`, staticHits, contenders)));
+results.push(...(await measure(`dynamic hits (${dynamicHits.length} paths)`, dynamicHits, contenders)));
+results.push(...(await measure(`misses, 404 (${misses.length} scanner paths)`, misses, contenders)));
+results.push(...(await measure(`wrong method, 405 + Allow (${wrongMethod.length} paths)`, wrongMethod, [ours])));
+results.push(...(await measure(`slash toggled, 301 target (${slashToggled.length} paths)`, slashToggled, [ours])));
+
+/** Read from the installed package's own package.json (some packages do not export it). */
+const versionOf = (name: string) =>
+  (JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+console.log(`\n## Router: GitHub API table (${rows.length} routes)\n${machineLine()}`);
+console.log(
+  `Peers: find-my-way ${versionOf('find-my-way')}, hono ${versionOf('hono')}, koa-tree-router ${versionOf('koa-tree-router')}, memoirist ${versionOf('memoirist')}, path-to-regexp ${versionOf('path-to-regexp')}\n`,
+);
+console.log('| workload | contender | lookups/s | vs best peer |\n|---|---|---:|---:|');
+for (const workload of [...new Set(results.map((r) => r.workload))]) {
+  const rowsOf = results.filter((r) => r.workload === workload);
+  const peers = rowsOf.filter((r) => r.contender !== 'switchboard');
+  const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
+  const ownHit = results.find((r) => r.contender === 'switchboard' && r.workload.startsWith('dynamic'))!.opsPerSecond;
+  for (const row of rowsOf) {
+    const ratio = best === null ? `${(row.opsPerSecond / ownHit).toFixed(2)}× our dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
+    console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ratio} |`);
+  }
+}
+reportJson('router', results);
