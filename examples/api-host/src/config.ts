@@ -12,10 +12,10 @@ export interface TlsConfig {
 export interface AppConfig {
   /** Env `PORT`, file `port`. Default 8000. */
   port: number;
-  /** Env `HOST`, file `host`. Default `127.0.0.1` (this machine only). */
+  /** Env `APP_HOST`, file `host`. Default `127.0.0.1` (this machine only). */
   host: string;
   /**
-   * Env `BASE_URL`, file `baseUrl`: the public origin (`https://v2.api.example.com`) used for
+   * Env `APP_BASE_URL`, file `baseUrl`: the public origin (`https://v2.api.example.com`) used for
    * every absolute URL (error messages, redirects, profiler links). Default: from each request.
    */
   baseUrl: string | null;
@@ -54,8 +54,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const proxies = nonEmpty(env['TRUSTED_PROXIES']);
   return {
     port: parsePort(nonEmpty(env['PORT']) ?? fromFile['port'] ?? 8000),
-    host: stringOf('host', nonEmpty(env['HOST']) ?? fromFile['host'] ?? '127.0.0.1'),
-    baseUrl: parseBaseUrl(nonEmpty(env['BASE_URL']) ?? fromFile['baseUrl'] ?? null),
+    host: stringOf('host', nonEmpty(env['APP_HOST']) ?? fromFile['host'] ?? '127.0.0.1'),
+    baseUrl: parseBaseUrl(nonEmpty(env['APP_BASE_URL']) ?? fromFile['baseUrl'] ?? null),
     debug: parseBoolean('debug', nonEmpty(env['APP_DEBUG']) ?? fromFile['debug'] ?? true),
     tls:
       keyFile === undefined || certFile === undefined
