@@ -5,6 +5,7 @@ import {
   HttpKernel,
   MemoryLogger,
   type Controller,
+  type Logger,
   type KernelEventMap,
   type Request,
   type Response,
@@ -25,13 +26,13 @@ import {
 /**
  * A real kernel wired as the example host wires it in debug mode: router (with the profiler's
  * routes mounted under /_profiler), error listener, response defaults and the profiler.
- * `routes` maps exact paths to controllers (route name = path).
+ * `routes` maps exact paths to controllers (route name = path). Logs go to `appLogger`, or else are kept in `logs`.
  */
-export function profiledKernel(routes: Record<string, Controller> = {}, options: ProfilerOptions = {}) {
+export function profiledKernel(routes: Record<string, Controller> = {}, options: ProfilerOptions = {}, appLogger?: Logger) {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const logs = new MemoryLogger();
   const profiler = new Profiler(options);
-  const logger = profilingLogger(logs, profiler);
+  const logger = profilingLogger(appLogger ?? logs, profiler);
 
   const collection = new RouteCollection();
   for (const [path, controller] of Object.entries(routes)) collection.add(path, path, { controller });
