@@ -4,6 +4,7 @@ import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { wireErrors } from './wiring/errors.js';
 import { wireRouting } from './wiring/routing.js';
+import { wireSecurity } from './wiring/security.js';
 
 /**
  * The example host: one kernel, one dispatcher, one route collection, and one wiring call per
@@ -35,6 +36,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 
   wireErrors(app);
+  wireSecurity(app);
 
   // Last: compiles the routes every wiring above added.
   wireRouting(app);

@@ -1,15 +1,67 @@
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorListener } from '@switchboard/error-controller';
-import { EventDispatcher, HttpKernel, MemoryLogger, type KernelEventMap } from '@switchboard/http-kernel';
-import { createRequestListener } from '@switchboard/node-adapter';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { securityConfigFromEnv, wireSecurity } from '../src/wiring/security.js';
+import { MemoryLogger } from '@switchboard/http-kernel';
+import { loadJwtKeys } from '@switchboard/security';
+import { createApp } from '../src/app.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { startHostInProcess, type StartedHost } from './support/start-host.js';
+
+const run = promisify(execFile);
+const wiringModule = fileURLToPath(new URL('../src/wiring/security.ts', import.meta.url));
+
+describe('first start: key files in var/jwt', () => {
+  it('creates the key pair and the passphrase (0600, in a 0700 folder) and warns without showing the passphrase', () => {
+    const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
+    const logger = new MemoryLogger();
+    const config = securityConfigFromEnv({}, logger, varDir);
+    const jwtDir = join(varDir, 'jwt');
+    expect(statSync(jwtDir).mode & 0o777).toBe(0o700);
+    for (const file of ['private.pem', 'passphrase']) expect(statSync(join(jwtDir, file)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(jwtDir, 'private.pem'), 'utf8')).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
+    expect(logger.records.map((record) => `${record.level} ${record.message}`)).toEqual([
+      'WARNING Generated a JWT key pair for local use (first start).',
+      'WARNING JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.',
+    ]);
+    expect(JSON.stringify(logger.records)).not.toContain(config.passphrase!);
+    expect(loadJwtKeys(config).privateKey?.type).toBe('private');
+
+    const firstKey = readFileSync(join(jwtDir, 'private.pem'), 'utf8');
+    const again = securityConfigFromEnv({}, new MemoryLogger(), varDir);
+    expect(again.passphrase).toBe(config.passphrase);
+    expect(readFileSync(join(jwtDir, 'private.pem'), 'utf8')).toBe(firstKey);
+  });
+
+  it('with JWT_PASSPHRASE set, encrypts with it and writes no passphrase file', () => {
+    const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
+    const config = securityConfigFromEnv({ JWT_PASSPHRASE: 'from-the-environment-123' }, new MemoryLogger(), varDir);
+    expect(config.passphrase).toBe('from-the-environment-123');
+    expect(() => statSync(join(varDir, 'jwt', 'passphrase'))).toThrow();
+    expect(loadJwtKeys(config).privateKey?.type).toBe('private');
+  });
+
+  it('three hosts starting at once end up with one key pair that every one of them can open', async () => {
+    const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
+    const script = `import(${JSON.stringify(wiringModule)}).then(async (m) => {
+      const { loadJwtKeys } = await import('@switchboard/security');
+      const { nullLogger } = await import('@switchboard/http-kernel');
+      const keys = loadJwtKeys(m.securityConfigFromEnv({}, nullLogger, ${JSON.stringify(varDir)}));
+      console.log(keys.publicKey.export({ type: 'spki', format: 'pem' }).length);
+    })`;
+    const starts = Array.from({ length: 3 }, () =>
+      run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        timeout: 60_000,
+      }));
+    const outputs = await Promise.all(starts);
+    expect(outputs.map((output) => output.stdout.trim())).toEqual(['625', '625', '625']);
+  }, 90_000);
+});
 
 /**
  * The host's security wiring over node:http with the real router and adapter: keys and
@@ -18,28 +70,21 @@ import { securityConfigFromEnv, wireSecurity } from '../src/wiring/security.js';
  */
 describe('example host security (POST /api/token, GET /api/me, GET /api/admin)', () => {
   const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
-  const logger = new MemoryLogger();
+  const keys = securityConfigFromEnv({}, new MemoryLogger(), varDir);
   const sent: string[] = [];
-  let http: Server;
+  let host: StartedHost;
   let base: string;
 
   beforeAll(async () => {
-    const dispatcher = new EventDispatcher<KernelEventMap>();
-    const routes = new RouteCollection();
-    const config = securityConfigFromEnv({}, logger, varDir);
-    wireSecurity({ dispatcher, routes, debug: true, logger }, config);
-    dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
-    dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
-    http = createServer(createRequestListener(new HttpKernel({ dispatcher, logger })));
-    http.listen(0, '127.0.0.1');
-    await once(http, 'listening');
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    host = await startHostInProcess({
+      JWT_SECRET_KEY: keys.privateKeyPath,
+      JWT_PUBLIC_KEY: keys.publicKeyPath,
+      JWT_PASSPHRASE: keys.passphrase!,
+    });
+    base = host.running.url;
   });
 
-  afterAll(async () => {
-    http?.closeAllConnections();
-    await new Promise((resolve) => (http ? http.close(resolve) : resolve(undefined)));
-  });
+  afterAll(() => host?.stop());
 
   async function call(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
     const response = await fetch(`${base}${path}`, { method, headers: { accept: 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
@@ -49,23 +94,6 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   }
   const login = (username: string, password: string) =>
     call('POST', '/api/token', { 'content-type': 'application/json' }, JSON.stringify({ username, password }));
-
-  it('generated the key pair and the passphrase at first start, private files mode 0600, and warned without the passphrase', () => {
-    for (const file of ['private.pem', 'passphrase']) expect(statSync(join(varDir, 'jwt', file)).mode & 0o777).toBe(0o600);
-    expect(readFileSync(join(varDir, 'jwt', 'private.pem'), 'utf8')).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
-    const warnings = logger.records.filter((record) => record.level === 'WARNING').map((record) => record.message);
-    expect(warnings).toEqual([
-      'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.',
-      'Generated a JWT key pair for local use (first start).',
-    ]);
-  });
-
-  it('a second start reuses the keys and the passphrase', () => {
-    const before = readFileSync(join(varDir, 'jwt', 'private.pem'), 'utf8');
-    const again = securityConfigFromEnv({}, new MemoryLogger(), varDir);
-    expect(readFileSync(join(varDir, 'jwt', 'private.pem'), 'utf8')).toBe(before);
-    expect(again.passphrase).toBe(readFileSync(join(varDir, 'jwt', 'passphrase'), 'utf8').trim());
-  });
 
   it('POST /api/token with the demo credentials → a Bearer token; GET /api/me with it → the user', async () => {
     const issued = await login('demo', 'demo-password');
@@ -118,12 +146,38 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   });
 
   it('nothing sent or logged contains the passphrase or the private key', () => {
-    const passphrase = readFileSync(join(varDir, 'jwt', 'passphrase'), 'utf8').trim();
-    const keyLines = readFileSync(join(varDir, 'jwt', 'private.pem'), 'utf8').split('\n').filter((line) => line.length === 64);
+    const passphrase = keys.passphrase!;
+    const keyLines = readFileSync(keys.privateKeyPath, 'utf8').split('\n').filter((line) => line.length === 64);
     expect(passphrase.length).toBeGreaterThan(20);
     expect(keyLines.length).toBeGreaterThan(10);
-    const everything = [...sent, ...logger.records.map((record) => JSON.stringify(record, (_k, v: unknown) => (v instanceof Error ? `${v.message}\n${v.stack}` : v)))].join('\n');
+    const everything = [...sent, ...host.logger.records.map((record) => JSON.stringify(record, (_k, v: unknown) => (v instanceof Error ? `${v.message}\n${v.stack}` : v)))].join('\n');
     expect(sent.length).toBeGreaterThan(8);
     for (const secret of [passphrase, ...keyLines]) expect(everything.includes(secret)).toBe(false);
   });
+});
+
+describe('a wrong passphrase at startup', () => {
+  const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
+  const keys = securityConfigFromEnv({ JWT_PASSPHRASE: 'the-right-passphrase-42' }, new MemoryLogger(), varDir);
+  const env = { JWT_SECRET_KEY: keys.privateKeyPath, JWT_PUBLIC_KEY: keys.publicKeyPath, JWT_PASSPHRASE: 'a-wrong-passphrase-17' };
+
+  it('createApp fails with a ConfigError naming the file and the problem, not the passphrase', async () => {
+    const failure = createApp(loadConfig({ ...process.env, API_HOST_CONFIG: '', ...env }), { logger: new MemoryLogger() });
+    await expect(failure).rejects.toBeInstanceOf(ConfigError);
+    await expect(failure).rejects.toThrow(`Could not decrypt the JWT private key ${keys.privateKeyPath}: wrong passphrase or corrupt key.`);
+  });
+
+  it('the host process prints the problem and exits 78 (EX_CONFIG) without listening', async () => {
+    const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+    const failure = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: { ...process.env, PORT: '0', API_HOST_CONFIG: '', ...env },
+      timeout: 60_000,
+    }).then(() => null, (error: { code?: number; stdout: string; stderr: string }) => error);
+    expect(failure?.code).toBe(78);
+    expect(failure?.stderr).toBe(`Configuration error: Could not decrypt the JWT private key ${keys.privateKeyPath}: wrong passphrase or corrupt key.\n`);
+    expect(failure?.stdout).not.toContain('listening');
+    expect(`${failure?.stdout}${failure?.stderr}`).not.toContain('a-wrong-passphrase-17');
+    expect(`${failure?.stdout}${failure?.stderr}`).not.toContain('the-right-passphrase-42');
+  }, 60_000);
 });

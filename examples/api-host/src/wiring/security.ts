@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   BadRequestHttpError,
   defineController,
@@ -21,20 +21,24 @@ import {
   IsGrantedListener,
   JwtAuthenticator,
   JwtTokenIssuer,
+  KeyLoadError,
   loadJwtKeys,
   PUBLIC_ACCESS,
   SameOriginListener,
   scryptPasswordHasher,
   SessionGuard,
   StatelessCheckListener,
+  type JwtKeys,
 } from '@switchboard/security';
+import { ConfigError } from '../config.js';
 
-/** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger. */
+/** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
   dispatcher: EventDispatcher<KernelEventMap>;
   routes: { add(name: string, path: string, options: RouteOptions): unknown };
   debug: boolean;
   logger?: Logger;
+  config?: { env: NodeJS.ProcessEnv };
 }
 
 export interface SecurityConfig {
@@ -42,8 +46,8 @@ export interface SecurityConfig {
   privateKeyPath: string;
   /** Env `JWT_PUBLIC_KEY`; default `var/jwt/public.pem`. */
   publicKeyPath: string;
-  /** Env `JWT_PASSPHRASE`; when unset, generated once into `var/jwt/passphrase` (git-ignored). */
-  passphrase: string;
+  /** Env `JWT_PASSPHRASE`; when unset, the one generated at first start in `var/jwt/passphrase` (git-ignored). */
+  passphrase: string | undefined;
   /** Env `JWT_TTL`, seconds. Default 900. */
   ttl: number;
   /** Env `SECURITY_USERS_FILE`; default `config/security-users.json`. */
@@ -59,57 +63,86 @@ interface ConfiguredUser {
 const HOST_ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * Reads the security configuration from the environment. Key files in the default location
- * are created at first start; keys configured elsewhere must exist (never generated behind the
- * operator's back). The passphrase itself is never logged.
+ * Reads the security configuration from the environment. With the default key paths, the
+ * first start creates `var/jwt/` (key pair, and the passphrase when `JWT_PASSPHRASE` is unset);
+ * keys configured elsewhere must exist — never generated behind the operator's back. The
+ * passphrase itself is never logged.
  */
 export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, varDir = join(HOST_ROOT, 'var')): SecurityConfig {
   const jwtDir = join(varDir, 'jwt');
-  const privateKeyPath = env['JWT_SECRET_KEY'] ?? join(jwtDir, 'private.pem');
-  const publicKeyPath = env['JWT_PUBLIC_KEY'] ?? join(jwtDir, 'public.pem');
-  let passphrase = env['JWT_PASSPHRASE'];
-  if (passphrase === undefined || passphrase === '') {
-    const file = join(jwtDir, 'passphrase');
-    if (!existsSync(file)) {
-      mkdirSync(jwtDir, { recursive: true, mode: 0o700 });
-      writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600 });
-    }
-    logger.warn({ file }, 'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.');
-    passphrase = readFileSync(file, 'utf8').trim();
+  const explicitKeys = nonEmpty(env['JWT_SECRET_KEY']) !== undefined || nonEmpty(env['JWT_PUBLIC_KEY']) !== undefined;
+  let passphrase = nonEmpty(env['JWT_PASSPHRASE']);
+  if (!explicitKeys && !existsSync(join(jwtDir, 'private.pem')) && createKeyDirectory(varDir, jwtDir, passphrase)) {
+    logger.warn({ directory: jwtDir }, 'Generated a JWT key pair for local use (first start).');
   }
-  const usingDefaults = env['JWT_SECRET_KEY'] === undefined && env['JWT_PUBLIC_KEY'] === undefined;
-  if (usingDefaults && !existsSync(privateKeyPath)) {
-    generateKeyFiles(privateKeyPath, publicKeyPath, passphrase);
-    logger.warn({ privateKeyPath, publicKeyPath }, 'Generated a JWT key pair for local use (first start).');
+  const passphraseFile = join(jwtDir, 'passphrase');
+  if (passphrase === undefined && existsSync(passphraseFile)) {
+    passphrase = readFileSync(passphraseFile, 'utf8').trim();
+    logger.warn({ file: passphraseFile }, 'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.');
   }
-  const ttl = Number(env['JWT_TTL'] ?? 900);
-  return { privateKeyPath, publicKeyPath, passphrase, ttl, usersFile: env['SECURITY_USERS_FILE'] ?? join(HOST_ROOT, 'config/security-users.json') };
+  return {
+    privateKeyPath: nonEmpty(env['JWT_SECRET_KEY']) ?? join(jwtDir, 'private.pem'),
+    publicKeyPath: nonEmpty(env['JWT_PUBLIC_KEY']) ?? join(jwtDir, 'public.pem'),
+    passphrase,
+    ttl: Number(nonEmpty(env['JWT_TTL']) ?? 900),
+    usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? join(HOST_ROOT, 'config/security-users.json'),
+  };
+}
+
+/**
+ * Builds the key directory aside and renames it into place, so hosts starting together (test
+ * workers) never see half a directory or mix two key pairs: the first rename wins, the others
+ * drop theirs. Returns whether this process created it.
+ */
+function createKeyDirectory(varDir: string, jwtDir: string, envPassphrase: string | undefined): boolean {
+  mkdirSync(varDir, { recursive: true });
+  const staging = mkdtempSync(join(varDir, '.jwt-'));
+  try {
+    const passphrase = envPassphrase ?? randomBytes(32).toString('base64url');
+    if (envPassphrase === undefined) writeFileSync(join(staging, 'passphrase'), passphrase, { mode: 0o600 });
+    const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
+    writeFileSync(join(staging, 'private.pem'), pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }), { mode: 0o600 });
+    writeFileSync(join(staging, 'public.pem'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
+    renameSync(staging, jwtDir);
+    return true;
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
 }
 
 /** Values the profiler must redact wherever they occur (its `secrets` option, ruling 12). */
 export function securitySecrets(config: SecurityConfig): string[] {
-  return [config.passphrase];
-}
-
-function generateKeyFiles(privateKeyPath: string, publicKeyPath: string, passphrase: string): void {
-  const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
-  mkdirSync(dirname(privateKeyPath), { recursive: true, mode: 0o700 });
-  writeFileSync(privateKeyPath, pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }), { mode: 0o600 });
-  writeFileSync(publicKeyPath, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+  return config.passphrase === undefined ? [] : [config.passphrase];
 }
 
 /**
  * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
  * stateless JWT), the same-origin, authorization and stateless checks, and three routes:
  * `POST /api/token` (demo users from configuration), `GET /api/me`, `GET /api/admin` (ROLE_ADMIN).
- * Returns the session guard for any component that would touch session state.
+ * Returns the session guard for any component that would touch session state. A key that
+ * cannot be loaded is a `ConfigError` (main prints it and exits 78), its message naming the file
+ * and the problem, never the passphrase.
  */
-export function wireSecurity(host: SecurityHost, config: SecurityConfig): SessionGuard {
-  const keys = loadJwtKeys(config);
-  const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: config.ttl });
+export function wireSecurity(host: SecurityHost, config?: SecurityConfig): SessionGuard {
+  const logger = host.logger ?? nullLogger;
+  const settings = config ?? securityConfigFromEnv(host.config?.env ?? process.env, logger);
+  let keys: JwtKeys;
+  try {
+    keys = loadJwtKeys(settings);
+  } catch (error) {
+    if (error instanceof KeyLoadError) throw new ConfigError(error.message);
+    throw error;
+  }
+  const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
   const { dispatcher, debug } = host;
-  const logger = host.logger ?? nullLogger;
 
   dispatcher.addSubscriber(new FirewallListener(new FirewallMap([
     { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
@@ -120,7 +153,7 @@ export function wireSecurity(host: SecurityHost, config: SecurityConfig): Sessio
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
 
-  const users = readUsers(config.usersFile);
+  const users = readUsers(settings.usersFile);
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
     controller: tokenController(users, issuer),
