@@ -88,7 +88,9 @@ export const honoRegExp = (rows: readonly RouteRow[]) => hono('hono RegExpRouter
 export const honoTrie = (rows: readonly RouteRow[]) => hono('hono TrieRouter', new TrieRouter<number>(), rows);
 
 export function koaTree(rows: readonly RouteRow[]): Contender {
-  const router = new KoaTreeRouter();
+  type KoaFound = { handle: Array<{ id: number }> | null; params: Array<{ key: string; value: string }> };
+  // `find` is public in koa-tree-router's source but missing from its type declarations.
+  const router = new KoaTreeRouter() as KoaTreeRouter & { find(method: string, path: string): KoaFound };
   rows.forEach((row, id) => {
     const handler = Object.assign(async () => {}, { id });
     router.on(row.method, row.path, handler);
@@ -97,7 +99,7 @@ export function koaTree(rows: readonly RouteRow[]): Contender {
     name: 'koa-tree-router',
     lookup: (method, path) => router.find(method, path),
     find(method, path) {
-      const found = router.find(method, path) as { handle: Array<{ id: number }> | null; params: Array<{ key: string; value: string }> };
+      const found = router.find(method, path);
       if (found.handle === null || found.handle === undefined) return null;
       const params: Record<string, string> = {};
       for (const { key, value } of found.params ?? []) params[key] = value;

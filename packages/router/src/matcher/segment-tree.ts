@@ -13,15 +13,36 @@ import type { Candidate } from './candidate.js';
  * wildcards, requirements that could span a `/`) become *opaque* items, tested with their own
  * expression at the deepest node their leading literal segments reach.
  */
-export type TreeItem =
-  | { readonly kind: 'literals'; readonly children: ReadonlyMap<string, TreeNode> }
-  | { readonly kind: 'param'; readonly test: RegExp | null; readonly child: TreeNode }
-  | { readonly kind: 'end'; readonly candidates: readonly Candidate[] }
-  | { readonly kind: 'opaque'; readonly candidate: Candidate };
+/** Item kinds, numbers so the matcher's hot loop compares integers. */
+export const LITERALS = 0;
+export const PARAM = 1;
+export const END = 2;
+export const OPAQUE = 3;
+
+/**
+ * One ordered item of a node. Every item has the same shape (unused fields `null`), so the
+ * matcher's loop over items stays monomorphic.
+ */
+export interface TreeItem {
+  readonly kind: 0 | 1 | 2 | 3;
+  /** LITERALS: child per segment text. */
+  readonly children: ReadonlyMap<string, TreeNode> | null;
+  /** LITERALS with few children: the texts, compared in place instead of slicing the segment. */
+  readonly texts: readonly string[] | null;
+  readonly nodes: readonly TreeNode[] | null;
+  /** PARAM: the requirement as a whole-segment test, `null` for the default (any non-empty segment). */
+  readonly test: RegExp | null;
+  readonly child: TreeNode | null;
+  /** END: the routes ending here, in order. OPAQUE: the one route. */
+  readonly candidates: readonly Candidate[] | null;
+}
 
 export interface TreeNode {
   readonly items: readonly TreeItem[];
 }
+
+/** Up to this many literal children are compared in place; more go through a map lookup. */
+const SCAN_LIMIT = 24;
 
 type Atom =
   | { kind: 'literal'; text: string }
@@ -114,21 +135,41 @@ function disjointAtoms(a: Atom | BuildChild, b: Atom): boolean {
 
 function freeze(node: BuildNode): TreeNode {
   const items: TreeItem[] = [];
-  let literals: Map<string, TreeNode> | null = null;
+  let literals: Array<[string, TreeNode]> | null = null;
+  const flush = () => {
+    if (literals === null) return;
+    const small = literals.length <= SCAN_LIMIT;
+    items.push(item(LITERALS, {
+      children: small ? null : new Map(literals),
+      texts: small ? literals.map(([text]) => text) : null,
+      nodes: small ? literals.map(([, child]) => child) : null,
+    }));
+    literals = null;
+  };
   for (const child of node.children) {
     if (child.kind === 'literal') {
-      if (literals === null) {
-        literals = new Map();
-        items.push({ kind: 'literals', children: literals });
-      }
-      literals.set(child.text, freeze(child.node));
+      (literals ??= []).push([child.text, freeze(child.node)]);
       continue;
     }
-    literals = null;
-    if (child.kind === 'param') items.push({ kind: 'param', test: child.test, child: freeze(child.node) });
-    else items.push(child);
+    flush();
+    if (child.kind === 'param') items.push(item(PARAM, { test: child.test, child: freeze(child.node) }));
+    else if (child.kind === 'end') items.push(item(END, { candidates: child.candidates }));
+    else items.push(item(OPAQUE, { candidates: [child.candidate] }));
   }
+  flush();
   return { items };
+}
+
+function item(kind: TreeItem['kind'], fields: Partial<Omit<TreeItem, 'kind'>>): TreeItem {
+  return {
+    kind,
+    children: fields.children ?? null,
+    texts: fields.texts ?? null,
+    nodes: fields.nodes ?? null,
+    test: fields.test ?? null,
+    child: fields.child ?? null,
+    candidates: fields.candidates ?? null,
+  };
 }
 
 /** The route's path as tree atoms: one per segment then `end`, or leading literal segments then `opaque`. */

@@ -3,43 +3,56 @@ import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf, type Candidate } from './candidate.js';
 import type { MatchContext, MatchResult, RouteMatch, TrailingSlashMode } from './match-result.js';
-import { SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
+import { END, LITERALS, OPAQUE, SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
 
 /** One matching pass over one path: its inputs and what the rejected routes left behind. */
-interface Pass {
-  readonly kind: 'pass';
-  readonly path: string;
+class Pass {
+  readonly kind = 'pass';
   readonly trimmed: string;
   readonly requestSlash: boolean;
-  readonly method: string;
   /** GET for HEAD. */
   readonly canonical: string;
-  readonly scheme: string;
-  readonly host: string;
   /** Start/end offsets of the tree parameters on the current branch. */
-  readonly offsets: number[];
-  allow: string[] | null;
-  allowSchemes: string[] | null;
+  readonly offsets: number[] = [];
+  allow: string[] | null = null;
+  allowSchemes: string[] | null = null;
   /** Some route's path matched (whatever rejected it afterwards). */
-  touched: boolean;
+  touched = false;
+
+  constructor(
+    readonly path: string,
+    readonly method: string,
+    readonly scheme: string,
+    readonly host: string,
+  ) {
+    this.trimmed = trimTrailingSlashes(path);
+    this.requestSlash = this.trimmed !== path;
+    this.canonical = method === 'HEAD' ? 'GET' : method;
+  }
 }
 
 /** A GET/HEAD request reached a GET-capable route that differs only by its trailing slash: stop and retry the toggled path. */
-const STOP = Symbol('stop');
+const STOP = 1;
 type Outcome = RouteMatch | typeof STOP | undefined;
 
 /**
  * The compiled matcher. Static paths (no parameter) sit in a map keyed by their slash-trimmed
  * path, unless a dynamic route declared before them could match them (then they join the tree, so
- * they cannot jump ahead). Dynamic routes sit in an ordered segment tree. Results follow the
- * reference's redirectable compiled matcher: first route in declaration order wins; HEAD matches
- * GET routes; 405 lists the union of allowed methods; a GET-capable route that matches after
- * toggling the trailing slash answers with a redirect (ruling 5).
+ * they cannot jump ahead). Dynamic routes sit in an ordered segment tree (see segment-tree.ts).
+ * Results follow the reference's redirectable compiled matcher: first route in declaration order
+ * wins; HEAD matches GET routes; 405 lists the union of allowed methods; a GET-capable route that
+ * matches after toggling the trailing slash answers with a redirect (ruling 5).
  *
  * Stateless per request: `match` keeps everything it needs in a local pass object.
  */
 export class UrlMatcher {
   readonly #static = new Map<string, Candidate[]>();
+  /**
+   * Exact static path → method → the finished result, for the static routes whose answer depends
+   * on nothing but path and method (no host, no scheme restriction). Those results are frozen and
+   * shared between requests.
+   */
+  readonly #staticAnswers = new Map<string, ReadonlyMap<string, RouteMatch>>();
   readonly #tree: TreeNode;
   readonly #mode: TrailingSlashMode;
   /** Whether a slash-toggled retry can find something the first pass did not even touch. */
@@ -49,9 +62,11 @@ export class UrlMatcher {
     this.#mode = options.trailingSlash ?? 'redirect';
     const builder = new SegmentTreeBuilder();
     const dynamicRegexes: RegExp[] = [];
+    const methods = new Set(['GET', 'HEAD']);
     let index = 0;
     for (const route of routes) {
       const candidate = candidateOf(route, index++);
+      for (const method of route.methods) methods.add(method);
       const text = route.compiled.core.staticText;
       if (text !== null) {
         const key = trimTrailingSlashes(route.path);
@@ -68,6 +83,7 @@ export class UrlMatcher {
     }
     this.#tree = builder.build();
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
+    this.#precomputeStaticAnswers(methods);
   }
 
   /**
@@ -75,7 +91,12 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
-    const first = this.#pass(rawPath, context, context.scheme);
+    const answers = this.#staticAnswers.get(rawPath);
+    if (answers !== undefined) {
+      const answer = answers.get(context.method);
+      if (answer !== undefined) return answer;
+    }
+    const first = this.#pass(rawPath, context.method, context.scheme, context.host);
     if (first.kind === 'match') return first;
     if (first.allow !== null) return { kind: 'method-not-allowed', allowedMethods: first.allow };
     if (this.#mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD')) {
@@ -87,42 +108,27 @@ export class UrlMatcher {
     const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
     // Nothing matched the path at all: with plain segments the toggled path cannot match either.
     if (!first.touched && !this.#retryMayReachNewRoutes && !rawPath.endsWith('//')) return { kind: 'not-found', path: toggled };
-    const retry = this.#pass(toggled, context, context.scheme);
+    const retry = this.#pass(toggled, context.method, context.scheme, context.host);
     if (retry.kind === 'match') return { kind: 'redirect', route: retry.route, params: retry.params, path: toggled, scheme: null };
     if (retry.allowSchemes !== null) return this.#redirectScheme(toggled, context, retry.allowSchemes[0]!);
     return { kind: 'not-found', path: toggled };
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
-    const result = this.#pass(rawPath, context, scheme);
+    const result = this.#pass(rawPath, context.method, scheme, context.host);
     if (result.kind === 'match') return { kind: 'redirect', route: result.route, params: result.params, path: rawPath, scheme };
     return { kind: 'not-found', path: rawPath };
   }
 
-  #pass(rawPath: string, context: MatchContext, scheme: string): RouteMatch | Pass {
-    const path = decodePath(rawPath);
-    const trimmed = trimTrailingSlashes(path);
-    const method = context.method;
-    const pass: Pass = {
-      kind: 'pass',
-      path,
-      trimmed,
-      requestSlash: trimmed !== path,
-      method,
-      canonical: method === 'HEAD' ? 'GET' : method,
-      scheme,
-      host: context.host,
-      offsets: [],
-      allow: null,
-      allowSchemes: null,
-      touched: false,
-    };
+  #pass(rawPath: string, method: string, scheme: string, host: string): RouteMatch | Pass {
+    const pass = new Pass(decodePath(rawPath), method, scheme, host);
+    const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
-    const extra = path.length - trimmed.length;
-    const statics = extra === 0 || (extra === 1 && trimmed !== '/') ? this.#static.get(trimmed) : undefined;
+    const extra = path.length - pass.trimmed.length;
+    const statics = extra === 0 || (extra === 1 && pass.trimmed !== '/') ? this.#static.get(pass.trimmed) : undefined;
     if (statics !== undefined) {
-      for (const candidate of statics) {
-        const outcome = this.#check(candidate, pass, null);
+      for (let i = 0; i < statics.length; i++) {
+        const outcome = this.#check(statics[i]!, pass, null);
         if (outcome === STOP) return stopped(pass);
         if (outcome !== undefined) return outcome;
       }
@@ -139,45 +145,61 @@ export class UrlMatcher {
   #walk(node: TreeNode, pos: number, pass: Pass, depth: number): Outcome {
     const path = pass.path;
     const length = path.length;
+    const items = node.items;
     let end = -1;
-    let segment = '';
-    for (const item of node.items) {
-      switch (item.kind) {
-        case 'literals': {
-          if (pos >= length) break;
-          if (end < 0) [end, segment] = segmentAt(path, pos);
-          const child = item.children.get(segment);
-          if (child === undefined) break;
-          const outcome = this.#walk(child, end, pass, depth);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const kind = item.kind;
+      if (kind === END) {
+        if (pos < length - 1) continue;
+        const candidates = item.candidates!;
+        for (let j = 0; j < candidates.length; j++) {
+          const outcome = this.#check(candidates[j]!, pass, null);
           if (outcome !== undefined) return outcome;
-          break;
         }
-        case 'param': {
-          if (pos >= length) break;
-          if (end < 0) [end, segment] = segmentAt(path, pos);
-          if (segment === '' || (item.test !== null && !item.test.test(segment))) break;
-          pass.offsets[depth * 2] = pos + 1;
-          pass.offsets[depth * 2 + 1] = end;
-          const outcome = this.#walk(item.child, end, pass, depth + 1);
-          if (outcome !== undefined) return outcome;
-          break;
-        }
-        case 'end': {
-          if (pos < length - 1) break;
-          for (const candidate of item.candidates) {
-            const outcome = this.#check(candidate, pass, null);
-            if (outcome !== undefined) return outcome;
-          }
-          break;
-        }
-        case 'opaque': {
-          const match = item.candidate.regex.exec(path);
-          if (match === null) break;
-          const outcome = this.#check(item.candidate, pass, match);
-          if (outcome !== undefined) return outcome;
-          break;
-        }
+        continue;
       }
+      if (kind === OPAQUE) {
+        const candidate = item.candidates![0]!;
+        const match = candidate.regex.exec(path);
+        if (match === null) continue;
+        const outcome = this.#check(candidate, pass, match);
+        if (outcome !== undefined) return outcome;
+        continue;
+      }
+      if (pos >= length) continue;
+      if (end < 0) {
+        end = path.indexOf('/', pos + 1);
+        if (end < 0) end = length;
+      }
+      let child: TreeNode | undefined;
+      if (kind === LITERALS) {
+        const texts = item.texts;
+        if (texts !== null) {
+          const size = end - pos - 1;
+          for (let j = 0; j < texts.length; j++) {
+            const text = texts[j]!;
+            if (text.length === size && path.startsWith(text, pos + 1)) {
+              child = item.nodes![j];
+              break;
+            }
+          }
+        } else {
+          child = item.children!.get(path.slice(pos + 1, end));
+        }
+        if (child === undefined) continue;
+        const outcome = this.#walk(child, end, pass, depth);
+        if (outcome !== undefined) return outcome;
+        continue;
+      }
+      // PARAM: one non-empty segment, checked against its requirement when it has one.
+      if (end === pos + 1) continue;
+      if (item.test !== null && !item.test.test(path.slice(pos + 1, end))) continue;
+      const offsets = pass.offsets;
+      offsets[depth * 2] = pos + 1;
+      offsets[depth * 2 + 1] = end;
+      const outcome = this.#walk(item.child!, end, pass, depth + 1);
+      if (outcome !== undefined) return outcome;
     }
     return undefined;
   }
@@ -208,7 +230,7 @@ export class UrlMatcher {
     } else if (trailingVar && !candidate.hasTrailingSlash) {
       trailingVar = false;
     }
-    if (this.#mode !== 'ignore' && pass.path !== '/' && !trailingVar && candidate.hasTrailingSlash !== pass.requestSlash) {
+    if (this.#mode !== 'ignore' && !trailingVar && candidate.hasTrailingSlash !== pass.requestSlash && pass.path !== '/') {
       if (this.#mode === 'redirect' && pass.canonical === 'GET' && candidate.acceptsGet) return STOP;
       return undefined;
     }
@@ -222,12 +244,35 @@ export class UrlMatcher {
     }
     return { kind: 'match', route: candidate.route, params: paramsOf(candidate, pass, match, hostMatch) };
   }
-}
 
-function segmentAt(path: string, pos: number): [number, string] {
-  let end = path.indexOf('/', pos + 1);
-  if (end < 0) end = path.length;
-  return [end, path.slice(pos + 1, end)];
+  /**
+   * Runs the static check for each exact static route path and each known method once, keeping
+   * the results that cannot depend on the request's host or scheme.
+   */
+  #precomputeStaticAnswers(methods: ReadonlySet<string>): void {
+    for (const candidates of this.#static.values()) {
+      for (const path of new Set(candidates.map((c) => c.route.path))) {
+        if (path.includes('%') || decodePath(path) !== path) continue;
+        const answers = new Map<string, RouteMatch>();
+        for (const method of methods) {
+          const answer = this.#hostAndSchemeFreeAnswer(candidates, path, method);
+          if (answer !== null) answers.set(method, answer);
+        }
+        if (answers.size > 0) this.#staticAnswers.set(path, answers);
+      }
+    }
+  }
+
+  #hostAndSchemeFreeAnswer(candidates: readonly Candidate[], path: string, method: string): RouteMatch | null {
+    for (const candidate of candidates) {
+      if (candidate.hostRegex !== null || candidate.schemes !== null) return null;
+      const pass = new Pass(path, method, 'http', '');
+      const outcome = this.#check(candidate, pass, null);
+      if (outcome === STOP) return null;
+      if (outcome !== undefined) return Object.freeze({ ...outcome, params: Object.freeze(outcome.params) });
+    }
+    return null;
+  }
 }
 
 /** The reference's "return with allowed methods and schemes cleared": a slash redirect takes over. */
