@@ -126,11 +126,12 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
  * stateless JWT), the same-origin, authorization and stateless checks, and three routes:
  * `POST /api/token` (demo users from configuration), `GET /api/me`, `GET /api/admin` (ROLE_ADMIN).
- * Returns the session guard for any component that would touch session state. A key that
+ * Returns the session guard for any component that would touch session state, and the secrets
+ * the profiler must redact (its `secrets` option, ruling 12). A key that
  * cannot be loaded is a `ConfigError` (main prints it and exits 78), its message naming the file
  * and the problem, never the passphrase.
  */
-export function wireSecurity(host: SecurityHost, config?: SecurityConfig): SessionGuard {
+export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { sessionGuard: SessionGuard; secrets: string[] } {
   const logger = host.logger ?? nullLogger;
   const settings = config ?? securityConfigFromEnv(host.config?.env ?? process.env, logger);
   let keys: JwtKeys;
@@ -172,7 +173,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Sessi
     controller: defineController(['request'], (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }), 'api_admin'),
     defaults: { _is_granted: 'ROLE_ADMIN' },
   });
-  return new SessionGuard({ debug, logger });
+  return { sessionGuard: new SessionGuard({ debug, logger }), secrets: securitySecrets(settings) };
 }
 
 function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
