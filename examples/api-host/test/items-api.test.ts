@@ -17,8 +17,10 @@ import {
 import type { Database } from '../src/database/open-database.js';
 import { wireCors } from '../src/wiring/cors.js';
 import { wireDatabase } from '../src/wiring/database.js';
+import { wireHttpCache } from '../src/wiring/http-cache.js';
 import { wireItems } from '../src/wiring/items.js';
 import { wireLocale } from '../src/wiring/locale.js';
+import { wirePayload } from '../src/wiring/payload.js';
 
 /**
  * The items API over node:http with this host's wiring (CORS, locale, database, items) and the
@@ -50,6 +52,8 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     wireLocale({ dispatcher });
     database = await wireDatabase({ dispatcher, logger }, { url: dbServer?.connectionString, idleConnectionTtlSeconds: 0.4 });
     wireItems({ routes }, database);
+    wireHttpCache({ dispatcher });
+    const argumentResolver = wirePayload({ dispatcher });
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const issuer = new JwtTokenIssuer({ privateKey, ttl: 600 });
     userToken = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
@@ -60,7 +64,7 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     dispatcher.addSubscriber(new IsGrantedListener());
     dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
     dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
-    http = createServer(createRequestListener(new HttpKernel({ dispatcher, logger })));
+    http = createServer(createRequestListener(new HttpKernel({ dispatcher, logger, argumentResolver })));
     http.listen(0, '127.0.0.1');
     await once(http, 'listening');
     base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -120,14 +124,14 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
 
     const missing = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ quantity: 1 }) });
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as { violations: unknown }).violations).toEqual([{ path: 'name', message: 'Required: a non-empty string.' }]);
+    expect(((await missing.json()) as { violations: unknown }).violations).toEqual([{ path: '/name', message: 'Required: a non-empty string.' }]);
 
     const wrongType = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x', quantity: '3' }) });
     expect(wrongType.status).toBe(422);
-    expect(((await wrongType.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['quantity']);
+    expect(((await wrongType.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['/quantity']);
 
     const both = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x'.repeat(201), quantity: -1 }) });
-    expect(((await both.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['name', 'quantity']);
+    expect(((await both.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['/name', '/quantity']);
 
     const notAnObject = await call('POST', '/api/items', { token: userToken, body: '[1,2]' });
     expect(notAnObject.status).toBe(422);

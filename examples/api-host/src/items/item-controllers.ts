@@ -1,6 +1,7 @@
-import { defineController, JsonResponse, NotFoundHttpError, Response, type Request } from '@switchboard/http-kernel';
+import { defineController, JsonResponse, NotFoundHttpError, Response } from '@switchboard/http-kernel';
+import { defineTypedController, mapPayload } from '@switchboard/payload';
 import type { ItemRepository } from './item-repository.js';
-import { readNewItem } from './read-new-item.js';
+import { NewItemSchema } from './new-item-schema.js';
 
 /** The four controllers of `/api/items`; each reads its input, calls the repository, answers JSON. */
 export function itemControllers(items: ItemRepository) {
@@ -14,11 +15,12 @@ export function itemControllers(items: ItemRepository) {
 
     show: defineController(['id'], async (id: string) => new JsonResponse(await find(id)), 'items.show'),
 
-    create: defineController(
-      ['request'],
-      async (request: Request) => {
-        const item = await items.create(await readNewItem(request));
-        return new JsonResponse(item, 201, { location: `/api/items/${item.id}` });
+    // `item` is typed from the schema and reaches the controller only once valid (400/415/422 otherwise).
+    create: defineTypedController(
+      [mapPayload('item', { from: 'json', schema: NewItemSchema })],
+      async (item) => {
+        const created = await items.create(item);
+        return new JsonResponse(created, 201, { location: `/api/items/${created.id}` });
       },
       'items.create',
     ),

@@ -1,6 +1,7 @@
 import type { RouteOptions } from '@switchboard/router';
 import { IS_AUTHENTICATED, PUBLIC_ACCESS } from '@switchboard/security';
 import type { Database } from '../database/open-database.js';
+import { itemCache } from '../items/item-cache.js';
 import { itemControllers } from '../items/item-controllers.js';
 import { ItemRepository } from '../items/item-repository.js';
 
@@ -15,10 +16,12 @@ const ITEM_ID = '[1-9][0-9]{0,8}';
 /**
  * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
  * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
- * authorization step from the `_is_granted` route default.
+ * authorization step from the `_is_granted` route default. The new item is mapped and validated by
+ * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`).
  */
 export function wireItems(host: ItemsHost, database: Database): void {
-  const controllers = itemControllers(new ItemRepository(database.connection));
+  const repository = new ItemRepository(database.connection);
+  const controllers = itemControllers(repository);
   const { routes } = host;
   routes.add('items_list', '/api/items', { methods: 'GET', controller: controllers.list, defaults: { _is_granted: PUBLIC_ACCESS } });
   routes.add('items_create', '/api/items', { methods: 'POST', controller: controllers.create, defaults: { _is_granted: IS_AUTHENTICATED } });
@@ -26,7 +29,7 @@ export function wireItems(host: ItemsHost, database: Database): void {
     methods: 'GET',
     controller: controllers.show,
     requirements: { id: ITEM_ID },
-    defaults: { _is_granted: PUBLIC_ACCESS },
+    defaults: { _is_granted: PUBLIC_ACCESS, _cache: itemCache(repository) },
   });
   routes.add('items_delete', '/api/items/:id', {
     methods: 'DELETE',

@@ -1,0 +1,20 @@
+import { defineCache, type CacheOptions } from '@switchboard/http-cache';
+import type { ItemRepository } from './item-repository.js';
+
+/**
+ * The `_cache` of `GET /api/items/:id`: shared caches may keep an item 30 s and serve it stale 30 s
+ * more while revalidating. Items never change once created, so id and creation time make the tag;
+ * it is read from the database so that a deleted item gets its 404, never a 304.
+ */
+export function itemCache(items: ItemRepository): CacheOptions {
+  return defineCache({
+    public: true,
+    maxAge: 30,
+    staleWhileRevalidate: 30,
+    vary: ['Accept'],
+    etag: async (_request, [id]) => {
+      const item = await items.find(Number(id));
+      return item === null ? null : `item-${item.id}-${Date.parse(item.createdAt)}`;
+    },
+  });
+}

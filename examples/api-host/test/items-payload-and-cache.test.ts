@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorListener } from '@switchboard/error-controller';
+import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
+import { createRequestListener } from '@switchboard/node-adapter';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import type { Database } from '../src/database/open-database.js';
+import { wireDatabase } from '../src/wiring/database.js';
+import { wireHttpCache } from '../src/wiring/http-cache.js';
+import { wireItems } from '../src/wiring/items.js';
+import { wirePayload } from '../src/wiring/payload.js';
+
+/**
+ * The items API's payload mapping (POST /api/items) and cache attribute (GET /api/items/:id) with
+ * this host's wirings, on embedded PGlite, over node:http. Security is left out: its steps are
+ * tested in items-api.test.ts; here only the payload and cache steps matter.
+ */
+let database: Database;
+let http: Server;
+let base: string;
+
+beforeAll(async () => {
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  const routes = new RouteCollection();
+  database = await wireDatabase({ dispatcher }, { url: undefined });
+  wireItems({ routes }, database);
+  wireHttpCache({ dispatcher });
+  const argumentResolver = wirePayload({ dispatcher });
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
+  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  http = createServer(createRequestListener(new HttpKernel({ dispatcher, argumentResolver })));
+  http.listen(0, '127.0.0.1');
+  await once(http, 'listening');
+  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  http?.closeAllConnections();
+  await new Promise((resolve) => (http ? http.close(resolve) : resolve(undefined)));
+  await database?.close();
+});
+
+const create = (body: string, contentType = 'application/json') =>
+  fetch(`${base}/api/items`, { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json' }, body });
+
+describe('POST /api/items maps its payload', () => {
+  it('creates from a valid body, trimmed and without unknown members', async () => {
+    const response = await create(JSON.stringify({ name: '  desk ', quantity: 2, admin: true }));
+    expect(response.status).toBe(201);
+    const item = (await response.json()) as Record<string, unknown>;
+    expect(item).toMatchObject({ name: 'desk', quantity: 2 });
+    expect(item).not.toHaveProperty('admin');
+  });
+
+  it('refuses bad payloads with problem documents, writing nothing', async () => {
+    const countBefore = ((await (await fetch(`${base}/api/items`)).json()) as unknown[]).length;
+    const cases: Array<[string, string, number]> = [
+      ['{"name":', 'application/json', 400],
+      ['name=desk&quantity=1', 'application/x-www-form-urlencoded', 415],
+      [JSON.stringify({ name: 'x'.repeat(70 * 1024), quantity: 1 }), 'application/json', 413],
+      [JSON.stringify({ name: 'desk', quantity: 1.5 }), 'application/json', 422],
+    ];
+    for (const [body, contentType, status] of cases) {
+      const response = await create(body, contentType);
+      expect(response.status, `${contentType} ${body.slice(0, 20)}`).toBe(status);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+    }
+    const invalid = await create(JSON.stringify({ quantity: -1 }));
+    expect(((await invalid.json()) as { violations: unknown }).violations).toEqual([
+      { path: '/name', message: 'Required: a non-empty string.' },
+      { path: '/quantity', message: 'Required: a whole number from 0 to 1000000.' },
+    ]);
+    expect(((await (await fetch(`${base}/api/items`)).json()) as unknown[]).length).toBe(countBefore);
+  });
+});
+
+describe('GET /api/items/:id carries the cache attribute', () => {
+  it('sends Cache-Control and an ETag, answers a revalidation with 304, and a deleted item with an uncached 404', async () => {
+    const created = (await (await create(JSON.stringify({ name: 'lamp', quantity: 1 }))).json()) as { id: number };
+    const shown = await fetch(`${base}/api/items/${created.id}`);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get('cache-control')).toBe('max-age=30, public, stale-while-revalidate=30');
+    const etag = shown.headers.get('etag');
+    expect(etag).toMatch(new RegExp(`^"item-${created.id}-\\d+"$`));
+
+    const revalidated = await fetch(`${base}/api/items/${created.id}`, { headers: { 'if-none-match': etag! } });
+    expect(revalidated.status).toBe(304);
+    expect(await revalidated.text()).toBe('');
+
+    await database.connection.query('DELETE FROM items WHERE id = $1', [created.id]);
+    const gone = await fetch(`${base}/api/items/${created.id}`, { headers: { 'if-none-match': etag!, accept: 'application/json' } });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('cache-control')).toBe('no-cache, private');
+    expect(gone.headers.get('etag')).toBeNull();
+  });
+});
