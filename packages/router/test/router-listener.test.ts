@@ -1,0 +1,220 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  defineController,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  BadRequestHttpError,
+  Request,
+  RequestType,
+  JsonResponse,
+  Response,
+  type RequestStack,
+} from '@switchboard/http-kernel';
+import {
+  MalformedPathError,
+  MethodNotAllowedError,
+  ResourceNotFoundError,
+  RouteCollection,
+  Router,
+  RouterListener,
+  type RouterOptions,
+} from '../src/index.js';
+import { routedKernel, serve, type RoutedKernel, type RunningServer } from './support/kernel-server.js';
+
+const guard = { roles: ['ROLE_ADMIN'] };
+
+function appRoutes(): RouteCollection {
+  return new RouteCollection()
+    .add('item', '/items/:id', {
+      methods: ['GET'],
+      requirements: { id: '\\d+' },
+      defaults: { _is_granted: guard, _cache: { maxAge: 60 } },
+      controller: defineController(['request', 'id'], (request: Request, id: string) => {
+        const attributes = Object.keys(request.attributes.all()).sort();
+        return new JsonResponse({ id, attributes, routeParams: request.attributes.get('_route_params') });
+      }),
+    })
+    .add('item_write', '/items/:id', { methods: ['PUT', 'POST'], controller: () => new Response('written') })
+    .add('dir', '/docs/', { methods: 'GET', controller: () => new Response('docs') })
+    .add('form', '/form', { methods: ['GET', 'POST'], controller: () => new Response('form') })
+    .add('api', '/status', { host: ':version.api.example.com', controller: defineController(['version'], (version: string) => new Response(`api ${version}`)) });
+}
+
+function setup(options?: RouterOptions): RoutedKernel & { router: Router } {
+  const router = new Router(appRoutes(), options);
+  return { ...routedKernel(router), router };
+}
+
+describe('RouterListener over a real server', () => {
+  let app: RoutedKernel & { router: Router };
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    app = setup();
+    server = await serve(app.kernel);
+  });
+  afterAll(() => server.close());
+
+  it('sets _route, _controller, the params, the route defaults and _route_params', async () => {
+    const response = await fetch(`${server.origin}/items/42`);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { id: string; attributes: string[]; routeParams: Record<string, unknown> };
+    expect(body.id).toBe('42');
+    expect(body.attributes).toEqual(['_cache', '_controller', '_is_granted', '_route', '_route_params', 'id']);
+    expect(body.routeParams).toEqual({ id: '42', _is_granted: guard, _cache: { maxAge: 60 } });
+  });
+
+  it('answers a path without route with 404 and the exact message, the routing error as cause', async () => {
+    const before = app.errors.length;
+    const response = await fetch(`${server.origin}/robots.txt`);
+    expect(response.status).toBe(404);
+    const error = app.errors[before] as NotFoundHttpError;
+    expect(error).toBeInstanceOf(NotFoundHttpError);
+    expect(error.message).toBe(`No route found for "GET ${server.origin}/robots.txt"`);
+    expect(await response.text()).toBe(`404 ${error.message}`);
+    expect(error.cause).toBeInstanceOf(ResourceNotFoundError);
+    expect((error.cause as Error).message).toBe('No routes found for "/robots.txt/".');
+  });
+
+  it('appends the referer verbatim', async () => {
+    const before = app.errors.length;
+    await fetch(`${server.origin}/nope?x=1`, { headers: { referer: 'http://localhost:3000/page?a=b' } });
+    expect((app.errors[before] as Error).message).toBe(`No route found for "GET ${server.origin}/nope" (from "http://localhost:3000/page?a=b")`);
+  });
+
+  it('keeps the path percent-encoded and the original path for non-GET methods in the inner message', async () => {
+    const before = app.errors.length;
+    const response = await fetch(`${server.origin}/caf%C3%A9`, { method: 'DELETE' });
+    expect(response.status).toBe(404);
+    const error = app.errors[before] as Error;
+    expect(error.message).toBe(`No route found for "DELETE ${server.origin}/caf%C3%A9"`);
+    expect((error.cause as Error).message).toBe('No routes found for "/caf%C3%A9".');
+  });
+
+  it('treats GET / without a route as an ordinary 404 (ruling 13)', async () => {
+    const before = app.errors.length;
+    const response = await fetch(`${server.origin}/`);
+    expect(response.status).toBe(404);
+    expect((app.errors[before] as Error).message).toBe(`No route found for "GET ${server.origin}/"`);
+  });
+
+  it('answers 405 with the Allow header and the exact message', async () => {
+    const before = app.errors.length;
+    const response = await fetch(`${server.origin}/items/42`, { method: 'DELETE' });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, PUT, POST');
+    const error = app.errors[before] as MethodNotAllowedHttpError;
+    expect(error).toBeInstanceOf(MethodNotAllowedHttpError);
+    expect(error.message).toBe(`No route found for "DELETE ${server.origin}/items/42": Method Not Allowed (Allow: GET, PUT, POST)`);
+    expect(error.cause).toBeInstanceOf(MethodNotAllowedError);
+    expect((error.cause as MethodNotAllowedError).allowedMethods).toEqual(['GET', 'PUT', 'POST']);
+  });
+
+  it('redirects a toggled trailing slash with 301 to the absolute URL, query kept, no cookie', async () => {
+    const response = await fetch(`${server.origin}/docs?page=2&q=a%20b`, { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe(`${server.origin}/docs/?page=2&q=a%20b`);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    const followed = await fetch(`${server.origin}/form/`);
+    expect(followed.status).toBe(200);
+    expect(followed.redirected).toBe(true);
+    expect(await followed.text()).toBe('form');
+  });
+
+  it('answers 404 to other methods on a toggled slash', async () => {
+    expect((await fetch(`${server.origin}/form/`, { method: 'POST' })).status).toBe(404);
+  });
+
+  it('answers HEAD on GET routes', async () => {
+    const response = await fetch(`${server.origin}/items/7`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+  });
+
+  it('answers malformed percent-encoding with 400 through the error flow (ruling 6)', async () => {
+    const before = app.errors.length;
+    const response = await fetch(`${server.origin}/items/%E0%A4%A`);
+    expect(response.status).toBe(400);
+    const error = app.errors[before] as BadRequestHttpError;
+    expect(error).toBeInstanceOf(BadRequestHttpError);
+    expect(error.cause).toBeInstanceOf(MalformedPathError);
+  });
+
+  it('routes by host and gives the host parameters', async () => {
+    // fetch may not set Host; node:http may.
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${server.origin}/status`, { headers: { host: 'v2.api.example.com' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+      });
+      req.on('error', reject).end();
+    });
+    expect(body).toBe('api v2');
+  });
+
+  it('gives concurrent requests their own parameters', async () => {
+    const ids = Array.from({ length: 60 }, (_, i) => String(i));
+    const bodies = await Promise.all(ids.map(async (id) => ((await (await fetch(`${server.origin}/items/${id}`)).json()) as { id: string }).id));
+    expect(bodies).toEqual(ids);
+  });
+});
+
+describe('RouterListener in the kernel', () => {
+  it('logs the matched route at INFO on the request channel', async () => {
+    const app = setup();
+    await app.kernel.handle(Request.fromUrl('http://localhost/items/5?x=1'));
+    const record = app.logger.records.find((r) => r.message === 'Matched route "item".');
+    expect(record).toMatchObject({ level: 'INFO', channel: 'request' });
+    expect(record?.context).toMatchObject({ route: 'item', request_uri: 'http://localhost/items/5?x=1', method: 'GET' });
+  });
+
+  it('does not match a sub-request that already has a controller, like the error sub-request', async () => {
+    const app = setup();
+    let routed: unknown = 'unset';
+    const controller = defineController(['request'], (request: Request) => {
+      routed = request.attributes.get('_route');
+      return new Response('sub');
+    });
+    const sub = Request.fromUrl('http://localhost/robots.txt', { attributes: [['_controller', controller]] });
+    const response = await app.kernel.handle(sub, RequestType.SUB);
+    expect(await response.body).toBe('sub');
+    expect(routed).toBeUndefined();
+  });
+
+  it('restores the chain context to the parent request on finish_request', async () => {
+    const seen: string[] = [];
+    let stack: RequestStack | null = null;
+    let app: RoutedKernel | null = null;
+    const subController = defineController(['request'], (request: Request) => {
+      seen.push(`sub:${app!.listener.contextOf(request.requestStack!)?.queryString}`);
+      return new Response('sub');
+    });
+    const mainController = defineController(['request'], async (request: Request) => {
+      stack = request.requestStack;
+      seen.push(`main:${app!.listener.contextOf(stack!)?.queryString}`);
+      await app!.kernel.handle(request.duplicate({ query: 'sub=1', attributes: [['_controller', subController]] }), RequestType.SUB);
+      seen.push(`after:${app!.listener.contextOf(stack!)?.queryString}`);
+      return new Response('main');
+    });
+    app = routedKernel(new Router(new RouteCollection().add('main', '/main', { controller: mainController })));
+    await app.kernel.handle(Request.fromUrl('http://localhost/main?main=1'));
+    expect(seen).toEqual(["main:main=1", "sub:sub=1", "after:main=1"]);
+    // Dropped once the main request is finished.
+    expect(app.listener.contextOf(stack!)).toBeUndefined();
+  });
+
+  it('declares its priorities as named constants', () => {
+    expect(RouterListener.REQUEST_PRIORITY).toBe(32);
+    expect(RouterListener.FINISH_REQUEST_PRIORITY).toBe(0);
+    const events = new RouterListener(new Router(new RouteCollection())).getSubscribedEvents();
+    expect(events['kernel.request']).toMatchObject({ priority: 32 });
+    expect(events['kernel.finish_request']).toMatchObject({ priority: 0 });
+  });
+
+  it('strict mode answers the toggled slash with 404 and keeps the original path', async () => {
+    const app = setup({ trailingSlash: 'strict' });
+    const response = await app.kernel.handle(Request.fromUrl('http://localhost/docs'));
+    expect(response.status).toBe(404);
+    expect(((app.errors[0] as Error).cause as Error).message).toBe('No routes found for "/docs".');
+  });
+});
