@@ -22,11 +22,11 @@ pre { margin: 0; white-space: pre-wrap; word-break: break-all; }
 .meta { color: var(--muted); display: flex; flex-wrap: wrap; gap: 4px 18px; }
 .meta b { color: var(--fg); font-weight: 600; }
 .layout { display: flex; align-items: flex-start; }
-nav.panels { width: 200px; flex: none; padding: 16px 0; }
-nav.panels a { display: flex; justify-content: space-between; padding: 7px 24px; color: var(--fg); border-left: 3px solid transparent; }
+nav.panels { width: 230px; flex: none; padding: 16px 0; }
+nav.panels a { display: flex; justify-content: space-between; align-items: center; gap: 8px; padding: 7px 24px; color: var(--fg); border-left: 3px solid transparent; }
 nav.panels a.active { background: var(--card); border-left-color: var(--accent); font-weight: 600; }
 nav.panels a:hover { background: #eceff4; text-decoration: none; }
-.badge { display: inline-block; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #e4e8ef; color: var(--fg); font-size: 12px; text-align: center; }
+.badge { display: inline-block; white-space: nowrap; min-width: 20px; padding: 0 6px; border-radius: 10px; background: #e4e8ef; color: var(--fg); font-size: 12px; text-align: center; }
 .badge.bad { background: var(--bad); color: #fff; } .badge.warn { background: var(--warn); color: #fff; }
 main { flex: 1; min-width: 0; padding: 16px 24px 48px; }
 h2 { font-size: 20px; margin: 4px 0 14px; } h3 { font-size: 15px; margin: 22px 0 8px; }
