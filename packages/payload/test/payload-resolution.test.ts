@@ -36,6 +36,7 @@ beforeAll(async () => {
       calls++;
       return new JsonResponse(note);
     }),
+    'POST /numbers': defineController([mapPayload('numbers', { from: 'json', schema: z.array(z.number()) })], () => new JsonResponse({})),
     'POST /small': defineController([mapPayload('note', { from: 'json', schema: noteSchema, maxBodyBytes: 16 })], () => {
       calls++;
       return new JsonResponse({});
@@ -87,6 +88,14 @@ describe('payload resolution', () => {
   it('reads no body before the authorization check: a refused request is a 403, even with a bad body', async () => {
     const response = await post('/guarded', '{not json');
     expect(response.status).toBe(403);
+  });
+
+  it('lists at most maxViolations violations (default 100), so a hostile payload cannot make a huge error', async () => {
+    const response = await post('/numbers', JSON.stringify(Array.from({ length: 500 }, (_, i) => `n${i}`)));
+    expect(response.status).toBe(422);
+    const violations = ((await response.json()) as { violations: Violation[] }).violations;
+    expect(violations).toHaveLength(100);
+    expect(violations[99]!.path).toBe('/99');
   });
 
   it('honours a per-argument body limit', async () => {
