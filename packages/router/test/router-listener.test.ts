@@ -198,7 +198,7 @@ describe('RouterListener in the kernel', () => {
     });
     app = routedKernel(new Router(new RouteCollection().add('main', '/main', { controller: mainController })));
     await app.kernel.handle(Request.fromUrl('http://localhost/main?main=1'));
-    expect(seen).toEqual(["main:main=1", "sub:sub=1", "after:main=1"]);
+    expect(seen).toEqual(['main:main=1', 'sub:sub=1', 'after:main=1']);
     // Dropped once the main request is finished.
     expect(app.listener.contextOf(stack!)).toBeUndefined();
   });

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { Request } from '@switchboard/http-kernel';
+import { debugRouter, formatRouteTable, RouteCollection, Router } from '../src/index.js';
+
+const routes = new RouteCollection()
+  .add('home', '/')
+  .add('item', '/items/:id', { methods: ['GET'], requirements: { id: '\\d+' } })
+  .add('item_write', '/items/:id', { methods: ['PUT', 'POST'] })
+  .add('docs', '/docs/')
+  .add('admin', '/items/:id', { host: 'admin.example.com' })
+  .add('secure', '/items/:id', { schemes: 'https' })
+  .add('any', '/items/:id');
+const router = new Router(routes);
+
+describe('matchLog', () => {
+  it('says for every route why it did or did not match', () => {
+    const log = router.matchLog(Request.fromUrl('http://localhost/items/abc', { method: 'DELETE' }));
+    expect(log.map((entry) => [entry.name, entry.level, entry.reason])).toEqual([
+      ['home', 'none', 'Path "/" does not match.'],
+      ['item', 'almost', 'Requirement for "id" does not match (\\d+).'],
+      ['item_write', 'almost', 'Method "DELETE" does not match any of the required methods (PUT, POST).'],
+      ['docs', 'none', 'Path "/docs/" does not match.'],
+      ['admin', 'almost', 'Host "localhost" does not match the requirement ("admin.example.com").'],
+      ['secure', 'almost', 'Scheme "http" does not match any of the required schemes (https).'],
+      ['any', 'match', 'Route matches!'],
+    ]);
+  });
+
+  it('reports a trailing-slash difference and routes after the match as not tried', () => {
+    const log = router.matchLog('/docs', { method: 'GET', host: 'localhost', scheme: 'http' });
+    expect(log.find((entry) => entry.name === 'docs')).toMatchObject({ level: 'almost' });
+    const matched = router.matchLog('/', { method: 'GET', host: 'localhost', scheme: 'http' });
+    expect(matched[0]).toMatchObject({ name: 'home', level: 'match' });
+    expect(matched.slice(1).every((entry) => entry.reason === 'Not tried: an earlier route matched.')).toBe(true);
+  });
+
+  it('explains a malformed path instead of throwing', () => {
+    const log = router.matchLog('/%zz', { method: 'GET', host: 'localhost', scheme: 'http' });
+    expect(log[0]?.reason).toBe('Malformed percent-encoding in the request path "/%zz".');
+  });
+});
+
+describe('debug:router', () => {
+  it('lists name, methods, schemes, host and path in matching order', () => {
+    const table = formatRouteTable(router.all());
+    const lines = table.trimEnd().split('\n');
+    expect(lines[1]).toMatch(/^Name\s+Method\s+Scheme\s+Host\s+Path$/);
+    expect(lines.slice(3, -1).map((line) => line.split(/\s{2,}/))).toEqual([
+      ['home', 'ANY', 'ANY', 'ANY', '/'],
+      ['item', 'GET', 'ANY', 'ANY', '/items/:id'],
+      ['item_write', 'PUT|POST', 'ANY', 'ANY', '/items/:id'],
+      ['docs', 'ANY', 'ANY', 'ANY', '/docs/'],
+      ['admin', 'ANY', 'ANY', 'admin.example.com', '/items/:id'],
+      ['secure', 'ANY', 'https', 'ANY', '/items/:id'],
+      ['any', 'ANY', 'ANY', 'ANY', '/items/:id'],
+    ]);
+  });
+
+  it('filters by name and writes JSON when asked', () => {
+    const written: string[] = [];
+    debugRouter(router.all(), { filter: 'item', json: true, write: (text) => written.push(text) });
+    const parsed = JSON.parse(written.join('')) as Array<{ name: string; methods: string[] }>;
+    expect(parsed.map((route) => route.name)).toEqual(['item', 'item_write']);
+    expect(parsed[1]?.methods).toEqual(['PUT', 'POST']);
+  });
+});

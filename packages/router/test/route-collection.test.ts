@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { Route, RouteCollection, RouteDefinitionError } from '../src/index.js';
+
+describe('RouteCollection', () => {
+  it('keeps declaration order and moves a re-added name to the end', () => {
+    const routes = new RouteCollection().add('a', '/a').add('b', '/b').add('c', '/c').add('a', '/a2');
+    expect(routes.all().map((r) => `${r.name} ${r.path}`)).toEqual(['b /b', 'c /c', 'a /a2']);
+    expect(routes.size).toBe(3);
+    expect(routes.get('a')?.path).toBe('/a2');
+  });
+
+  it('normalises paths, methods and schemes', () => {
+    const route = new Route('r', 'items//', { methods: ['get', 'Post', 'GET'], schemes: 'HTTPS', host: 'API.Example.com' });
+    expect(route.path).toBe('/items//');
+    expect(route.methods).toEqual(['GET', 'POST']);
+    expect(route.schemes).toEqual(['https']);
+    expect(route.host).toBe('api.example.com');
+  });
+
+  it('stores the controller as the _controller default, beside any other default', () => {
+    const controller = () => null;
+    const route = new Route('r', '/', { controller, defaults: { _stateless: true, _cache: { maxAge: 5 } } });
+    expect(route.defaults).toEqual({ _stateless: true, _cache: { maxAge: 5 }, _controller: controller });
+  });
+
+  it('mounts a collection under a prefix with name prefix, host and defaults, the route’s own values winning', () => {
+    const profiler = new RouteCollection()
+      .add('home', '/')
+      .add('panel', '/:token', { requirements: { token: '[0-9a-f]+|latest' }, defaults: { _stateless: false } });
+    const app = new RouteCollection()
+      .add('index', '/')
+      .mount('/_profiler/', profiler, { namePrefix: '_profiler_', defaults: { _stateless: true, area: 'debug' }, methods: 'GET' });
+    expect(app.all().map((r) => [r.name, r.path, r.methods.join()])).toEqual([
+      ['index', '/', ''],
+      ['_profiler_home', '/_profiler/', 'GET'],
+      ['_profiler_panel', '/_profiler/:token', 'GET'],
+    ]);
+    expect(app.get('_profiler_panel')?.defaults).toEqual({ _stateless: false, area: 'debug' });
+    expect(app.get('_profiler_panel')?.requirements).toEqual({ token: '[0-9a-f]+|latest' });
+  });
+
+  it.each([
+    ['a bad pattern', '/items/:', {}, /Route "broken": Missing parameter name/],
+    ['an unclosed group', '/items{/:id', {}, /Route "broken": Unexpected end/],
+    ['a duplicate parameter', '/:id/x/:id', {}, /Route "broken": parameter "id" appears more than once/],
+    ['an invalid requirement', '/:id', { requirements: { id: '[a-' } }, /Route "broken": the requirement for "id" is not a valid regular expression/],
+    ['an empty requirement', '/:id', { requirements: { id: '^$' } }, /Route "broken": the requirement for "id" cannot be empty/],
+    ['a reserved name', '/:_fragment', {}, /Route "broken": "_fragment" is reserved/],
+    ['a too long name', `/:${'x'.repeat(33)}`, {}, /Route "broken": parameter name "x+" is longer than 32/],
+    ['a host parameter repeated in the path', '/:version', { host: ':version.example.com' }, /Route "broken": parameter "version" appears in both/],
+  ] as const)('rejects %s at definition time, naming the route', (_, path, options, message) => {
+    expect(() => new RouteCollection().add('broken', path, options)).toThrow(RouteDefinitionError);
+    expect(() => new RouteCollection().add('broken', path, options)).toThrow(message);
+  });
+
+  it('normalises requirements: anchors stripped, capturing groups made non-capturing', () => {
+    const route = new Route('r', '/:a/:b', { requirements: { a: '^(en|fr)$', b: /(?<year>\d{4})-(\d\d)/ } });
+    expect(route.requirements).toEqual({ a: '(?:en|fr)', b: '(?:\\d{4})-(?:\\d\\d)' });
+    expect(route.compiled.regex.exec('/fr/2024-05')?.slice(1)).toEqual(['fr', '2024-05']);
+  });
+});
