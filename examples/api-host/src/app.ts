@@ -2,7 +2,11 @@ import { EventDispatcher, HttpKernel, type KernelEventMap, type Logger } from '@
 import { RouteCollection } from '@switchboard/router';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
+import { wireCors } from './wiring/cors.js';
+import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
+import { wireItems } from './wiring/items.js';
+import { wireLocale } from './wiring/locale.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
 
@@ -37,6 +41,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   wireErrors(app);
   wireSecurity(app);
+  wireCors(app);
+  wireLocale(app);
+  wireItems(app, await wireDatabase(app));
 
   // Last: compiles the routes every wiring above added.
   wireRouting(app);

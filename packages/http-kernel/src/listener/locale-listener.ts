@@ -33,7 +33,7 @@ const LOCALE_SHAPE = /^[a-z]{2,8}(?:-[a-z0-9]{1,8})*$/;
  * - `kernel.request` 16, after routing (32): the route's `_locale` when it is an enabled locale,
  *   else the best match of `Accept-Language` among the enabled locales (the response then varies
  *   on `Accept-Language`), else the default stays;
- * - `kernel.response` 0: `Vary: Accept-Language` on answers whose locale was negotiated;
+ * - `kernel.response` 0: `Vary: Accept-Language` on main requests whose locale was negotiated;
  * - `kernel.finish_request` 0: after a sub-request, locale-aware services get the parent's locale back.
  */
 export class LocaleListener implements EventSubscriber<KernelEventMap> {
@@ -103,8 +103,12 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
     this.#notify(request);
   }
 
+  /**
+   * Main requests only, as the reference does: an error sub-request negotiates its own locale, but
+   * its page must keep the spec's headers (`Vary: Accept` alone on the 404).
+   */
   onKernelResponse(event: ResponseEvent): void {
-    if (this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
+    if (event.isMainRequest() && this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
   }
 
   onKernelFinishRequest(event: FinishRequestEvent): void {
