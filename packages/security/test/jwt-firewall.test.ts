@@ -135,6 +135,14 @@ describe('JWT firewall over HTTP', () => {
     await expectRefused(`Bearer  ${await sign()}`, NOT_FOUND);
   });
 
+  it('a token in the query string or a cookie is ignored → "JWT Token not found"', async () => {
+    const token = await sign();
+    const inQuery = await host.request(`/api/me?bearer=${token}&access_token=${token}`);
+    expect([inQuery.status, inQuery.body]).toEqual([401, NOT_FOUND.body]);
+    const inCookie = await host.request('/api/me', { headers: { cookie: `BEARER=${token}` } });
+    expect([inCookie.status, inCookie.body]).toEqual([401, NOT_FOUND.body]);
+  });
+
   it('three-part garbage → "Invalid JWT Token"', async () => {
     await expectRefused('Bearer aaa.bbb.ccc', INVALID);
     await expectRefused('Bearer not-a-jwt-at-all', INVALID);
