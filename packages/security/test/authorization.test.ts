@@ -11,6 +11,12 @@ const ok = defineController(['request'], (request: Request) => new JsonResponse(
 /** Voter: the `owner` route default must be the user. */
 const ownsDocument: Voter = ({ user, request }) => user !== null && request.attributes.get('owner') === user.identifier;
 
+/** Async voter, as one that looks something up: grants users whose identifier starts with "a". */
+const asyncVoter: Voter = async function startsWithA({ user }) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  return user?.identifier.startsWith('a') ?? false;
+};
+
 const alice = { identifier: 'alice', roles: ['ROLE_USER'] };
 const admin = { identifier: 'root', roles: ['ROLE_ADMIN'] };
 
@@ -22,6 +28,7 @@ beforeAll(async () => {
       { name: 'any_user', path: '/api/any', controller: ok, defaults: { _is_granted: IS_AUTHENTICATED } },
       { name: 'either_role', path: '/api/either', controller: ok, defaults: { _is_granted: ['ROLE_EDITOR', 'ROLE_ADMIN'] } },
       { name: 'alice_doc', path: '/api/docs/alice', controller: ok, defaults: { owner: 'alice', _is_granted: ownsDocument } },
+      { name: 'async_vote', path: '/api/async', controller: ok, defaults: { _is_granted: asyncVoter } },
       { name: 'open_admin', path: '/open/admin', controller: ok, defaults: { _is_granted: 'ROLE_ADMIN' } },
       { name: 'open_page', path: '/open/page', controller: ok },
     ],
@@ -56,6 +63,13 @@ describe('authorization (_is_granted) over HTTP', () => {
     const denied = await host.request('/api/docs/alice', { headers: await bearer(admin) });
     expect(denied.status).toBe(403);
     expect(JSON.parse(denied.body)).toMatchObject({ detail: 'Access Denied by _is_granted(voter ownsDocument) on route "alice_doc".' });
+  });
+
+  it('an async voter is awaited', async () => {
+    expect((await host.request('/api/async', { headers: await bearer(alice) })).status).toBe(200);
+    const denied = await host.request('/api/async', { headers: await bearer(admin) });
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.body)).toMatchObject({ detail: 'Access Denied by _is_granted(voter startsWithA) on route "async_vote".' });
   });
 
   it('no user on an open firewall → 401 with a Bearer challenge through the error flow', async () => {

@@ -7,7 +7,7 @@ import {
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { currentUser } from '../user/security-user.js';
-import { describeRule, isGranted } from './is-granted-rule.js';
+import { describeRule, isGranted, type IsGrantedRule } from './is-granted-rule.js';
 
 export interface IsGrantedListenerOptions {
   /** `WWW-Authenticate` challenge of the 401 sent when there is no user. Default `Bearer`. */
@@ -38,13 +38,21 @@ export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
-  async onControllerArguments(event: ControllerArgumentsEvent): Promise<void> {
+  /** Synchronous (no promise, so the kernel stays synchronous too) unless a voter answers with one. */
+  onControllerArguments(event: ControllerArgumentsEvent): void | Promise<void> {
     const request = event.request;
     const rule = request.attributes.get('_is_granted');
     if (rule === undefined) return;
     const user = currentUser(request);
-    if (await isGranted(rule, { user, request, arguments: event.arguments })) return;
-    if (user === null) {
+    const granted = isGranted(rule, { user, request, arguments: event.arguments });
+    if (granted instanceof Promise) return granted.then((yes) => this.#decide(yes, event, rule, user === null));
+    this.#decide(granted, event, rule, user === null);
+  }
+
+  #decide(granted: boolean, event: ControllerArgumentsEvent, rule: IsGrantedRule, anonymous: boolean): void {
+    if (granted) return;
+    const request = event.request;
+    if (anonymous) {
       throw new UnauthorizedHttpError(this.#challenge, 'Full authentication is required to access this resource.');
     }
     const route = request.attributes.get('_route');

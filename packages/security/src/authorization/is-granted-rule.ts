@@ -22,8 +22,12 @@ export type Voter = (context: VoterContext) => boolean | Promise<boolean>;
  */
 export type IsGrantedRule = string | readonly string[] | Voter;
 
-export async function isGranted(rule: IsGrantedRule, context: VoterContext): Promise<boolean> {
-  if (typeof rule === 'function') return (await rule(context)) === true;
+/** Synchronous unless the rule is a voter that returns a promise. */
+export function isGranted(rule: IsGrantedRule, context: VoterContext): boolean | Promise<boolean> {
+  if (typeof rule === 'function') {
+    const vote = rule(context);
+    return vote instanceof Promise ? vote.then((granted) => granted === true) : vote === true;
+  }
   if (rule === PUBLIC_ACCESS) return true;
   if (context.user === null) return false;
   if (rule === IS_AUTHENTICATED) return true;

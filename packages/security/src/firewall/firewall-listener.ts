@@ -8,7 +8,7 @@ import {
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { PUBLIC_ACCESS } from '../authorization/is-granted-rule.js';
-import type { FirewallMap } from './firewall-map.js';
+import type { Firewall, FirewallMap } from './firewall-map.js';
 
 export interface FirewallListenerOptions {
   /** Receives one line per authentication (debug) and per refusal (info), on channel `security`. */
@@ -41,7 +41,8 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
-  async onKernelRequest(event: RequestEvent): Promise<void> {
+  /** Synchronous for requests no secured firewall handles, so they pay no promise. */
+  onKernelRequest(event: RequestEvent): void | Promise<void> {
     if (!event.isMainRequest()) return;
     const request = event.request;
     const firewall = this.map.match(request.path);
@@ -49,7 +50,11 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
     request.attributes.set('_firewall', firewall.name);
     if (firewall.stateless && !request.attributes.has('_stateless')) request.attributes.set('_stateless', true);
     if (!firewall.security) return;
+    return this.#authenticate(event, firewall);
+  }
 
+  async #authenticate(event: RequestEvent, firewall: Firewall): Promise<void> {
+    const request = event.request;
     for (const authenticator of firewall.authenticators) {
       const outcome = await authenticator.authenticate(request);
       if (outcome.kind === 'authenticated') {
