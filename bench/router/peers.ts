@@ -34,12 +34,8 @@ export function switchboard(rows: readonly RouteRow[]): Contender & { router: Ro
   rows.forEach((row, id) => routes.add(`r${id}`, row.path, { methods: row.method, defaults: {} }));
   const router = new Router(routes);
   // One context object per method, as a request would carry: host and scheme are part of matching here.
-  const contexts = new Map<string, { method: string; host: string; scheme: string }>();
-  const contextOf = (method: string) => {
-    let context = contexts.get(method);
-    if (context === undefined) contexts.set(method, (context = { method, host: 'localhost', scheme: 'http' }));
-    return context;
-  };
+  const contexts: Record<string, { method: string; host: string; scheme: string }> = Object.create(null);
+  const contextOf = (method: string) => (contexts[method] ??= { method, host: 'localhost', scheme: 'http' });
   return {
     name: 'switchboard',
     router,

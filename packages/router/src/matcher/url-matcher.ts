@@ -46,13 +46,19 @@ type Outcome = RouteMatch | typeof STOP | undefined;
  * Stateless per request: `match` keeps everything it needs in a local pass object.
  */
 export class UrlMatcher {
-  readonly #static = new Map<string, Candidate[]>();
   /**
-   * Exact static path → method → the finished result, for the static routes whose answer depends
-   * on nothing but path and method (no host, no scheme restriction). Those results are frozen and
-   * shared between requests.
+   * Static routes by path. `candidates`: the routes whose slash-trimmed path this is, in order.
+   * `answers`: for the routes whose exact path this is, method → the finished result when it
+   * depends on nothing but path and method (no host, no scheme restriction); those results are
+   * frozen and shared between requests.
    */
-  readonly #staticAnswers = new Map<string, ReadonlyMap<string, RouteMatch>>();
+  readonly #static = new Map<string, StaticEntry>();
+  /**
+   * First path segments any route can start with, or `null` when some route can start with
+   * anything (a parameter first). A path outside this set is a miss without further work: the
+   * common scanner request (`/wp-login.php`, `/.env`) costs one lookup.
+   */
+  readonly #firstSegments: ReadonlySet<string> | null;
   readonly #tree: TreeNode;
   readonly #mode: TrailingSlashMode;
   /** Whether a slash-toggled retry can find something the first pass did not even touch. */
@@ -72,9 +78,7 @@ export class UrlMatcher {
         const key = trimTrailingSlashes(route.path);
         const shadowed = dynamicRegexes.some((regex) => regex.test(key) || regex.test(`${key}/`));
         if (!shadowed) {
-          const list = this.#static.get(key);
-          if (list === undefined) this.#static.set(key, [candidate]);
-          else list.push(candidate);
+          staticEntry(this.#static, key).candidates.push(candidate);
           continue;
         }
       }
@@ -84,6 +88,7 @@ export class UrlMatcher {
     this.#tree = builder.build();
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
+    this.#firstSegments = firstSegmentsOf(this.#tree, this.#static.keys());
   }
 
   /**
@@ -91,10 +96,13 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
-    const answers = this.#staticAnswers.get(rawPath);
-    if (answers !== undefined) {
-      const answer = answers.get(context.method);
+    const entry = this.#static.get(rawPath);
+    if (entry !== undefined && entry.answers !== null) {
+      const answer = entry.answers.get(context.method);
       if (answer !== undefined) return answer;
+    }
+    if (entry === undefined && this.#firstSegments !== null && !this.#firstSegments.has(firstSegment(rawPath)) && !rawPath.includes('%')) {
+      return this.#notFound(rawPath, context.method);
     }
     const first = this.#pass(rawPath, context.method, context.scheme, context.host);
     if (first.kind === 'match') return first;
@@ -114,6 +122,14 @@ export class UrlMatcher {
     return { kind: 'not-found', path: toggled };
   }
 
+  /** The answer for a path no route can match, toggled or not: the message names the path the retry would have tried. */
+  #notFound(rawPath: string, method: string): MatchResult {
+    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return { kind: 'not-found', path: rawPath };
+    const trimmed = trimTrailingSlashes(rawPath);
+    if (trimmed === '/') return { kind: 'not-found', path: rawPath };
+    return { kind: 'not-found', path: trimmed === rawPath ? `${rawPath}/` : trimmed };
+  }
+
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
     const result = this.#pass(rawPath, context.method, scheme, context.host);
     if (result.kind === 'match') return { kind: 'redirect', route: result.route, params: result.params, path: rawPath, scheme };
@@ -125,7 +141,7 @@ export class UrlMatcher {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
-    const statics = extra === 0 || (extra === 1 && pass.trimmed !== '/') ? this.#static.get(pass.trimmed) : undefined;
+    const statics = extra === 0 || (extra === 1 && pass.trimmed !== '/') ? this.#static.get(pass.trimmed)?.candidates : undefined;
     if (statics !== undefined) {
       for (let i = 0; i < statics.length; i++) {
         const outcome = this.#check(statics[i]!, pass, null);
@@ -250,7 +266,7 @@ export class UrlMatcher {
    * the results that cannot depend on the request's host or scheme.
    */
   #precomputeStaticAnswers(methods: ReadonlySet<string>): void {
-    for (const candidates of this.#static.values()) {
+    for (const { candidates } of [...this.#static.values()]) {
       for (const path of new Set(candidates.map((c) => c.route.path))) {
         if (path.includes('%') || decodePath(path) !== path) continue;
         const answers = new Map<string, RouteMatch>();
@@ -258,7 +274,7 @@ export class UrlMatcher {
           const answer = this.#hostAndSchemeFreeAnswer(candidates, path, method);
           if (answer !== null) answers.set(method, answer);
         }
-        if (answers.size > 0) this.#staticAnswers.set(path, answers);
+        if (answers.size > 0) staticEntry(this.#static, path).answers = answers;
       }
     }
   }
@@ -313,4 +329,38 @@ function paramsOf(
     }
   }
   return params;
+}
+
+interface StaticEntry {
+  readonly candidates: Candidate[];
+  answers: ReadonlyMap<string, RouteMatch> | null;
+}
+
+function staticEntry(map: Map<string, StaticEntry>, path: string): StaticEntry {
+  let entry = map.get(path);
+  if (entry === undefined) map.set(path, (entry = { candidates: [], answers: null }));
+  return entry;
+}
+
+/** The text between the leading `/` and the next one (`''` for `/`). */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+}
+
+/**
+ * Every first segment a route can start with, or `null` when the tree's root has anything but
+ * literal children (a parameter, an opaque route, the root route) so any first segment may match.
+ */
+function firstSegmentsOf(tree: TreeNode, staticPaths: Iterable<string>): ReadonlySet<string> | null {
+  const segments = new Set<string>();
+  for (const item of tree.items) {
+    if (item.kind !== LITERALS) return null;
+    for (const text of item.texts ?? item.children!.keys()) segments.add(text);
+  }
+  for (const path of staticPaths) {
+    if (path.charCodeAt(0) !== 47) return null;
+    segments.add(firstSegment(path));
+  }
+  return segments;
 }
