@@ -5,8 +5,10 @@ import { createConsoleLogger } from './console-logger.js';
 import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
+import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
+import { wirePayload } from './wiring/payload.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
 
@@ -43,6 +45,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireSecurity(app);
   wireCors(app);
   wireLocale(app);
+  wireHttpCache(app);
   wireItems(app, await wireDatabase(app));
 
   // Last: compiles the routes every wiring above added.
@@ -57,7 +60,8 @@ function createHost(config: AppConfig, logger: Logger): App {
     config,
     debug: config.debug,
     dispatcher,
-    kernel: new HttpKernel({ dispatcher, logger }),
+    // The payload step is both a listener and a value resolver, so the kernel is built with it.
+    kernel: new HttpKernel({ dispatcher, logger, argumentResolver: wirePayload({ dispatcher }) }),
     logger,
     routes: new RouteCollection(),
     profilerPath: null,
