@@ -40,18 +40,26 @@ function postgresBinaries(): string {
 }
 
 /**
- * A real PostgreSQL server in a temporary data directory, on 127.0.0.1 and a free port, run as the
- * `postgres` user (the server refuses root), dropping sessions idle for `SERVER_IDLE_TIMEOUT_MS`.
+ * A real PostgreSQL server in a temporary data directory, on 127.0.0.1 and a free port (run as the
+ * `postgres` user when we are root, which the server refuses), dropping sessions idle for
+ * `SERVER_IDLE_TIMEOUT_MS`.
  */
 export async function startPostgres(): Promise<TestDatabaseServer> {
   const bin = postgresBinaries();
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-pg-'));
   await chmod(dir, 0o700);
-  const { stdout: uid } = await run('id', ['-u', 'postgres']);
-  const { stdout: gid } = await run('id', ['-g', 'postgres']);
-  await chown(dir, Number(uid), Number(gid));
+  // The server refuses to run as root: as root, hand the directory to the `postgres` user and run as it.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { stdout: uid } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    await chown(dir, Number(uid), Number(gid));
+  }
   const data = join(dir, 'data');
-  const asPostgres = (tool: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 });
+  const asPostgres = (tool: string, args: string[]) =>
+    asRoot
+      ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 })
+      : run(join(bin, tool), args, { timeout: 60_000 });
   await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const options = `-h 127.0.0.1 -p ${port} -k ${dir} -c idle_session_timeout=${SERVER_IDLE_TIMEOUT_MS} -c fsync=off`;
