@@ -34,18 +34,31 @@ export class Profiler {
   readonly storage: ProfilerStorage;
   readonly collectors: readonly DataCollector[];
   readonly recorder = new ProfilerRecorder();
-  readonly redactor: Redactor;
+  #redactor: Redactor;
   readonly tokenLength: number;
   readonly #recentTokens = new Set<string>();
 
   constructor(options: ProfilerOptions = {}) {
     this.storage = options.storage ?? new MemoryProfilerStorage();
     this.collectors = options.collectors ?? defaultCollectors();
-    this.redactor = new Redactor(options.secrets ?? [], options.redactHeaders ?? DEFAULT_REDACTED_HEADERS);
+    this.#redactor = new Redactor(options.secrets ?? [], options.redactHeaders ?? DEFAULT_REDACTED_HEADERS);
     this.tokenLength = options.tokenLength ?? DEFAULT_TOKEN_LENGTH;
     if (!Number.isInteger(this.tokenLength) || this.tokenLength < 4 || this.tokenLength > 32) {
       throw new RangeError(`tokenLength must be an integer from 4 to 32, got ${String(options.tokenLength)}.`);
     }
+  }
+
+  /** Hides sensitive headers and the configured secrets in profiles and pages. */
+  get redactor(): Redactor {
+    return this.#redactor;
+  }
+
+  /**
+   * Adds secrets to redact from now on, for secrets known only once other parts are configured
+   * (a key passphrase read by the security wiring).
+   */
+  redact(secrets: Iterable<string>): void {
+    this.#redactor = this.#redactor.with(secrets);
   }
 
   /** A fresh token, unique among stored profiles and those handed out recently. */

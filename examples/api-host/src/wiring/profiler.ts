@@ -1,0 +1,53 @@
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import {
+  FileProfilerStorage,
+  MemoryProfilerStorage,
+  Profiler,
+  ProfilerController,
+  profilerRoutes,
+  profilingLogger,
+  registerProfiler,
+  routerMatchExplainer,
+  routerProfileLink,
+} from '@switchboard/profiler';
+import { Router, type RouteCollection } from '@switchboard/router';
+
+/** What the profiler wiring needs from the app. */
+export interface ProfilerHost {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  routes: RouteCollection;
+  debug: boolean;
+  /** Replaced by a logger that also files each record under the current request (logger panel). */
+  logger: Logger;
+  profilerPath: string | null;
+  config?: { env: NodeJS.ProcessEnv };
+}
+
+export const PROFILER_PATH = '/_profiler';
+
+/**
+ * The debug profiler (service-spec 4 and 7.1, rulings 1, 2, 3, 12), in debug mode only: with
+ * debug off there are no `x-debug-*` headers and no `/_profiler` routes. Call it first, right
+ * after the host is built: it wraps `host.logger`, so the logs of every later wiring reach the
+ * profiles. Returns the profiler (`redact()` takes secrets known later), or `null` with debug off.
+ *
+ * Storage: in memory (500 profiles, 1 hour), or files when `PROFILER_DIR` names a directory.
+ */
+export function wireProfiler(host: ProfilerHost): Profiler | null {
+  if (!host.debug) return null;
+  const directory = host.config?.env['PROFILER_DIR'];
+  const profiler = new Profiler({
+    storage: directory === undefined || directory === '' ? new MemoryProfilerStorage() : new FileProfilerStorage({ directory }),
+  });
+  host.logger = profilingLogger(host.logger, profiler);
+
+  // The app's router is compiled last, from the same collection; the profiler builds its own
+  // from that collection when it first needs one (a link, a router panel): same routes, same order.
+  let router: Router | null = null;
+  const appRouter = (): Router => (router ??= new Router(host.routes));
+  const pages = new ProfilerController(profiler, { basePath: PROFILER_PATH, explainRoute: (input) => routerMatchExplainer(appRouter())(input) });
+  host.routes.mount(PROFILER_PATH, profilerRoutes(pages));
+  registerProfiler(host.dispatcher, profiler, { linkFor: (token, request) => routerProfileLink(appRouter())(token, request) });
+  host.profilerPath = PROFILER_PATH;
+  return profiler;
+}
