@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { JsonResponse, Response } from '@switchboard/http-kernel';
+import { createFetchHandler } from '../src/index.js';
+import { createTestKernel } from './support/test-kernel.js';
+
+describe('WHATWG fetch handler', () => {
+  const { kernel, terminated } = createTestKernel({
+    '/echo': async (request) =>
+      new JsonResponse({ method: request.method, host: request.host, port: request.port, scheme: request.scheme, query: request.queryString, body: request.body === null ? null : await request.body.text() }),
+    '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
+    '/stream': () =>
+      new Response(
+        (async function* () {
+          yield 'a';
+          yield new Uint8Array([98]);
+        })(),
+      ),
+  });
+  const handler = createFetchHandler(kernel, { bodyLimit: 10 });
+
+  it('turns a fetch Request into a kernel request and back', async () => {
+    const response = await handler(new Request('https://v2.api.example.com:8443/echo?x=1', { method: 'POST', body: 'hi' }));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ method: 'POST', host: 'v2.api.example.com', port: 8443, scheme: 'https', query: 'x=1', body: 'hi' });
+  });
+
+  it('keeps multi-valued headers', async () => {
+    const response = await handler(new Request('http://localhost/multi'));
+    expect(response.headers.get('x-multi')).toBe('a, b');
+  });
+
+  it('streams an async-iterable body and terminates once it was read', async () => {
+    const before = terminated.length;
+    const response = await handler(new Request('http://localhost/stream'));
+    expect(await response.text()).toBe('ab');
+    await expect.poll(() => terminated.length).toBe(before + 1);
+  });
+
+  it('answers 413 past the body limit and 404 for no route', async () => {
+    const tooLarge = await handler(new Request('http://localhost/echo', { method: 'POST', body: 'x'.repeat(50) }));
+    expect(tooLarge.status).toBe(413);
+    expect((await handler(new Request('http://localhost/none'))).status).toBe(404);
+  });
+
+  it('sends no body for HEAD', async () => {
+    const response = await handler(new Request('http://localhost/multi', { method: 'HEAD' }));
+    expect(response.body).toBeNull();
+  });
+});
