@@ -9,6 +9,7 @@ import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wirePayload } from './wiring/payload.js';
+import { wireProfiler } from './wiring/profiler.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
 
@@ -21,7 +22,8 @@ export interface App {
   readonly debug: boolean;
   readonly dispatcher: EventDispatcher<KernelEventMap>;
   readonly kernel: HttpKernel;
-  readonly logger: Logger;
+  /** In debug mode the profiler wiring wraps it, so every later wiring's logs reach the profiles. */
+  logger: Logger;
   /** Routes are added by the wirings, then compiled once by `wireRouting` (the last call). */
   readonly routes: RouteCollection;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
@@ -41,8 +43,10 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 
+  // First: in debug mode it wraps app.logger (logger panel); the key passphrase is redacted from profiles.
+  const profiler = wireProfiler(app);
   wireErrors(app);
-  wireSecurity(app);
+  profiler?.redact(wireSecurity(app).secrets);
   wireCors(app);
   wireLocale(app);
   wireHttpCache(app);
