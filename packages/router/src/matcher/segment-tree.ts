@@ -25,11 +25,12 @@ export const OPAQUE = 3;
  */
 export interface TreeItem {
   readonly kind: 0 | 1 | 2 | 3;
-  /** LITERALS: child per segment text. */
-  readonly children: ReadonlyMap<string, TreeNode> | null;
-  /** LITERALS with few children: the texts, compared in place instead of slicing the segment. */
-  readonly texts: readonly string[] | null;
-  readonly nodes: readonly TreeNode[] | null;
+  /**
+   * LITERALS: the segment texts grouped by length (`texts[3]` = the 3-character ones) with their
+   * nodes at the same places, so a segment is compared in place with the few texts of its length.
+   */
+  readonly texts: ReadonlyArray<readonly string[] | undefined> | null;
+  readonly nodes: ReadonlyArray<readonly TreeNode[] | undefined> | null;
   /** PARAM: the requirement as a whole-segment test, `null` for the default (any non-empty segment). */
   readonly test: RegExp | null;
   readonly child: TreeNode | null;
@@ -40,9 +41,6 @@ export interface TreeItem {
 export interface TreeNode {
   readonly items: readonly TreeItem[];
 }
-
-/** Up to this many literal children are compared in place; more go through a map lookup. */
-const SCAN_LIMIT = 24;
 
 type Atom =
   | { kind: 'literal'; text: string }
@@ -138,12 +136,13 @@ function freeze(node: BuildNode): TreeNode {
   let literals: Array<[string, TreeNode]> | null = null;
   const flush = () => {
     if (literals === null) return;
-    const small = literals.length <= SCAN_LIMIT;
-    items.push(item(LITERALS, {
-      children: small ? null : new Map(literals),
-      texts: small ? literals.map(([text]) => text) : null,
-      nodes: small ? literals.map(([, child]) => child) : null,
-    }));
+    const texts: string[][] = [];
+    const nodes: TreeNode[][] = [];
+    for (const [text, child] of literals) {
+      (texts[text.length] ??= []).push(text);
+      (nodes[text.length] ??= []).push(child);
+    }
+    items.push(item(LITERALS, { texts, nodes }));
     literals = null;
   };
   for (const child of node.children) {
@@ -163,7 +162,6 @@ function freeze(node: BuildNode): TreeNode {
 function item(kind: TreeItem['kind'], fields: Partial<Omit<TreeItem, 'kind'>>): TreeItem {
   return {
     kind,
-    children: fields.children ?? null,
     texts: fields.texts ?? null,
     nodes: fields.nodes ?? null,
     test: fields.test ?? null,

@@ -14,6 +14,9 @@ class Pass {
   readonly canonical: string;
   /** Start/end offsets of the tree parameters on the current branch. */
   readonly offsets: number[] = [];
+  /** A route matched but for its method / scheme; the lists are only built by a collecting pass. */
+  methodMismatch = false;
+  schemeMismatch = false;
   allow: string[] | null = null;
   allowSchemes: string[] | null = null;
   /** Some route's path matched (whatever rejected it afterwards). */
@@ -24,6 +27,9 @@ class Pass {
     readonly method: string,
     readonly scheme: string,
     readonly host: string,
+    readonly mode: TrailingSlashMode,
+    /** Build the allowed method and scheme lists (only needed once a pass found no route). */
+    readonly collect: boolean,
   ) {
     this.trimmed = trimTrailingSlashes(path);
     this.requestSlash = this.trimmed !== path;
@@ -58,7 +64,7 @@ export class UrlMatcher {
    * anything (a parameter first). A path outside this set is a miss without further work: the
    * common scanner request (`/wp-login.php`, `/.env`) costs one lookup.
    */
-  readonly #firstSegments: ReadonlySet<string> | null;
+  readonly #firstSegments: FirstSegments | null;
   readonly #tree: TreeNode;
   readonly #mode: TrailingSlashMode;
   /** Whether a slash-toggled retry can find something the first pass did not even touch. */
@@ -101,7 +107,7 @@ export class UrlMatcher {
       const answer = entry.answers.get(context.method);
       if (answer !== undefined) return answer;
     }
-    if (entry === undefined && this.#firstSegments !== null && !this.#firstSegments.has(firstSegment(rawPath)) && !rawPath.includes('%')) {
+    if (entry === undefined && this.#firstSegments !== null && !startsWithAny(rawPath, this.#firstSegments) && !rawPath.includes('%')) {
       return this.#notFound(rawPath, context.method);
     }
     const first = this.#pass(rawPath, context.method, context.scheme, context.host);
@@ -136,129 +142,36 @@ export class UrlMatcher {
     return { kind: 'not-found', path: rawPath };
   }
 
+  /**
+   * One pass over the static map then the tree. Rejections by method or scheme only raise a flag;
+   * when the pass ends without a route and a flag is up, a second, collecting pass builds the
+   * allowed lists (so a hit never allocates them).
+   */
   #pass(rawPath: string, method: string, scheme: string, host: string): RouteMatch | Pass {
-    const pass = new Pass(decodePath(rawPath), method, scheme, host);
+    const path = decodePath(rawPath);
+    const first = this.#run(new Pass(path, method, scheme, host, this.#mode, false));
+    if (first.kind === 'match' || (!first.methodMismatch && !first.schemeMismatch)) return first;
+    return this.#run(new Pass(path, method, scheme, host, this.#mode, true));
+  }
+
+  #run(pass: Pass): RouteMatch | Pass {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
     const statics = extra === 0 || (extra === 1 && pass.trimmed !== '/') ? this.#static.get(pass.trimmed)?.candidates : undefined;
     if (statics !== undefined) {
       for (let i = 0; i < statics.length; i++) {
-        const outcome = this.#check(statics[i]!, pass, null);
+        const outcome = check(statics[i]!, pass, null);
         if (outcome === STOP) return stopped(pass);
         if (outcome !== undefined) return outcome;
       }
     }
     if (path.charCodeAt(0) === 47) {
-      const outcome = this.#walk(this.#tree, 0, pass, 0);
+      const outcome = walk(this.#tree, 0, pass, 0);
       if (outcome === STOP) return stopped(pass);
       if (outcome !== undefined) return outcome;
     }
     return pass;
-  }
-
-  /** Depth-first over the tree from `node`; `pos` is the offset of the `/` before the next segment (or the end). */
-  #walk(node: TreeNode, pos: number, pass: Pass, depth: number): Outcome {
-    const path = pass.path;
-    const length = path.length;
-    const items = node.items;
-    let end = -1;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
-      const kind = item.kind;
-      if (kind === END) {
-        if (pos < length - 1) continue;
-        const candidates = item.candidates!;
-        for (let j = 0; j < candidates.length; j++) {
-          const outcome = this.#check(candidates[j]!, pass, null);
-          if (outcome !== undefined) return outcome;
-        }
-        continue;
-      }
-      if (kind === OPAQUE) {
-        const candidate = item.candidates![0]!;
-        const match = candidate.regex.exec(path);
-        if (match === null) continue;
-        const outcome = this.#check(candidate, pass, match);
-        if (outcome !== undefined) return outcome;
-        continue;
-      }
-      if (pos >= length) continue;
-      if (end < 0) {
-        end = path.indexOf('/', pos + 1);
-        if (end < 0) end = length;
-      }
-      let child: TreeNode | undefined;
-      if (kind === LITERALS) {
-        const texts = item.texts;
-        if (texts !== null) {
-          const size = end - pos - 1;
-          for (let j = 0; j < texts.length; j++) {
-            const text = texts[j]!;
-            if (text.length === size && path.startsWith(text, pos + 1)) {
-              child = item.nodes![j];
-              break;
-            }
-          }
-        } else {
-          child = item.children!.get(path.slice(pos + 1, end));
-        }
-        if (child === undefined) continue;
-        const outcome = this.#walk(child, end, pass, depth);
-        if (outcome !== undefined) return outcome;
-        continue;
-      }
-      // PARAM: one non-empty segment, checked against its requirement when it has one.
-      if (end === pos + 1) continue;
-      if (item.test !== null && !item.test.test(path.slice(pos + 1, end))) continue;
-      const offsets = pass.offsets;
-      offsets[depth * 2] = pos + 1;
-      offsets[depth * 2 + 1] = end;
-      const outcome = this.#walk(item.child!, end, pass, depth + 1);
-      if (outcome !== undefined) return outcome;
-    }
-    return undefined;
-  }
-
-  /**
-   * The reference's per-route checks once the path matched, in its order: host, trailing slash,
-   * scheme, method. `match` is the route's own expression result for opaque routes, `null` for
-   * static and tree routes (their parameters are in `pass.offsets`).
-   */
-  #check(candidate: Candidate, pass: Pass, match: RegExpExecArray | null): Outcome {
-    pass.touched = true;
-    let hostMatch: RegExpExecArray | null = null;
-    if (candidate.hostRegex !== null) {
-      hostMatch = candidate.hostRegex.exec(pass.host);
-      if (hostMatch === null) return undefined;
-    }
-    let trailingVar = pass.requestSlash && candidate.hasTrailingVar;
-    if (trailingVar && match !== null) {
-      // A trailing parameter may keep the slash (requirement `.+`); otherwise judge the trimmed path.
-      const last = match[candidate.pathVariables.length];
-      if (candidate.hasTrailingSlash || last === undefined || !last.endsWith('/')) {
-        const trimmedMatch = candidate.regex.exec(pass.trimmed);
-        if (trimmedMatch !== null) {
-          if (candidate.hasTrailingSlash) match = trimmedMatch;
-          else trailingVar = false;
-        }
-      }
-    } else if (trailingVar && !candidate.hasTrailingSlash) {
-      trailingVar = false;
-    }
-    if (this.#mode !== 'ignore' && !trailingVar && candidate.hasTrailingSlash !== pass.requestSlash && pass.path !== '/') {
-      if (this.#mode === 'redirect' && pass.canonical === 'GET' && candidate.acceptsGet) return STOP;
-      return undefined;
-    }
-    if (candidate.schemes !== null && !candidate.schemes.has(pass.scheme)) {
-      pass.allowSchemes = union(pass.allowSchemes, candidate.schemeList);
-      return undefined;
-    }
-    if (candidate.methods !== null && !candidate.methods.has(pass.canonical) && !candidate.methods.has(pass.method)) {
-      pass.allow = union(pass.allow, candidate.methodList);
-      return undefined;
-    }
-    return { kind: 'match', route: candidate.route, params: paramsOf(candidate, pass, match, hostMatch) };
   }
 
   /**
@@ -282,8 +195,8 @@ export class UrlMatcher {
   #hostAndSchemeFreeAnswer(candidates: readonly Candidate[], path: string, method: string): RouteMatch | null {
     for (const candidate of candidates) {
       if (candidate.hostRegex !== null || candidate.schemes !== null) return null;
-      const pass = new Pass(path, method, 'http', '');
-      const outcome = this.#check(candidate, pass, null);
+      const pass = new Pass(path, method, 'http', '', this.#mode, false);
+      const outcome = check(candidate, pass, null);
       if (outcome === STOP) return null;
       if (outcome !== undefined) return Object.freeze({ ...outcome, params: Object.freeze(outcome.params) });
     }
@@ -291,10 +204,115 @@ export class UrlMatcher {
   }
 }
 
+/** Depth-first over the tree from `node`; `pos` is the offset of the `/` before the next segment (or the end). */
+function walk(node: TreeNode, pos: number, pass: Pass, depth: number): Outcome {
+  const path = pass.path;
+  const length = path.length;
+  const items = node.items;
+  let end = -1;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const kind = item.kind;
+    if (kind === END) {
+      if (pos < length - 1) continue;
+      const candidates = item.candidates!;
+      for (let j = 0; j < candidates.length; j++) {
+        const outcome = check(candidates[j]!, pass, null);
+        if (outcome !== undefined) return outcome;
+      }
+      continue;
+    }
+    if (kind === OPAQUE) {
+      const candidate = item.candidates![0]!;
+      const match = candidate.regex.exec(path);
+      if (match === null) continue;
+      const outcome = check(candidate, pass, match);
+      if (outcome !== undefined) return outcome;
+      continue;
+    }
+    if (pos >= length) continue;
+    if (end < 0) {
+      end = path.indexOf('/', pos + 1);
+      if (end < 0) end = length;
+    }
+    let child: TreeNode | undefined;
+    if (kind === LITERALS) {
+      const size = end - pos - 1;
+      const texts = item.texts![size];
+      if (texts !== undefined) {
+        for (let j = 0; j < texts.length; j++) {
+          if (path.startsWith(texts[j]!, pos + 1)) {
+            child = item.nodes![size]![j];
+            break;
+          }
+        }
+      }
+      if (child === undefined) continue;
+      const outcome = walk(child, end, pass, depth);
+      if (outcome !== undefined) return outcome;
+      continue;
+    }
+    // PARAM: one non-empty segment, checked against its requirement when it has one.
+    if (end === pos + 1) continue;
+    if (item.test !== null && !item.test.test(path.slice(pos + 1, end))) continue;
+    const offsets = pass.offsets;
+    offsets[depth * 2] = pos + 1;
+    offsets[depth * 2 + 1] = end;
+    const outcome = walk(item.child!, end, pass, depth + 1);
+    if (outcome !== undefined) return outcome;
+  }
+  return undefined;
+}
+
+/**
+ * The reference's per-route checks once the path matched, in its order: host, trailing slash,
+ * scheme, method. `match` is the route's own expression result for opaque routes, `null` for
+ * static and tree routes (their parameters are in `pass.offsets`).
+ */
+function check(candidate: Candidate, pass: Pass, match: RegExpExecArray | null): Outcome {
+  pass.touched = true;
+  let hostMatch: RegExpExecArray | null = null;
+  if (candidate.hostRegex !== null) {
+    hostMatch = candidate.hostRegex.exec(pass.host);
+    if (hostMatch === null) return undefined;
+  }
+  let trailingVar = pass.requestSlash && candidate.hasTrailingVar;
+  if (trailingVar && match !== null) {
+    // A trailing parameter may keep the slash (requirement `.+`); otherwise judge the trimmed path.
+    const last = match[candidate.pathVariables.length];
+    if (candidate.hasTrailingSlash || last === undefined || !last.endsWith('/')) {
+      const trimmedMatch = candidate.regex.exec(pass.trimmed);
+      if (trimmedMatch !== null) {
+        if (candidate.hasTrailingSlash) match = trimmedMatch;
+        else trailingVar = false;
+      }
+    }
+  } else if (trailingVar && !candidate.hasTrailingSlash) {
+    trailingVar = false;
+  }
+  if (pass.mode !== 'ignore' && !trailingVar && candidate.hasTrailingSlash !== pass.requestSlash && pass.path !== '/') {
+    if (pass.mode === 'redirect' && pass.canonical === 'GET' && candidate.acceptsGet) return STOP;
+    return undefined;
+  }
+  if (candidate.schemes !== null && !candidate.schemes.has(pass.scheme)) {
+    pass.schemeMismatch = true;
+    if (pass.collect) pass.allowSchemes = union(pass.allowSchemes, candidate.schemeList);
+    return undefined;
+  }
+  if (candidate.methods !== null && !candidate.methods.has(pass.canonical) && !candidate.methods.has(pass.method)) {
+    pass.methodMismatch = true;
+    if (pass.collect) pass.allow = union(pass.allow, candidate.methodList);
+    return undefined;
+  }
+  return { kind: 'match', route: candidate.route, params: paramsOf(candidate, pass, match, hostMatch) };
+}
+
 /** The reference's "return with allowed methods and schemes cleared": a slash redirect takes over. */
 function stopped(pass: Pass): Pass {
   pass.allow = null;
   pass.allowSchemes = null;
+  pass.methodMismatch = false;
+  pass.schemeMismatch = false;
   return pass;
 }
 
@@ -352,15 +370,30 @@ function firstSegment(path: string): string {
  * Every first segment a route can start with, or `null` when the tree's root has anything but
  * literal children (a parameter, an opaque route, the root route) so any first segment may match.
  */
-function firstSegmentsOf(tree: TreeNode, staticPaths: Iterable<string>): ReadonlySet<string> | null {
+function firstSegmentsOf(tree: TreeNode, staticPaths: Iterable<string>): FirstSegments | null {
   const segments = new Set<string>();
   for (const item of tree.items) {
     if (item.kind !== LITERALS) return null;
-    for (const text of item.texts ?? item.children!.keys()) segments.add(text);
+    for (const texts of item.texts!) for (const text of texts ?? []) segments.add(text);
   }
   for (const path of staticPaths) {
     if (path.charCodeAt(0) !== 47) return null;
     segments.add(firstSegment(path));
   }
-  return segments;
+  const byLength: string[][] = [];
+  for (const segment of segments) (byLength[segment.length] ??= []).push(segment);
+  return byLength;
+}
+
+/** First segments grouped by length: a path's first segment is compared only with those of its length. */
+type FirstSegments = ReadonlyArray<readonly string[] | undefined>;
+
+/** Whether the first segment of `path` is one of `segments`, compared in place (no slice). */
+function startsWithAny(path: string, segments: FirstSegments): boolean {
+  let end = path.indexOf('/', 1);
+  if (end < 0) end = path.length;
+  const sameLength = segments[end - 1];
+  if (sameLength === undefined) return false;
+  for (let i = 0; i < sameLength.length; i++) if (path.startsWith(sameLength[i]!, 1)) return true;
+  return false;
 }
