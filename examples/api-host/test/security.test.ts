@@ -72,6 +72,7 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
   const keys = securityConfigFromEnv({}, new MemoryLogger(), varDir);
   const sent: string[] = [];
+  const debugTokens: string[] = [];
   let host: StartedHost;
   let base: string;
 
@@ -89,6 +90,8 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   async function call(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
     const response = await fetch(`${base}${path}`, { method, headers: { accept: 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
     const text = await response.text();
+    const debugToken = response.headers.get('x-debug-token');
+    if (debugToken !== null) debugTokens.push(debugToken);
     sent.push(`${response.status} ${JSON.stringify([...response.headers])} ${text}`);
     return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };
   }
@@ -141,11 +144,34 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
     expect(granted.json()).toEqual({ admin: 'admin' });
   });
 
+  it("the profile of GET /api/me shows the firewall, the user and stateless in the security panel, and not the token", async () => {
+    const token = String((await login('demo', 'demo-password')).json()['token']);
+    const me = await call('GET', '/api/me', { authorization: `Bearer ${token}` });
+    const debugToken = me.headers.get('x-debug-token');
+    expect(debugToken).toMatch(/^[0-9a-f]+$/);
+    let profile: { status: number; text: string } = { status: 0, text: '' };
+    // Profiles are saved at kernel.terminate, after the response: poll briefly.
+    for (let i = 0; i < 100 && profile.status !== 200; i++) {
+      profile = await call('GET', `/_profiler/${debugToken}?format=json`);
+      if (profile.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(profile.status).toBe(200);
+    expect(JSON.parse(profile.text).collectors.security).toEqual({
+      firewall: 'api', user: { identifier: 'demo', roles: ['ROLE_USER'] }, stateless: true, sessionUsages: [],
+    });
+    expect(profile.text).not.toContain(token.split('.')[2]);
+  });
+
   it('an unknown /api path is 404, not 401', async () => {
     expect((await call('GET', '/api/nothing-here')).status).toBe(404);
   });
 
-  it('nothing sent or logged contains the passphrase or the private key', () => {
+  it('nothing sent, logged or stored in a profile contains the passphrase or the private key', async () => {
+    for (const token of debugTokens.splice(0)) {
+      const stored = await fetch(`${base}/_profiler/${token}?format=json`);
+      sent.push(`profile ${token} ${stored.status} ${await stored.text()}`);
+    }
+    expect(sent.filter((entry) => entry.startsWith('profile ') && / 200 /.test(entry.slice(0, 30))).length).toBeGreaterThan(5);
     const passphrase = keys.passphrase!;
     const keyLines = readFileSync(keys.privateKeyPath, 'utf8').split('\n').filter((line) => line.length === 64);
     expect(passphrase.length).toBeGreaterThan(20);
