@@ -316,6 +316,22 @@ describe('JWT authenticator with other algorithms', () => {
     });
   }
 
+  it('key rotation: tokens of the previous key verify while it is listed in additionalPublicKeys', async () => {
+    const previous = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const current = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const oldToken = await new JwtTokenIssuer({ privateKey: previous.privateKey }).issueToken({ identifier: 'carol', roles: [] });
+    const newToken = await new JwtTokenIssuer({ privateKey: current.privateKey }).issueToken({ identifier: 'dave', roles: [] });
+    const asRequest = (token: string) => Request.fromUrl('http://localhost/api/me', { headers: { authorization: `Bearer ${token}` } });
+    const rotating = new JwtAuthenticator({ publicKey: current.publicKey, additionalPublicKeys: [previous.publicKey] });
+    expect(await rotating.authenticate(asRequest(newToken))).toMatchObject({ kind: 'authenticated', user: { identifier: 'dave' } });
+    expect(await rotating.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'authenticated', user: { identifier: 'carol' } });
+    const rotated = new JwtAuthenticator({ publicKey: current.publicKey });
+    expect(await rotated.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });
+    expect(() => new JwtAuthenticator({ publicKey: current.publicKey, additionalPublicKeys: [generateKeyPairSync('ed25519').publicKey] })).toThrow(
+      'The JWT public key cannot verify RS256: RS256 needs a rsa key, got ed25519.',
+    );
+  });
+
   it('refuses at construction an allow-list the key cannot serve', () => {
     const loaded = loadJwtKeys({ publicKeyPath: keys.publicKeyPath });
     expect(() => new JwtAuthenticator({ publicKey: loaded.publicKey, algorithms: ['ES256'] })).toThrow(

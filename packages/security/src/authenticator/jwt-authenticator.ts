@@ -12,6 +12,11 @@ import { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './jwt
 export interface JwtAuthenticatorOptions {
   /** The verification key (see `loadJwtKeys`). */
   publicKey: KeyObject;
+  /**
+   * Keys tried in turn when the signature does not verify with `publicKey` — the previous key
+   * during a rotation, until the tokens it signed have expired.
+   */
+  additionalPublicKeys?: readonly KeyObject[];
   /** Accepted `alg` values; the token's header cannot widen this. Default `['RS256']`. */
   algorithms?: readonly JwsAlgorithm[];
   /** Seconds of tolerance on `exp`, `nbf` and `iat`. Default 0. */
@@ -38,7 +43,7 @@ export interface JwtAuthenticatorOptions {
  */
 export class JwtAuthenticator implements Authenticator {
   readonly name = 'jwt';
-  readonly #publicKey: KeyObject;
+  readonly #publicKeys: readonly KeyObject[];
   readonly #algorithms: JwsAlgorithm[];
   readonly #clockSkew: number;
   readonly #issuer: string[] | undefined;
@@ -49,8 +54,10 @@ export class JwtAuthenticator implements Authenticator {
   readonly #now: () => Date;
 
   constructor(options: JwtAuthenticatorOptions) {
-    this.#publicKey = options.publicKey;
-    this.#algorithms = checkedAlgorithms(options.algorithms ?? ['RS256'], options.publicKey);
+    this.#publicKeys = [options.publicKey, ...(options.additionalPublicKeys ?? [])];
+    const algorithms = options.algorithms ?? ['RS256'];
+    this.#algorithms = checkedAlgorithms(algorithms, options.publicKey);
+    for (const key of this.#publicKeys.slice(1)) checkedAlgorithms(algorithms, key);
     this.#clockSkew = options.clockSkew ?? 0;
     if (!Number.isFinite(this.#clockSkew) || this.#clockSkew < 0) {
       throw new RangeError(`JWT clock skew must be a number of seconds ≥ 0, got ${String(options.clockSkew)}.`);
@@ -82,19 +89,25 @@ export class JwtAuthenticator implements Authenticator {
   async #verify(token: string): Promise<JWTPayload | JwtFailure> {
     if (token.length > this.#maxTokenLength) return 'invalid';
     const currentDate = this.#now();
-    let payload: JWTPayload;
-    try {
-      ({ payload } = await jwtVerify(token, this.#publicKey, {
-        algorithms: this.#algorithms,
-        requiredClaims: ['exp'],
-        clockTolerance: this.#clockSkew,
-        currentDate,
-        ...(this.#issuer === undefined ? {} : { issuer: this.#issuer }),
-        ...(this.#audience === undefined ? {} : { audience: this.#audience }),
-      }));
-    } catch (error) {
-      return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
+    let payload: JWTPayload | null = null;
+    for (const key of this.#publicKeys) {
+      try {
+        ({ payload } = await jwtVerify(token, key, {
+          algorithms: this.#algorithms,
+          requiredClaims: ['exp'],
+          clockTolerance: this.#clockSkew,
+          currentDate,
+          ...(this.#issuer === undefined ? {} : { issuer: this.#issuer }),
+          ...(this.#audience === undefined ? {} : { audience: this.#audience }),
+        }));
+        break;
+      } catch (error) {
+        // Only a signature mismatch may be another key's token; anything else is final.
+        if (error instanceof errors.JWSSignatureVerificationFailed) continue;
+        return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
+      }
     }
+    if (payload === null) return 'invalid';
     // jose only bounds `iat` with maxTokenAge; a token issued in the future is as wrong as one not yet valid.
     if (typeof payload.iat === 'number' && payload.iat > currentDate.getTime() / 1000 + this.#clockSkew) return 'invalid';
     return payload;
