@@ -25,7 +25,15 @@ export interface Candidate {
   readonly hasDefaults: boolean;
   /** The route's own `^core/?$` expression. */
   readonly regex: RegExp;
+  /**
+   * Builds the params of a static or tree match from the parameter offsets: defaults, then each
+   * segment. Compiled per route into an object literal of fixed shape (fast to create, and the
+   * objects of one route share a hidden class), with a plain loop as fallback.
+   */
+  readonly buildParams: ParamsBuilder;
 }
+
+export type ParamsBuilder = (path: string, offsets: readonly number[], defaults: Readonly<Record<string, unknown>>) => Record<string, unknown>;
 
 export function candidateOf(route: Route, index: number): Candidate {
   const compiled = route.compiled;
@@ -46,5 +54,21 @@ export function candidateOf(route: Route, index: number): Candidate {
     defaults: route.defaults,
     hasDefaults: Object.keys(route.defaults).length > 0,
     regex: compiled.regex,
+    buildParams: paramsBuilder(compiled.core.variables, Object.keys(route.defaults).length > 0),
   };
+}
+
+function paramsBuilder(names: readonly string[], hasDefaults: boolean): ParamsBuilder {
+  // Names come from route definitions (identifier characters); JSON quoting keeps any of them a
+  // plain property key. `__proto__` would set the prototype in a literal: loop for that one.
+  if (names.length > 16 || names.includes('__proto__')) {
+    return (path, offsets, defaults) => {
+      const params: Record<string, unknown> = hasDefaults ? { ...defaults } : {};
+      for (let i = 0; i < names.length; i++) params[names[i]!] = path.slice(offsets[i * 2], offsets[i * 2 + 1]);
+      return params;
+    };
+  }
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: path.slice(offsets[${i * 2}], offsets[${i * 2 + 1}])`);
+  if (hasDefaults) fields.unshift('...defaults');
+  return new Function('path', 'offsets', 'defaults', `return { ${fields.join(', ')} };`) as ParamsBuilder;
 }

@@ -110,7 +110,7 @@ export class UrlMatcher {
     if (entry === undefined && this.#firstSegments !== null && !startsWithAny(rawPath, this.#firstSegments) && !rawPath.includes('%')) {
       return this.#notFound(rawPath, context.method);
     }
-    const first = this.#pass(rawPath, context.method, context.scheme, context.host);
+    const first = this.#pass(rawPath, context.method, context.scheme, context.host, entry);
     if (first.kind === 'match') return first;
     if (first.allow !== null) return { kind: 'method-not-allowed', allowedMethods: first.allow };
     if (this.#mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD')) {
@@ -147,18 +147,25 @@ export class UrlMatcher {
    * when the pass ends without a route and a flag is up, a second, collecting pass builds the
    * allowed lists (so a hit never allocates them).
    */
-  #pass(rawPath: string, method: string, scheme: string, host: string): RouteMatch | Pass {
+  /**
+   * `rawEntry`: the static entry `match` already looked up for this raw path (`undefined` = none),
+   * or `null` when it did not look; reused when decoding and trimming left the path unchanged.
+   */
+  #pass(rawPath: string, method: string, scheme: string, host: string, rawEntry: StaticEntry | undefined | null = null): RouteMatch | Pass {
     const path = decodePath(rawPath);
-    const first = this.#run(new Pass(path, method, scheme, host, this.#mode, false));
+    const known = rawEntry !== null && path === rawPath;
+    const first = this.#run(new Pass(path, method, scheme, host, this.#mode, false), known, rawEntry);
     if (first.kind === 'match' || (!first.methodMismatch && !first.schemeMismatch)) return first;
-    return this.#run(new Pass(path, method, scheme, host, this.#mode, true));
+    return this.#run(new Pass(path, method, scheme, host, this.#mode, true), known, rawEntry);
   }
 
-  #run(pass: Pass): RouteMatch | Pass {
+  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | Pass {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
-    const statics = extra === 0 || (extra === 1 && pass.trimmed !== '/') ? this.#static.get(pass.trimmed)?.candidates : undefined;
+    let statics: Candidate[] | undefined;
+    if (extra === 0 && rawEntryKnown) statics = rawEntry?.candidates;
+    else if (extra === 0 || (extra === 1 && pass.trimmed !== '/')) statics = this.#static.get(pass.trimmed)?.candidates;
     if (statics !== undefined) {
       for (let i = 0; i < statics.length; i++) {
         const outcome = check(statics[i]!, pass, null);
@@ -241,7 +248,7 @@ function walk(node: TreeNode, pos: number, pass: Pass, depth: number): Outcome {
       const texts = item.texts![size];
       if (texts !== undefined) {
         for (let j = 0; j < texts.length; j++) {
-          if (path.startsWith(texts[j]!, pos + 1)) {
+          if (segmentEquals(path, pos + 1, texts[j]!)) {
             child = item.nodes![size]![j];
             break;
           }
@@ -307,6 +314,12 @@ function check(candidate: Candidate, pass: Pass, match: RegExpExecArray | null):
   return { kind: 'match', route: candidate.route, params: paramsOf(candidate, pass, match, hostMatch) };
 }
 
+/** `path` holds `text` at `start` (same length known); char codes compared inline, cheaper than `startsWith`. */
+function segmentEquals(path: string, start: number, text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (path.charCodeAt(start + k) !== text.charCodeAt(k)) return false;
+  return true;
+}
+
 /** The reference's "return with allowed methods and schemes cleared": a slash redirect takes over. */
 function stopped(pass: Pass): Pass {
   pass.allow = null;
@@ -328,16 +341,16 @@ function paramsOf(
   match: RegExpExecArray | null,
   hostMatch: RegExpExecArray | null,
 ): Record<string, unknown> {
-  const params: Record<string, unknown> = candidate.hasDefaults ? { ...candidate.defaults } : {};
+  let params: Record<string, unknown>;
   const names = candidate.pathVariables;
   if (match !== null) {
+    params = candidate.hasDefaults ? { ...candidate.defaults } : {};
     for (let i = 0; i < names.length; i++) {
       const value = match[i + 1];
       if (value !== undefined) params[names[i]!] = value;
     }
   } else {
-    const offsets = pass.offsets;
-    for (let i = 0; i < names.length; i++) params[names[i]!] = pass.path.slice(offsets[i * 2], offsets[i * 2 + 1]);
+    params = candidate.buildParams(pass.path, pass.offsets, candidate.defaults);
   }
   if (hostMatch !== null) {
     const hostNames = candidate.hostVariables;
@@ -394,6 +407,6 @@ function startsWithAny(path: string, segments: FirstSegments): boolean {
   if (end < 0) end = path.length;
   const sameLength = segments[end - 1];
   if (sameLength === undefined) return false;
-  for (let i = 0; i < sameLength.length; i++) if (path.startsWith(sameLength[i]!, 1)) return true;
+  for (let i = 0; i < sameLength.length; i++) if (segmentEquals(path, 1, sameLength[i]!)) return true;
   return false;
 }
