@@ -26,6 +26,8 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
     const chain = this.profiler.recorder.chainOf(event.request);
     if (chain === null || chain.closed) return;
     chain.closed = true;
-    await this.profiler.save(this.profiler.collect(chain));
+    const profiles = this.profiler.collect(chain);
+    chain.release();
+    await this.profiler.save(profiles);
   }
 }

@@ -67,6 +67,13 @@ export class ChainRecording {
     return recording;
   }
 
+  /** Closes the chain and drops what it held (traces, log records, requests), once it was saved. */
+  release(): void {
+    this.closed = true;
+    this.requests.length = 0;
+    this.#byRequest.clear();
+  }
+
   /** Tokens given in this chain: a token already on a response from this chain came from a sub-request. */
   hasToken(token: string): boolean {
     return this.requests.some((recording) => recording.token === token);
