@@ -1,6 +1,9 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Request, Response } from '@switchboard/http-kernel';
-import type { EventsData, ExceptionData } from '../src/index.js';
+import { EventDispatcher, HttpKernel, Request, Response, type KernelEventMap } from '@switchboard/http-kernel';
+import { FileProfilerStorage, Profiler, registerProfiler, type EventsData, type ExceptionData } from '../src/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 const HEX6 = /^[0-9a-f]{6}$/;
@@ -105,5 +108,43 @@ describe('debug token headers (spec 7.1, ruling 1)', () => {
     expect(missingMain.url).toBe('http://localhost/missing');
     const slowEvents = slowProfile.getCollector<EventsData>('events')!.dispatches.map((d) => d.event);
     expect(slowEvents).not.toContain('kernel.exception');
+  });
+
+  it('saves both profiles of an error chain in a file storage, and finds them again after a restart', async () => {
+    const directory = mkdtempSync(join(tmpdir(), 'profiler-files-'));
+    try {
+      const app = profiledKernel({}, { storage: new FileProfilerStorage({ directory }) });
+      const response = await app.handle(Request.fromUrl('http://localhost/missing'));
+      const token = response.headers.get('x-debug-token')!;
+      const previous = response.headers.get('x-previous-debug-token')!;
+      await (app.profiler.storage as FileProfilerStorage).flush();
+      expect(readdirSync(directory).sort()).toEqual([`${previous}.json`, `${token}.json`, 'index.jsonl'].sort());
+      const restarted = new Profiler({ storage: new FileProfilerStorage({ directory }) });
+      const main = (await restarted.loadProfile(previous))!;
+      expect(main.children.map((child) => child.token)).toEqual([token]);
+      expect(main.getCollector<ExceptionData>('exception')!.error.status).toBe(404);
+      expect((await restarted.latest({ ip: '127.0.0.1' }))?.token).toBe(previous);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('sets x-debug-error instead of a link when the URL cannot be generated', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const profiler = new Profiler();
+    registerProfiler(dispatcher, profiler, {
+      linkFor: () => {
+        throw new Error('Unable to generate a URL for the named route "_profiler"\r\nas such route does not exist.');
+      },
+    });
+    const kernel = new HttpKernel({ dispatcher });
+    const request = Request.fromUrl('http://localhost/');
+    request.attributes.set('_controller', () => new Response('ok'));
+    const response = await kernel.handle(request);
+    expect(response.headers.get('x-debug-token')).toMatch(HEX6);
+    expect(response.headers.has('x-debug-token-link')).toBe(false);
+    expect(response.headers.get('x-debug-error')).toBe(
+      'Unable to generate the profiler link: Unable to generate a URL for the named route "_profiler" as such route does not exist.',
+    );
   });
 });
