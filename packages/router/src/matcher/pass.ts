@@ -1,0 +1,49 @@
+import { trimTrailingSlashes } from '../internal/decode-path.js';
+import type { RouteMatch, TrailingSlashMode } from './match-result.js';
+
+/** One matching pass over one path: its inputs and what the rejected routes left behind. */
+export class Pass {
+  readonly kind = 'pass';
+  readonly trimmed: string;
+  readonly requestSlash: boolean;
+  /** GET for HEAD. */
+  readonly canonical: string;
+  /** Start/end offsets of the tree parameters on the current branch. */
+  readonly offsets: number[] = [];
+  /** A route matched but for its method / scheme; the lists are only built by a collecting pass. */
+  methodMismatch = false;
+  schemeMismatch = false;
+  allow: string[] | null = null;
+  allowSchemes: string[] | null = null;
+  /** Some route's path matched (whatever rejected it afterwards). */
+  touched = false;
+
+  constructor(
+    readonly path: string,
+    readonly method: string,
+    readonly scheme: string,
+    readonly host: string,
+    readonly mode: TrailingSlashMode,
+    /** Build the allowed method and scheme lists (only needed once a pass found no route). */
+    readonly collect: boolean,
+  ) {
+    this.trimmed = trimTrailingSlashes(path);
+    this.requestSlash = this.trimmed !== path;
+    this.canonical = method === 'HEAD' ? 'GET' : method;
+  }
+}
+
+/** A GET/HEAD request reached a GET-capable route that differs only by its trailing slash: stop and retry the toggled path. */
+export const STOP = 1;
+export type Outcome = RouteMatch | typeof STOP | undefined;
+
+
+/** The reference's "return with allowed methods and schemes cleared": a slash redirect takes over. */
+export function stopped(pass: Pass): Pass {
+  pass.allow = null;
+  pass.allowSchemes = null;
+  pass.methodMismatch = false;
+  pass.schemeMismatch = false;
+  return pass;
+}
+
