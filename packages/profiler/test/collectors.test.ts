@@ -135,7 +135,9 @@ describe('collectors', () => {
     const okRouter = (await app.profiler.loadProfile(ok.headers.get('x-debug-token')!))!.getCollector<RouterData>('router')!;
     expect(okRouter).toMatchObject({ route: '/hello', method: 'GET', path: '/hello', scheme: 'http' });
     const failed = (await app.profiler.loadProfile(missing.headers.get('x-previous-debug-token')!))!.getCollector<RouterData>('router')!;
-    expect(failed).toMatchObject({ route: null, path: '/nope', scheme: 'https' });
+    expect(failed).toMatchObject({ route: null, path: '/nope', scheme: 'https', presetController: false });
+    const sub = (await app.profiler.loadProfile(missing.headers.get('x-debug-token')!))!.getCollector<RouterData>('router')!;
+    expect(sub).toMatchObject({ route: null, presetController: true });
   });
 
   it('time and memory: durations from the trace, process memory', async () => {

@@ -10,6 +10,8 @@ export interface RouterData {
   readonly path: string;
   readonly host: string;
   readonly scheme: string;
+  /** A sub-request whose creator chose its controller (the error page): the router did not match it. */
+  readonly presetController: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export class RouterCollector implements DataCollector<RouterData> {
       path: request.rawPath,
       host: request.host,
       scheme: request.scheme,
+      presetController: recording.parent !== null && route === undefined && request.attributes.has('_controller'),
     };
   }
 }
