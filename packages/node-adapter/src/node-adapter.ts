@@ -48,8 +48,13 @@ export class NodeAdapter {
     try {
       request = this.#factory.create(req);
     } catch (error) {
-      if (!(error instanceof InvalidRequestError)) throw error;
-      writePlainResponse(res, 400, error.message, http2);
+      if (error instanceof InvalidRequestError) {
+        writePlainResponse(res, 400, error.message, http2);
+        return;
+      }
+      // A defect here must not take the whole server down with an uncaught exception.
+      logAt(this.#logger, 'CRITICAL', { exception: error }, `The request could not be read: ${describeError(error)}`);
+      writePlainResponse(res, 500, 'The server could not read this request.', http2);
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
