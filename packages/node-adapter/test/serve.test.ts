@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from './support/certificate.js';
-import { rawExchange, statusOfRaw } from './support/raw-client.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw } from './support/raw-client.js';
 import { createTestKernel } from './support/test-kernel.js';
 
 function routes() {
@@ -70,12 +70,31 @@ describe('serve over plain HTTP/1.1', () => {
   });
 });
 
+describe('serve: headers that arrive too slowly', () => {
+  it('answers 408 and closes the connection', async () => {
+    const running = await serve(routes().kernel, { handleSignals: false, headersTimeout: 300, requestTimeout: 300 });
+    try {
+      const result = await rawExchangeDetailed(running.port, 'GET /hello HTTP/1.1\r\nHost: a\r\n', { waitMs: 10_000 });
+      expect(result.closedByServer).toBe(true);
+      expect(statusOfRaw(result.received)).toBe(408);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
   const { kernel } = routes();
   let running: RunningServer;
 
   beforeAll(async () => {
-    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096 });
+    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096, idleTimeout: 500 });
+  });
+
+  it('closes an HTTP/1.1 connection that stops sending mid-headers (idle timeout)', async () => {
+    const result = await rawExchangeDetailed(running.port, 'GET /hello HTTP/1.1\r\nHost: a\r\n', { secure: true, waitMs: 10_000 });
+    expect(result.closedByServer).toBe(true);
+    expect(result.received).not.toContain('200 OK');
   });
   afterAll(() => running.close());
 

@@ -6,12 +6,25 @@ import tls from 'node:tls';
  * received until the server closes, or after `waitMs` (bounded, so a test never hangs).
  */
 export function rawExchange(port: number, text: string | string[], { waitMs = 3000, secure = false } = {}): Promise<string> {
+  return rawExchangeDetailed(port, text, { waitMs, secure }).then((result) => result.received);
+}
+
+/** As `rawExchange`, also telling whether the server closed the connection before `waitMs`. */
+export function rawExchangeDetailed(
+  port: number,
+  text: string | string[],
+  { waitMs = 3000, secure = false } = {},
+): Promise<{ received: string; closedByServer: boolean }> {
+  let timedOut = false;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = secure
       ? tls.connect({ port, host: '127.0.0.1', rejectUnauthorized: false, ALPNProtocols: ['http/1.1'] })
       : net.connect({ port, host: '127.0.0.1' });
-    const timer = setTimeout(() => socket.destroy(), waitMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      socket.destroy();
+    }, waitMs);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       for (const part of Array.isArray(text) ? text : [text]) socket.write(part);
     });
@@ -21,7 +34,7 @@ export function rawExchange(port: number, text: string | string[], { waitMs = 30
     });
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('latin1'));
+      resolve({ received: Buffer.concat(chunks).toString('latin1'), closedByServer: !timedOut });
     });
   });
 }
