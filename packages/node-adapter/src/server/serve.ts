@@ -26,7 +26,7 @@ export interface ServeOptions extends NodeAdapterOptions, ServerLimits {
   tls?: TlsOptions;
   /** Shut down gracefully on SIGTERM and SIGINT, then exit 0. Default true. */
   handleSignals?: boolean;
-  /** Runs after the server stopped and every `kernel.terminate` finished (close pools here). */
+  /** Runs after the server stopped and every `kernel.terminate` finished (close pools here); bounded by `shutdownTimeout`. */
   onShutdown?: () => void | Promise<void>;
 }
 
@@ -80,7 +80,8 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
       await stopped;
       clearTimeout(force);
       await Promise.race([adapter.drain(), delay(limits.shutdownTimeout)]);
-      await options.onShutdown?.();
+      // Bounded too: a pool that never closes must not keep the process from exiting.
+      if (options.onShutdown !== undefined) await Promise.race([options.onShutdown(), delay(limits.shutdownTimeout)]);
     })());
 
   const onSignal = (signal: NodeJS.Signals): void => {
