@@ -12,7 +12,7 @@ export type { CompiledPattern } from './route/compiled-pattern.js';
 
 export { Router, type RouterGenerateOptions, type RouterOptions } from './router.js';
 export { RequestContext, type RequestContextInit } from './request-context.js';
-export { UrlMatcher } from './matcher/url-matcher.js';
+export { UrlMatcher, type UrlMatcherOptions } from './matcher/url-matcher.js';
 export type {
   MatchContext,
   MatchResult,

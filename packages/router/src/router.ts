@@ -14,6 +14,8 @@ export interface RouterOptions {
   baseUrl?: string;
   /** Context for URLs generated outside a request (defaults to `http://localhost`). */
   context?: RequestContext;
+  /** Compile the matcher to JavaScript (default `true`); `false` interprets it (same answers). */
+  generateCode?: boolean;
 }
 
 export interface RouterGenerateOptions extends GenerateOptions {
@@ -39,7 +41,7 @@ export class Router {
   constructor(routes: RouteCollection | Iterable<Route>, options: RouterOptions = {}) {
     this.#routes = new Map([...routes].map((route) => [route.name, route]));
     this.trailingSlash = options.trailingSlash ?? 'redirect';
-    this.matcher = new UrlMatcher(this.#routes.values(), { trailingSlash: this.trailingSlash });
+    this.matcher = new UrlMatcher(this.#routes.values(), { trailingSlash: this.trailingSlash, generateCode: options.generateCode ?? true });
     this.generator = new UrlGenerator(this.#routes);
     this.baseUrl = (options.baseUrl ?? options.context?.baseUrl ?? '').replace(/\/+$/, '');
     this.#context = (options.context ?? new RequestContext()).with({ baseUrl: this.baseUrl });

@@ -69,8 +69,14 @@ const request = fc.record({
 });
 
 describe('compiled matcher agrees with the reference loop', () => {
-  for (const mode of ['redirect', 'strict', 'ignore'] as TrailingSlashMode[]) {
-    it(`on random tables and requests (${mode})`, () => {
+  const variants = [
+    ['redirect', true],
+    ['strict', true],
+    ['ignore', true],
+    ['redirect', false],
+  ] as Array<[TrailingSlashMode, boolean]>;
+  for (const [mode, generateCode] of variants) {
+    it(`on random tables and requests (${mode}${generateCode ? '' : ', interpreted tree'})`, () => {
       fc.assert(
         fc.property(fc.array(routeSpec, { minLength: 1, maxLength: 12 }), fc.array(request, { minLength: 1, maxLength: 20 }), (specs, requests) => {
           const routes = new RouteCollection();
@@ -78,7 +84,7 @@ describe('compiled matcher agrees with the reference loop', () => {
             const { path, options } = toRoute(spec);
             routes.add(`r${i}`, path, options);
           });
-          const router = new Router(routes, { trailingSlash: mode });
+          const router = new Router(routes, { trailingSlash: mode, generateCode });
           const all = router.all();
           for (const r of requests) {
             const expected = referenceMatch(all, r.path, r.method, r.host, r.scheme, mode);
@@ -97,12 +103,15 @@ describe('compiled matcher agrees with the reference loop', () => {
     const routes = new RouteCollection();
     table.forEach((row, i) => routes.add(`r${i}`, row.path, { methods: row.method }));
     const router = new Router(routes);
+    const interpreted = new Router(routes, { generateCode: false });
     const all = router.all();
     const paths = table.flatMap((row) => [row.sample, `${row.sample}/`, row.path, `${row.sample}/nope`]);
     for (const path of paths) {
       for (const method of ['GET', 'POST', 'PATCH']) {
         const context = { method, host: 'localhost', scheme: 'http' };
-        expect(plain(router.matchPath(path, context)), `${method} ${path}`).toEqual(referenceMatch(all, path, method, 'localhost', 'http'));
+        const expected = referenceMatch(all, path, method, 'localhost', 'http');
+        expect(plain(router.matchPath(path, context)), `${method} ${path}`).toEqual(expected);
+        expect(plain(interpreted.matchPath(path, context)), `${method} ${path} (interpreted)`).toEqual(expected);
       }
     }
   });

@@ -4,9 +4,16 @@ import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf, type Candidate } from './candidate.js';
 import { Pass, STOP, stopped } from './pass.js';
 import { check } from './route-check.js';
-import { segmentEquals, walk } from './tree-walker.js';
+import { compileTree, type TreeMatcher } from './tree-compiler.js';
+import { segmentEquals } from './tree-walker.js';
 import type { MatchContext, MatchResult, RouteMatch, TrailingSlashMode } from './match-result.js';
 import { LITERALS, SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
+
+export interface UrlMatcherOptions {
+  trailingSlash?: TrailingSlashMode;
+  /** Compile the tree to JavaScript (default); `false` walks it as data (same answers, slower). */
+  generateCode?: boolean;
+}
 
 /**
  * The compiled matcher. Static paths (no parameter) sit in a map keyed by their slash-trimmed
@@ -33,11 +40,12 @@ export class UrlMatcher {
    */
   readonly #firstSegments: FirstSegments | null;
   readonly #tree: TreeNode;
+  readonly #matchTree: TreeMatcher;
   readonly #mode: TrailingSlashMode;
   /** Whether a slash-toggled retry can find something the first pass did not even touch. */
   readonly #retryMayReachNewRoutes: boolean;
 
-  constructor(routes: RouteCollection | Iterable<Route>, options: { trailingSlash?: TrailingSlashMode } = {}) {
+  constructor(routes: RouteCollection | Iterable<Route>, options: UrlMatcherOptions = {}) {
     this.#mode = options.trailingSlash ?? 'redirect';
     const builder = new SegmentTreeBuilder();
     const dynamicRegexes: RegExp[] = [];
@@ -50,7 +58,9 @@ export class UrlMatcher {
       if (text !== null) {
         const key = trimTrailingSlashes(route.path);
         const shadowed = dynamicRegexes.some((regex) => regex.test(key) || regex.test(`${key}/`));
-        if (!shadowed) {
+        // A path ending in several slashes (`/a//`) is not its trimmed path plus an optional slash: tree.
+        const plainEnding = route.path === key || route.path === `${key}/`;
+        if (!shadowed && plainEnding) {
           staticEntry(this.#static, key).candidates.push(candidate);
           continue;
         }
@@ -59,6 +69,7 @@ export class UrlMatcher {
       builder.add(candidate);
     }
     this.#tree = builder.build();
+    this.#matchTree = compileTree(this.#tree, options.generateCode ?? true);
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
     this.#firstSegments = firstSegmentsOf(this.#tree, this.#static.keys());
@@ -141,7 +152,7 @@ export class UrlMatcher {
       }
     }
     if (path.charCodeAt(0) === 47) {
-      const outcome = walk(this.#tree, 0, pass, 0);
+      const outcome = this.#matchTree(path, pass);
       if (outcome === STOP) return stopped(pass);
       if (outcome !== undefined) return outcome;
     }

@@ -1,0 +1,92 @@
+import type { Candidate } from './candidate.js';
+import { STOP, type Outcome, type Pass } from './pass.js';
+import { check } from './route-check.js';
+import { END, LITERALS, OPAQUE, type TreeNode } from './segment-tree.js';
+import { walk } from './tree-walker.js';
+
+/** Matches a decoded path against the tree: the first accepting route in order, STOP, or nothing. */
+export type TreeMatcher = (path: string, pass: Pass) => Outcome;
+
+/** Literal segments up to this length are compared char by char in the generated code. */
+const INLINE_COMPARE_LIMIT = 12;
+
+/**
+ * Turns the segment tree into JavaScript — one small function per node, literal children as a
+ * `switch` on the segment length and inline character comparisons — the way the reference dumps
+ * its matcher to PHP. Same walk as `tree-walker.ts`, without interpreting the tree at run time.
+ * Falls back to that interpreter where code generation from strings is disallowed.
+ */
+export function compileTree(tree: TreeNode, generateCode = true): TreeMatcher {
+  if (!generateCode) return (path, pass) => walk(tree, 0, pass, 0);
+  try {
+    return generate(tree);
+  } catch (error) {
+    if (!(error instanceof EvalError)) throw error;
+    return (path, pass) => walk(tree, 0, pass, 0);
+  }
+}
+
+function generate(tree: TreeNode): TreeMatcher {
+  const candidates: Candidate[] = [];
+  const tests: RegExp[] = [];
+  const functions: string[] = [];
+  let nextId = 0;
+
+  const candidateRef = (candidate: Candidate): string => {
+    let index = candidates.indexOf(candidate);
+    if (index < 0) index = candidates.push(candidate) - 1;
+    return `C[${index}]`;
+  };
+
+  const emitNode = (node: TreeNode, depth: number): string => {
+    const name = `n${nextId++}`;
+    const lines: string[] = [`function ${name}(path, pos, pass) {`, 'const length = path.length; let end = -1; let r;'];
+    const segmentEnd = 'if (end < 0) { end = path.indexOf("/", pos + 1); if (end < 0) end = length; }';
+    for (const item of node.items) {
+      if (item.kind === END) {
+        const checks = item.candidates!.map((c) => `r = check(${candidateRef(c)}, pass, null); if (r !== undefined) return r;`);
+        lines.push(`if (pos >= length - 1) { ${checks.join(' ')} }`);
+      } else if (item.kind === OPAQUE) {
+        const ref = candidateRef(item.candidates![0]!);
+        lines.push(`{ const m = ${ref}.regex.exec(path); if (m !== null) { r = check(${ref}, pass, m); if (r !== undefined) return r; } }`);
+      } else if (item.kind === LITERALS) {
+        const cases: string[] = [];
+        item.texts!.forEach((texts, size) => {
+          if (texts === undefined) return;
+          const branches = texts.map((text, j) => {
+            const child = emitNode(item.nodes![size]![j]!, depth);
+            return `if (${compare(text)}) { r = ${child}(path, end, pass); if (r !== undefined) return r; break; }`;
+          });
+          cases.push(`case ${size}: ${branches.join(' ')} break;`);
+        });
+        lines.push(`if (pos < length) { ${segmentEnd} switch (end - pos - 1) { ${cases.join(' ')} } }`);
+      } else {
+        const child = emitNode(item.child!, depth + 1);
+        const test = item.test === null ? '' : ` && T[${tests.push(item.test) - 1}].test(path.slice(pos + 1, end))`;
+        lines.push(
+          `if (pos < length) { ${segmentEnd} if (end !== pos + 1${test}) { const o = pass.offsets; o[${depth * 2}] = pos + 1; o[${depth * 2 + 1}] = end; r = ${child}(path, end, pass); if (r !== undefined) return r; } }`,
+        );
+      }
+    }
+    lines.push('return undefined;', '}');
+    functions.push(lines.join('\n'));
+    return name;
+  };
+
+  const root = emitNode(tree, 0);
+  const source = `"use strict";\n${functions.join('\n')}\nreturn function matchTree(path, pass) { return ${root}(path, 0, pass); };`;
+  const factory = new Function('check', 'C', 'T', 'STOP', source) as (
+    checkRoute: typeof check,
+    candidateTable: readonly Candidate[],
+    testTable: readonly RegExp[],
+    stop: typeof STOP,
+  ) => TreeMatcher;
+  return factory(check, candidates, tests, STOP);
+}
+
+/** A condition that the segment starting at `pos + 1` (length already known) equals `text`. */
+function compare(text: string): string {
+  if (text.length === 0) return 'true';
+  if (text.length > INLINE_COMPARE_LIMIT) return `path.startsWith(${JSON.stringify(text)}, pos + 1)`;
+  return [...Array(text.length).keys()].map((k) => `path.charCodeAt(pos + ${k + 1}) === ${text.charCodeAt(k)}`).join(' && ');
+}
