@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import http2 from 'node:http2';
+import https from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
@@ -13,6 +14,10 @@ function routes() {
   return createTestKernel({
     '/hello': (request) => new JsonResponse({ hello: 'world', protocol: request.protocolVersion, scheme: request.scheme }),
     '/id': (request) => new Response(request.query.get('n') ?? ''),
+    '/slow': async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return new Response('finished');
+    },
   });
 }
 
@@ -136,6 +141,41 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
       expect(settings.maxConcurrentStreams).toBe(100);
     } finally {
       client.close();
+    }
+  });
+});
+
+describe('graceful close()', () => {
+  it('lets an in-flight HTTP/2 request finish and closes idle HTTP/1.1 keep-alive connections', async () => {
+    // Long keep-alive and idle limits: if close() left the idle connection open, it would not resolve within the test's time.
+    const running = await serve(routes().kernel, { handleSignals: false, tls: createTestCertificate(), keepAliveTimeout: 60_000, idleTimeout: 60_000, shutdownTimeout: 60_000 });
+    const idle = new https.Agent({ keepAlive: true });
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    try {
+      // An idle HTTP/1.1 keep-alive connection over TLS.
+      await new Promise<void>((resolve, reject) => {
+        const request = https.get(`${running.url}/id?n=1`, { agent: idle, rejectUnauthorized: false }, (response) => {
+          response.resume();
+          response.on('end', resolve);
+        });
+        request.on('error', reject);
+      });
+      const inFlight = new Promise<string>((resolve, reject) => {
+        const stream = client.request({ ':path': '/slow' });
+        let body = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve(body));
+        stream.on('error', reject);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closed = running.close();
+      expect(await inFlight).toBe('finished');
+      await closed;
+      expect(running.server.listening).toBe(false);
+    } finally {
+      idle.destroy();
+      client.destroy();
     }
   });
 });
