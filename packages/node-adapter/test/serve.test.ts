@@ -14,6 +14,7 @@ function routes() {
   return createTestKernel({
     '/hello': (request) => new JsonResponse({ hello: 'world', protocol: request.protocolVersion, scheme: request.scheme }),
     '/id': (request) => new Response(request.query.get('n') ?? ''),
+    '/echo': async (request) => new Response(request.body === null ? '' : await request.body.text()),
     '/slow': async () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       return new Response('finished');
@@ -93,7 +94,7 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
   let running: RunningServer;
 
   beforeAll(async () => {
-    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096, idleTimeout: 500 });
+    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096, idleTimeout: 500, bodyLimit: 1000 });
   });
 
   it('closes an HTTP/1.1 connection that stops sending mid-headers (idle timeout)', async () => {
@@ -132,6 +133,28 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
   it('answers HTTP/1.1 headers over the limit with 431 there too', async () => {
     const raw = await rawExchange(running.port, `GET /hello HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(8000)}\r\n\r\n`, { secure: true });
     expect(statusOfRaw(raw)).toBe(431);
+  });
+
+  it('reads an HTTP/2 request body, and answers 413 past the limit', async () => {
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    const post = (body: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = client.request({ ':path': '/echo', ':method': 'POST' });
+        let status = 0;
+        let received = '';
+        stream.setEncoding('utf8');
+        stream.on('response', (headers) => (status = Number(headers[':status'])));
+        stream.on('data', (chunk: string) => (received += chunk));
+        stream.on('end', () => resolve({ status, body: received }));
+        stream.on('error', reject);
+        stream.end(body);
+      });
+    try {
+      expect(await post('small body')).toEqual({ status: 200, body: 'small body' });
+      expect((await post('x'.repeat(2000))).status).toBe(413);
+    } finally {
+      client.close();
+    }
   });
 
   it('limits concurrent HTTP/2 streams', async () => {
