@@ -47,3 +47,34 @@ export type MatchResult = RouteMatch | RedirectMatch | NotFoundMatch | MethodNot
 
 /** What the router does with a path whose trailing slash differs from the route's (ruling 5). */
 export type TrailingSlashMode = 'redirect' | 'strict' | 'ignore';
+
+/**
+ * Every result is built by these functions with one object shape (absent fields `undefined`), so
+ * the code that reads results sees a single hidden class whatever the outcome.
+ */
+class Result {
+  constructor(
+    readonly kind: MatchResult['kind'],
+    readonly route: Route | undefined,
+    readonly params: Record<string, unknown> | undefined,
+    readonly path: string | undefined,
+    readonly scheme: string | null | undefined,
+    readonly allowedMethods: readonly string[] | undefined,
+  ) {}
+}
+
+export function routeMatch(route: Route, params: Record<string, unknown>): RouteMatch {
+  return new Result('match', route, params, undefined, undefined, undefined) as RouteMatch;
+}
+
+export function redirectMatch(route: Route, params: Record<string, unknown>, path: string, scheme: string | null): RedirectMatch {
+  return new Result('redirect', route, params, path, scheme, undefined) as RedirectMatch;
+}
+
+export function notFoundMatch(path: string): NotFoundMatch {
+  return new Result('not-found', undefined, undefined, path, undefined, undefined) as NotFoundMatch;
+}
+
+export function methodNotAllowedMatch(allowedMethods: readonly string[]): MethodNotAllowedMatch {
+  return new Result('method-not-allowed', undefined, undefined, undefined, undefined, allowedMethods) as MethodNotAllowedMatch;
+}

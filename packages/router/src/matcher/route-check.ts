@@ -1,4 +1,5 @@
 import type { Candidate } from './candidate.js';
+import { routeMatch } from './match-result.js';
 import { STOP, type Outcome, type Pass } from './pass.js';
 
 /**
@@ -41,7 +42,7 @@ export function check(candidate: Candidate, pass: Pass, match: RegExpExecArray |
     if (pass.collect) pass.allow = union(pass.allow, candidate.methodList);
     return undefined;
   }
-  return { kind: 'match', route: candidate.route, params: paramsOf(candidate, pass, match, hostMatch) };
+  return routeMatch(candidate.route, paramsOf(candidate, pass, match, hostMatch));
 }
 
 function union(into: string[] | null, values: readonly string[]): string[] {

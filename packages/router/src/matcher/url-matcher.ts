@@ -6,7 +6,16 @@ import { Pass, STOP, stopped } from './pass.js';
 import { check } from './route-check.js';
 import { compileTree, type TreeMatcher } from './tree-compiler.js';
 import { segmentEquals } from './tree-walker.js';
-import type { MatchContext, MatchResult, RouteMatch, TrailingSlashMode } from './match-result.js';
+import {
+  methodNotAllowedMatch,
+  notFoundMatch,
+  redirectMatch,
+  routeMatch,
+  type MatchContext,
+  type MatchResult,
+  type RouteMatch,
+  type TrailingSlashMode,
+} from './match-result.js';
 import { LITERALS, SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
 
 export interface UrlMatcherOptions {
@@ -90,34 +99,34 @@ export class UrlMatcher {
     }
     const first = this.#pass(rawPath, context.method, context.scheme, context.host, entry);
     if (first.kind === 'match') return first;
-    if (first.allow !== null) return { kind: 'method-not-allowed', allowedMethods: first.allow };
+    if (first.allow !== null) return methodNotAllowedMatch(first.allow);
     if (this.#mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD')) {
-      return { kind: 'not-found', path: rawPath };
+      return notFoundMatch(rawPath);
     }
     if (first.allowSchemes !== null) return this.#redirectScheme(rawPath, context, first.allowSchemes[0]!);
     const trimmed = trimTrailingSlashes(rawPath);
-    if (trimmed === '/') return { kind: 'not-found', path: rawPath };
+    if (trimmed === '/') return notFoundMatch(rawPath);
     const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
     // Nothing matched the path at all: with plain segments the toggled path cannot match either.
-    if (!first.touched && !this.#retryMayReachNewRoutes && !rawPath.endsWith('//')) return { kind: 'not-found', path: toggled };
+    if (!first.touched && !this.#retryMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
     const retry = this.#pass(toggled, context.method, context.scheme, context.host);
-    if (retry.kind === 'match') return { kind: 'redirect', route: retry.route, params: retry.params, path: toggled, scheme: null };
+    if (retry.kind === 'match') return redirectMatch(retry.route, retry.params, toggled, null);
     if (retry.allowSchemes !== null) return this.#redirectScheme(toggled, context, retry.allowSchemes[0]!);
-    return { kind: 'not-found', path: toggled };
+    return notFoundMatch(toggled);
   }
 
   /** The answer for a path no route can match, toggled or not: the message names the path the retry would have tried. */
   #notFound(rawPath: string, method: string): MatchResult {
-    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return { kind: 'not-found', path: rawPath };
+    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
     const trimmed = trimTrailingSlashes(rawPath);
-    if (trimmed === '/') return { kind: 'not-found', path: rawPath };
-    return { kind: 'not-found', path: trimmed === rawPath ? `${rawPath}/` : trimmed };
+    if (trimmed === '/') return notFoundMatch(rawPath);
+    return notFoundMatch(trimmed === rawPath ? `${rawPath}/` : trimmed);
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
     const result = this.#pass(rawPath, context.method, scheme, context.host);
-    if (result.kind === 'match') return { kind: 'redirect', route: result.route, params: result.params, path: rawPath, scheme };
-    return { kind: 'not-found', path: rawPath };
+    if (result.kind === 'match') return redirectMatch(result.route, result.params, rawPath, scheme);
+    return notFoundMatch(rawPath);
   }
 
   /**
@@ -183,7 +192,7 @@ export class UrlMatcher {
       const pass = new Pass(path, method, 'http', '', this.#mode, false);
       const outcome = check(candidate, pass, null);
       if (outcome === STOP) return null;
-      if (outcome !== undefined) return Object.freeze({ ...outcome, params: Object.freeze(outcome.params) });
+      if (outcome !== undefined) return routeMatch(outcome.route, Object.freeze(outcome.params));
     }
     return null;
   }
