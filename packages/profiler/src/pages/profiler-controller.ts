@@ -10,7 +10,8 @@ import { jsonPanel } from './panels/json-panel.js';
 import type { PanelView } from './panels/panel-view.js';
 import type { RouteMatchExplainer } from './panels/router-panel.js';
 import { profilePage } from './profile-page.js';
-import { messagePage, searchPage } from './search-page.js';
+import { messagePage } from './message-page.js';
+import { searchPage } from './search-page.js';
 
 export interface ProfilerPagesOptions {
   /** Path the pages are mounted under; links are built from it. Default `/_profiler`. */

@@ -20,11 +20,12 @@ declare module '@switchboard/http-kernel' {
 export class ProfilerRecorder {
   readonly #chains = new WeakMap<RequestStack, ChainRecording>();
   /**
-   * The request chain a log call belongs to, carried along its async calls. Held weakly: a
-   * long-lived resource created during a request (a pooled connection, a timer) inherits this
-   * context and must not keep the chain's recordings alive.
+   * The request chain a log call belongs to, carried along its async calls. A long-lived resource
+   * created during a request (a pooled connection, a timer) inherits this context and keeps the
+   * stack alive; that costs little, because a saved chain releases what it recorded. (A WeakRef
+   * here would keep every stack alive until the current microtask checkpoint ends instead.)
    */
-  readonly #logContext = new AsyncLocalStorage<WeakRef<RequestStack>>();
+  readonly #logContext = new AsyncLocalStorage<RequestStack>();
 
   /** The dispatcher's tracer: `dispatcher.setTracer((trace) => recorder.recordTrace(trace))`. */
   recordTrace(trace: DispatchTrace): void {
@@ -43,12 +44,12 @@ export class ProfilerRecorder {
    * the start of the main request; the current request of the chain decides main or sub.
    */
   enterLogContext(request: Request): void {
-    if (request.requestStack !== null) this.#logContext.enterWith(new WeakRef(request.requestStack));
+    if (request.requestStack !== null) this.#logContext.enterWith(request.requestStack);
   }
 
   /** Files a log record under the request being handled in the current async context, if any. */
   recordLog(record: LogRecord): void {
-    const stack = this.#logContext.getStore()?.deref();
+    const stack = this.#logContext.getStore();
     const current = stack?.getCurrentRequest();
     if (current === null || current === undefined) return;
     this.recordingOf(current, true)?.logs.push(record);
