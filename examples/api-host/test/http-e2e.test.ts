@@ -27,6 +27,12 @@ function expectSpecNotFound(response: SimpleResponse, absoluteUrl: string, { hea
   expect(decodeURIComponent(header('x-debug-exception') ?? '')).toBe(message);
   expect(header('x-debug-exception-file')).toMatch(/^%2F.+\.ts:\d+$/);
   expect(response.headers['set-cookie']).toBeUndefined();
+  // The profiler's three (ruling 1): the token and link name the error sub-request, the previous token the main request.
+  const token = header('x-debug-token') ?? '';
+  expect(token).toMatch(/^[0-9a-f]{6,}$/);
+  expect(header('x-previous-debug-token')).toMatch(/^[0-9a-f]{6,}$/);
+  expect(header('x-previous-debug-token')).not.toBe(token);
+  expect(header('x-debug-token-link')).toBe(`${new URL(absoluteUrl).origin}/_profiler/${token}`);
   if (head) expect(response.body).toBe('');
   else expect(response.body).toContain(message.replaceAll('"', '&quot;'));
 }
