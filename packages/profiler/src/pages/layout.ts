@@ -36,7 +36,8 @@ table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; vertical-align: top; padding: 6px 14px; border-bottom: 1px solid var(--line); }
 tr:last-child > td, tr:last-child > th { border-bottom: none; }
 th { width: 220px; color: var(--muted); font-weight: 600; word-break: break-all; }
-thead th { width: auto; background: #fafbfc; }
+thead th { width: auto; background: #fafbfc; white-space: nowrap; word-break: normal; }
+td.nowrap { white-space: nowrap; word-break: normal; }
 td { word-break: break-word; }
 .empty { color: var(--muted); font-style: italic; padding: 10px 14px; }
 .muted { color: var(--muted); }
@@ -53,7 +54,7 @@ td { word-break: break-word; }
 .threw { color: var(--bad); font-weight: 600; }
 .skipped td { color: var(--muted); text-decoration: line-through; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 4px; font-size: 12px; background: #e4e8ef; }
-.tag.sub { background: #e8defa; } .tag.ERROR, .tag.CRITICAL, .tag.none { background: #fbe1de; color: var(--bad); } .tag.WARNING, .tag.almost { background: #fdebd2; color: var(--warn); } .tag.match { background: #dcf1e2; color: var(--ok); }
+.tag.sub { background: #e8defa; } .tag.s2 { background: #dcf1e2; color: var(--ok); } .tag.s4 { background: #fdebd2; color: var(--warn); } .tag.s5 { background: #fbe1de; color: var(--bad); } .tag.ERROR, .tag.CRITICAL, .tag.none { background: #fbe1de; color: var(--bad); } .tag.WARNING, .tag.almost { background: #fdebd2; color: var(--warn); } .tag.match { background: #dcf1e2; color: var(--ok); }
 .bar { position: relative; height: 14px; background: #eef1f5; border-radius: 3px; min-width: 120px; }
 .bar span { position: absolute; top: 0; bottom: 0; background: var(--accent); border-radius: 3px; min-width: 2px; }
 .bar span.sub { background: #7b52c9; }

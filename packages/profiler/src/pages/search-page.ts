@@ -10,10 +10,10 @@ export function profileTable(profiles: readonly ProfileSummary[], base: string):
   return html`<table>
 <thead><tr><th>Token</th><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Parent</th></tr></thead>
 ${profiles.map((profile) => html`<tr>
-<td class="mono">${profileLink(base, profile.token)}</td>
-<td><span class="tag ${statusClass(profile.statusCode)}">${profile.statusCode}</span></td>
-<td>${profile.ip}</td><td>${profile.method}</td><td class="mono">${profile.url}</td><td>${formatTime(profile.time)}</td>
-<td class="mono">${profile.parentToken === null ? null : profileLink(base, profile.parentToken)}</td>
+<td class="mono nowrap">${profileLink(base, profile.token)}</td>
+<td class="nowrap"><span class="tag ${statusClass(profile.statusCode)}">${profile.statusCode}</span></td>
+<td class="nowrap">${profile.ip}</td><td class="nowrap">${profile.method}</td><td class="mono">${profile.url}</td><td class="nowrap">${formatTime(profile.time)}</td>
+<td class="mono nowrap">${profile.parentToken === null ? html`<span class="muted">main</span>` : profileLink(base, profile.parentToken)}</td>
 </tr>`)}
 </table>`;
 }
