@@ -9,7 +9,9 @@
  * Timing is process CPU time (the machine is shared), best of `BENCH_ROUNDS` rotated rounds of
  * `BENCH_TIME_MS` each (`BENCH_TIME_MS=100 BENCH_ROUNDS=1` for a quick run).
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { machineLine, reportJson } from './report.js';
 import { PEERS, switchboard, type Contender, type RouteRow } from './router/peers.js';
 
@@ -45,7 +47,9 @@ const wrongMethod = [...staticHits, ...dynamicHits].map((lookup) => ({ ...lookup
 const slashToggled = [...staticHits, ...dynamicHits].filter((l) => l.method === 'GET').map((l) => ({ ...l, path: `${l.path}/` }));
 
 const ours = switchboard(rows);
-const contenders: Contender[] = [ours, ...PEERS.map((make) => make(rows))];
+/** `ROUTER_BENCH_ONLY=switchboard,find-my-way` limits the contenders (for a quick comparison). */
+const onlyNames = process.env.ROUTER_BENCH_ONLY?.split(',');
+const contenders: Contender[] = [ours, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
 
 // Correctness first: a benchmark of a wrong answer is worthless.
 const failures: string[] = [];
@@ -123,12 +127,44 @@ async function measure(workload: string, lookups: readonly Lookup[], who: readon
   return who.map((contender) => ({ workload, contender: contender.name, opsPerSecond: best.get(contender.name)! }));
 }
 
+/** Mixed traffic: static hits, dynamic hits and misses interleaved, as a public API sees them. */
+const mixed: Lookup[] = [];
+for (let i = 0; i < dynamicHits.length; i++) {
+  mixed.push(dynamicHits[i]!, misses[i % misses.length]!);
+  if (i % 4 === 0) mixed.push(staticHits[(i / 4) % staticHits.length]!);
+}
+
+const workloads: Array<[string, readonly Lookup[], 'all' | 'ours']> = [
+  [`static hits (${staticHits.length} paths)`, staticHits, 'all'],
+  [`dynamic hits (${dynamicHits.length} paths)`, dynamicHits, 'all'],
+  [`misses, 404 (${misses.length} scanner paths)`, misses, 'all'],
+  [`mixed: static, dynamic, misses interleaved (${mixed.length})`, mixed, 'all'],
+  [`wrong method, 405 + Allow (${wrongMethod.length} paths)`, wrongMethod, 'ours'],
+  [`slash toggled, 301 target (${slashToggled.length} paths)`, slashToggled, 'ours'],
+];
+
+/**
+ * Each workload runs in a fresh process (this file again, with ROUTER_BENCH_WORKLOAD set), so
+ * the JIT state one workload leaves behind does not bend the next one's figures; the mixed
+ * workload is there to show the state a real server is in.
+ */
+const only = process.env.ROUTER_BENCH_WORKLOAD;
+if (only !== undefined) {
+  const [name, lookups, who] = workloads[Number(only)]!;
+  const rows = await measure(name, lookups, who === 'all' ? contenders : [ours]);
+  process.stdout.write(`${JSON.stringify(rows)}\n`);
+  process.exit(0);
+}
 const results: Row[] = [];
-results.push(...(await measure(`static hits (${staticHits.length} paths)`, staticHits, contenders)));
-results.push(...(await measure(`dynamic hits (${dynamicHits.length} paths)`, dynamicHits, contenders)));
-results.push(...(await measure(`misses, 404 (${misses.length} scanner paths)`, misses, contenders)));
-results.push(...(await measure(`wrong method, 405 + Allow (${wrongMethod.length} paths)`, wrongMethod, [ours])));
-results.push(...(await measure(`slash toggled, 301 target (${slashToggled.length} paths)`, slashToggled, [ours])));
+for (const index of workloads.keys()) {
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, ROUTER_BENCH_WORKLOAD: String(index) },
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0) throw new Error(`workload ${index} failed: ${child.stderr}`);
+  results.push(...(JSON.parse(child.stdout.trim().split('\n').pop()!) as Row[]));
+}
 
 /** Read from the installed package's own package.json (some packages do not export it). */
 const versionOf = (name: string) =>
@@ -143,6 +179,7 @@ for (const workload of [...new Set(results.map((r) => r.workload))]) {
   const peers = rowsOf.filter((r) => r.contender !== 'switchboard');
   const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
   const ownHit = results.find((r) => r.contender === 'switchboard' && r.workload.startsWith('dynamic'))!.opsPerSecond;
+  // (405 and slash toggles: no peer does this work, so they are set against our own dynamic hit.)
   for (const row of rowsOf) {
     const ratio = best === null ? `${(row.opsPerSecond / ownHit).toFixed(2)}× our dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
     console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ratio} |`);
