@@ -9,16 +9,12 @@ import { KernelEvent } from './kernel-event.js';
  * payload, cache attribute) and replace the controller or the arguments.
  */
 export class ControllerArgumentsEvent extends KernelEvent {
-  arguments: unknown[];
+  declare controller: Controller;
+  declare arguments: unknown[];
 
-  constructor(
-    kernel: HttpKernelInterface,
-    request: Request,
-    requestType: RequestType,
-    public controller: Controller,
-    args: unknown[],
-  ) {
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, controller: Controller, args: unknown[]) {
     super(kernel, request, requestType);
+    this.controller = controller;
     this.arguments = args;
   }
 

@@ -6,8 +6,11 @@ import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.controller`: a controller was found; listeners may replace it. */
 export class ControllerEvent extends KernelEvent {
-  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, public controller: Controller) {
+  declare controller: Controller;
+
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, controller: Controller) {
     super(kernel, request, requestType);
+    this.controller = controller;
   }
 
   setController(controller: Controller): void {

@@ -9,27 +9,28 @@ import { RequestEvent } from './request-event.js';
  * neither an error nor a redirect, unless `allowCustomResponseCode()` was called.
  */
 export class ExceptionEvent extends RequestEvent {
-  #throwable: unknown;
-  #allowCustomResponseCode = false;
+  declare private error: unknown;
+  declare private customResponseCode: boolean;
 
   constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, throwable: unknown) {
     super(kernel, request, requestType);
-    this.#throwable = throwable;
+    this.error = throwable;
+    this.customResponseCode = false;
   }
 
   get throwable(): unknown {
-    return this.#throwable;
+    return this.error;
   }
 
   setThrowable(throwable: unknown): void {
-    this.#throwable = throwable;
+    this.error = throwable;
   }
 
   allowCustomResponseCode(): void {
-    this.#allowCustomResponseCode = true;
+    this.customResponseCode = true;
   }
 
   isAllowingCustomResponseCode(): boolean {
-    return this.#allowCustomResponseCode;
+    return this.customResponseCode;
   }
 }

@@ -6,12 +6,15 @@ import { RequestType } from '../kernel/request-type.js';
 
 /** Base of every kernel event: the kernel, the request being handled and whether it is the main one. */
 export abstract class KernelEvent extends Event {
-  constructor(
-    readonly kernel: HttpKernelInterface,
-    readonly request: Request,
-    readonly requestType: RequestType,
-  ) {
+  declare readonly kernel: HttpKernelInterface;
+  declare readonly request: Request;
+  declare readonly requestType: RequestType;
+
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType) {
     super();
+    this.kernel = kernel;
+    this.request = request;
+    this.requestType = requestType;
   }
 
   isMainRequest(): boolean {

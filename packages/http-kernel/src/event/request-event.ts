@@ -1,21 +1,29 @@
+import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
+import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
+import type { RequestType } from '../kernel/request-type.js';
 import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.request`: before routing. A listener that sets a response ends the request there. */
 export class RequestEvent extends KernelEvent {
-  #response: Response | null = null;
+  declare private answer: Response | null;
+
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType) {
+    super(kernel, request, requestType);
+    this.answer = null;
+  }
 
   get response(): Response | null {
-    return this.#response;
+    return this.answer;
   }
 
   /** Answers the request with `response`; later listeners and the controller are skipped. */
   setResponse(response: Response): void {
-    this.#response = response;
+    this.answer = response;
     this.stopPropagation();
   }
 
   hasResponse(): boolean {
-    return this.#response !== null;
+    return this.answer !== null;
   }
 }

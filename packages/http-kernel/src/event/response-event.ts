@@ -6,8 +6,11 @@ import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.response`: the response is about to be returned; listeners may change or replace it. */
 export class ResponseEvent extends KernelEvent {
-  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, public response: Response) {
+  declare response: Response;
+
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, response: Response) {
     super(kernel, request, requestType);
+    this.response = response;
   }
 
   /** Replaces the response; unlike the request event, this does not stop propagation. */

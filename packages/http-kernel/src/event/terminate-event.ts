@@ -6,7 +6,10 @@ import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.terminate`: after the response was sent; slow work (saving profiles) goes here. */
 export class TerminateEvent extends KernelEvent {
-  constructor(kernel: HttpKernelInterface, request: Request, readonly response: Response) {
+  declare readonly response: Response;
+
+  constructor(kernel: HttpKernelInterface, request: Request, response: Response) {
     super(kernel, request, RequestType.MAIN);
+    this.response = response;
   }
 }

@@ -5,12 +5,10 @@ import { RequestEvent } from './request-event.js';
 
 /** `kernel.view`: the controller returned something other than a Response; a listener turns it into one. */
 export class ViewEvent extends RequestEvent {
-  constructor(
-    kernel: HttpKernelInterface,
-    request: Request,
-    requestType: RequestType,
-    public controllerResult: unknown,
-  ) {
+  declare controllerResult: unknown;
+
+  constructor(kernel: HttpKernelInterface, request: Request, requestType: RequestType, controllerResult: unknown) {
     super(kernel, request, requestType);
+    this.controllerResult = controllerResult;
   }
 }
