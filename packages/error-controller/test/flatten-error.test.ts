@@ -74,9 +74,11 @@ describe('flattenError', () => {
   });
 
   it('keeps the challenge header of a 401 and describes the throw site like the log line', () => {
-    const flat = flattenError(new UnauthorizedHttpError('Bearer', 'JWT Token not found'));
+    const error = new UnauthorizedHttpError('Bearer', 'JWT Token not found');
+    const flat = flattenError(error);
     expect(flat.headers).toEqual({ 'www-authenticate': 'Bearer' });
-    expect(describeThrowSite(flat)).toMatch(/^UnauthorizedHttpError: "JWT Token not found" at flatten-error\.test\.ts line \d+$/);
+    expect(flattenError(error, { frames: false })).toMatchObject({ frames: [], file: null, line: null, message: 'JWT Token not found' });
+    expect(describeThrowSite(error)).toMatch(/^UnauthorizedHttpError: "JWT Token not found" at flatten-error\.test\.ts line \d+$/);
   });
 
   it('skips frames of the error\'s own constructors when the stack was captured there', () => {

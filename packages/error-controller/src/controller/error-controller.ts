@@ -31,7 +31,8 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      const flattened = flattenError(exception, { sourceLines });
+      // Outside debug mode nothing shows frames, so no stack is read (the costly part of an error).
+      const flattened = flattenError(exception, { sourceLines, frames: options.debug });
       const renderer = negotiateRenderer(request.headers.get('accept'), renderers);
       const rendered = renderer.render(flattened, request);
       const response = new Response(rendered.body, flattened.status, {

@@ -1,7 +1,7 @@
 import { HttpError, statusOf, statusText, type HeaderValue } from '@switchboard/http-kernel';
 import { SourceExcerptReader, type SourceExcerpt } from './source-excerpt.js';
 import { originalPosition } from './source-position.js';
-import { parseStack, type StackFrame } from './stack-frame.js';
+import { findFrame, parseStack, type StackFrame } from './stack-frame.js';
 
 /** A frame as shown: positions mapped to the TypeScript source, code around it in debug mode. */
 export interface FlattenedFrame extends StackFrame {
@@ -34,6 +34,12 @@ export interface FlattenedError {
 export interface FlattenOptions {
   /** Lines of source to read on each side of every frame. 0 (the default) reads no file at all. */
   sourceLines?: number;
+  /**
+   * Read the stack traces (default true). Without them `frames` is empty and `file`/`line` are
+   * null: what a page outside debug mode needs, at a fraction of the cost — formatting a stack
+   * (source-mapped under tsx) is most of what an error costs.
+   */
+  frames?: boolean;
 }
 
 /** Longer chains are cut: a cause chain is for reading, not for recursion without end. */
@@ -41,12 +47,14 @@ const MAX_CAUSE_DEPTH = 16;
 
 /** Turns any thrown value into a `FlattenedError`. Never throws. */
 export function flattenError(error: unknown, options: FlattenOptions = {}): FlattenedError {
-  const reader = (options.sourceLines ?? 0) > 0 ? new SourceExcerptReader() : null;
-  return flattenOne(error, options.sourceLines ?? 0, reader, new Set(), 0);
+  const withFrames = options.frames ?? true;
+  const reader = withFrames && (options.sourceLines ?? 0) > 0 ? new SourceExcerptReader() : null;
+  return flattenOne(error, withFrames, options.sourceLines ?? 0, reader, new Set(), 0);
 }
 
 function flattenOne(
   error: unknown,
+  withFrames: boolean,
   radius: number,
   reader: SourceExcerptReader | null,
   seen: Set<unknown>,
@@ -54,8 +62,9 @@ function flattenOne(
 ): FlattenedError {
   seen.add(error);
   const status = statusOf(error);
-  const frames = framesOf(error, radius, reader);
-  const site = throwSite(error, frames);
+  const frames = withFrames ? framesOf(error, radius, reader) : [];
+  const constructors = constructorsOf(error);
+  const site = frames.find((frame) => isThrowSite(frame, constructors));
   const next = error instanceof Error ? error.cause : undefined;
   const hasCause = next !== undefined && next !== null && !seen.has(next) && depth < MAX_CAUSE_DEPTH;
   return {
@@ -68,28 +77,41 @@ function flattenOne(
     file: site?.file ?? null,
     line: site?.line ?? null,
     frames,
-    cause: hasCause ? flattenOne(next, radius, reader, seen, depth + 1) : null,
+    cause: hasCause ? flattenOne(next, withFrames, radius, reader, seen, depth + 1) : null,
   };
 }
 
-/** Name, message and throw site of an error in one line, as log messages quote it. */
-export function describeThrowSite(flattened: FlattenedError): string {
-  const where = flattened.file === null ? '' : ` at ${basename(flattened.file)} line ${flattened.line ?? 0}`;
-  return `${flattened.class}: "${flattened.message}"${where}`;
+/**
+ * Class, message and throw site of an error in one line, as log messages quote it. Parses the
+ * stack only down to the throw site and maps only that frame.
+ */
+export function describeThrowSite(error: unknown): string {
+  const stack = stackOf(error);
+  const constructors = constructorsOf(error);
+  const found = stack === undefined ? undefined : findFrame(stack, (frame) => isThrowSite(frame, constructors));
+  const site = found === undefined || found.file === null || found.line === null
+    ? null
+    : originalPosition({ file: found.file, line: found.line, column: found.column ?? 1 });
+  const where = site === null ? '' : ` at ${basename(site.file)} line ${site.line}`;
+  return `${classOf(error)}: "${messageOf(error)}"${where}`;
 }
 
 function basename(file: string): string {
   return file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
 }
 
-function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | null): FlattenedFrame[] {
-  let stack: unknown;
+function stackOf(error: unknown): string | undefined {
   try {
-    stack = error instanceof Error ? error.stack : undefined;
+    const stack: unknown = error instanceof Error ? error.stack : undefined;
+    return typeof stack === 'string' ? stack : undefined;
   } catch {
-    stack = undefined;
+    return undefined;
   }
-  if (typeof stack !== 'string') return [];
+}
+
+function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | null): FlattenedFrame[] {
+  const stack = stackOf(error);
+  if (stack === undefined) return [];
   return parseStack(stack).map((frame): FlattenedFrame => {
     if (frame.file === null || frame.line === null) return frame;
     const mapped = originalPosition({ file: frame.file, line: frame.line, column: frame.column ?? 1 });
@@ -100,16 +122,21 @@ function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | 
 }
 
 /**
- * The first frame that is not the error's own constructor chain: `new NotFoundHttpError` and
- * `new HttpError` are where the stack was captured, not where the code decided to throw.
+ * The throw site is the first frame that is not the error's own constructor chain:
+ * `new NotFoundHttpError` and `new HttpError` are where the stack was captured, not where the
+ * code decided to throw.
  */
-function throwSite(error: unknown, frames: readonly FlattenedFrame[]): FlattenedFrame | undefined {
+function isThrowSite(frame: StackFrame, constructors: ReadonlySet<string>): boolean {
+  return frame.file !== null && !(frame.function !== null && constructors.has(frame.function));
+}
+
+function constructorsOf(error: unknown): Set<string> {
   const constructors = new Set<string>();
   for (let proto = error instanceof Error ? Object.getPrototypeOf(error) : null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
     const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
     if (typeof name === 'string' && name !== '') constructors.add(`new ${name}`);
   }
-  return frames.find((frame) => frame.file !== null && !(frame.function !== null && constructors.has(frame.function)));
+  return constructors;
 }
 
 function messageOf(error: unknown): string {

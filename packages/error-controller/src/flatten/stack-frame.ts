@@ -30,6 +30,17 @@ export function parseStack(stack: string): StackFrame[] {
   return frames;
 }
 
+/** The first frame `accept` takes, parsing no further: the log line needs only the throw site. */
+export function findFrame(stack: string, accept: (frame: StackFrame) => boolean): StackFrame | undefined {
+  for (const line of stack.split('\n')) {
+    const match = FRAME_LINE.exec(line);
+    if (match === null) continue;
+    const frame = parseFrame(match[1]!.trim());
+    if (accept(frame)) return frame;
+  }
+  return undefined;
+}
+
 function parseFrame(text: string): StackFrame {
   const withFunction = WITH_FUNCTION.exec(text);
   const fn = withFunction === null ? null : withFunction[1]!;

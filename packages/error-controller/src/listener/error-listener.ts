@@ -89,7 +89,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);
     }
-    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(flattenError(error))}`);
+    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
   }
 
   async onKernelException(event: ExceptionEvent): Promise<void> {
@@ -106,7 +106,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     try {
       response = await event.kernel.handle(subRequest, RequestType.SUB, false);
     } catch (failure) {
-      const described = describeThrowSite(flattenError(failure));
+      const described = describeThrowSite(failure);
       logAt(this.#logger, levelOf(failure), { exception: failure, original: error }, `Exception thrown when handling an exception (${described})`);
       event.setResponse(this.#plainResponse(error, failure));
       return;
