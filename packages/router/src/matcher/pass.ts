@@ -34,7 +34,7 @@ export class Pass {
 }
 
 /** A GET/HEAD request reached a GET-capable route that differs only by its trailing slash: stop and retry the toggled path. */
-export const STOP = 1;
+export const STOP: unique symbol = Symbol('stop');
 export type Outcome = RouteMatch | typeof STOP | undefined;
 
 

@@ -5,7 +5,7 @@ import { END, LITERALS, OPAQUE, type TreeNode } from './segment-tree.js';
 import { walk } from './tree-walker.js';
 
 /** Matches a decoded path against the tree: the first accepting route in order, STOP, or nothing. */
-export type TreeMatcher = (path: string, pass: Pass) => Outcome;
+export type TreeMatcher = (path: string, pos: number, pass: Pass) => Outcome;
 
 /** Literal segments up to this length are compared char by char in the generated code. */
 const INLINE_COMPARE_LIMIT = 12;
@@ -17,12 +17,12 @@ const INLINE_COMPARE_LIMIT = 12;
  * Falls back to that interpreter where code generation from strings is disallowed.
  */
 export function compileTree(tree: TreeNode, generateCode = true): TreeMatcher {
-  if (!generateCode) return (path, pass) => walk(tree, 0, pass, 0);
+  if (!generateCode) return (path, pos, pass) => walk(tree, pos, pass, 0);
   try {
     return generate(tree);
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
-    return (path, pass) => walk(tree, 0, pass, 0);
+    return (path, pos, pass) => walk(tree, pos, pass, 0);
   }
 }
 
@@ -74,7 +74,7 @@ function generate(tree: TreeNode): TreeMatcher {
   };
 
   const root = emitNode(tree, 0);
-  const source = `"use strict";\n${functions.join('\n')}\nreturn function matchTree(path, pass) { return ${root}(path, 0, pass); };`;
+  const source = `"use strict";\n${functions.join('\n')}\nreturn ${root};`;
   const factory = new Function('check', 'C', 'T', 'STOP', source) as (
     checkRoute: typeof check,
     candidateTable: readonly Candidate[],

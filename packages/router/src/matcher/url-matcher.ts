@@ -99,6 +99,14 @@ export class UrlMatcher {
     }
     const first = this.#pass(rawPath, context.method, context.scheme, context.host, entry);
     if (first.kind === 'match') return first;
+    return this.#afterFirstPass(rawPath, context, first);
+  }
+
+  /**
+   * What follows a first pass that found no route: 405, the slash and scheme retries, 404. Kept
+   * out of `match` so that the hit path stays small enough for the JIT to inline it whole.
+   */
+  #afterFirstPass(rawPath: string, context: MatchContext, first: Pass): MatchResult {
     if (first.allow !== null) return methodNotAllowedMatch(first.allow);
     if (this.#mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD')) {
       return notFoundMatch(rawPath);
@@ -143,6 +151,11 @@ export class UrlMatcher {
     const known = rawEntry !== null && path === rawPath;
     const first = this.#run(new Pass(path, method, scheme, host, this.#mode, false), known, rawEntry);
     if (first.kind === 'match' || (!first.methodMismatch && !first.schemeMismatch)) return first;
+    return this.#collect(path, method, scheme, host, known, rawEntry);
+  }
+
+  /** The second pass that builds the allowed method and scheme lists (out of line: rare). */
+  #collect(path: string, method: string, scheme: string, host: string, known: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | Pass {
     return this.#run(new Pass(path, method, scheme, host, this.#mode, true), known, rawEntry);
   }
 
@@ -161,7 +174,7 @@ export class UrlMatcher {
       }
     }
     if (path.charCodeAt(0) === 47) {
-      const outcome = this.#matchTree(path, pass);
+      const outcome = this.#matchTree(path, 0, pass);
       if (outcome === STOP) return stopped(pass);
       if (outcome !== undefined) return outcome;
     }
