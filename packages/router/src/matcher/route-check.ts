@@ -45,7 +45,7 @@ export function check(candidate: Candidate, pass: Pass, match: RegExpExecArray |
   return routeMatch(candidate.route, paramsOf(candidate, pass, match, hostMatch));
 }
 
-function union(into: string[] | null, values: readonly string[]): string[] {
+export function union(into: string[] | null, values: readonly string[]): string[] {
   if (into === null) return [...values];
   for (const value of values) if (!into.includes(value)) into.push(value);
   return into;

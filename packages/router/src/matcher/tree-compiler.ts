@@ -1,6 +1,7 @@
 import type { Candidate } from './candidate.js';
 import { STOP, type Outcome, type Pass } from './pass.js';
-import { check } from './route-check.js';
+import { routeMatch, type TrailingSlashMode } from './match-result.js';
+import { check, union } from './route-check.js';
 import { END, LITERALS, OPAQUE, type TreeNode } from './segment-tree.js';
 import { walk } from './tree-walker.js';
 
@@ -16,17 +17,17 @@ const INLINE_COMPARE_LIMIT = 12;
  * its matcher to PHP. Same walk as `tree-walker.ts`, without interpreting the tree at run time.
  * Falls back to that interpreter where code generation from strings is disallowed.
  */
-export function compileTree(tree: TreeNode, generateCode = true): TreeMatcher {
+export function compileTree(tree: TreeNode, mode: TrailingSlashMode, generateCode = true): TreeMatcher {
   if (!generateCode) return (path, pos, pass) => walk(tree, pos, pass, 0);
   try {
-    return generate(tree);
+    return generate(tree, mode);
   } catch (error) {
     if (!(error instanceof EvalError)) throw error;
     return (path, pos, pass) => walk(tree, pos, pass, 0);
   }
 }
 
-function generate(tree: TreeNode): TreeMatcher {
+function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
   const candidates: Candidate[] = [];
   const tests: RegExp[] = [];
   const functions: string[] = [];
@@ -44,7 +45,7 @@ function generate(tree: TreeNode): TreeMatcher {
     const segmentEnd = 'if (end < 0) { end = path.indexOf("/", pos + 1); if (end < 0) end = length; }';
     for (const item of node.items) {
       if (item.kind === END) {
-        const checks = item.candidates!.map((c) => `r = check(${candidateRef(c)}, pass, null); if (r !== undefined) return r;`);
+        const checks = item.candidates!.map((c) => endCheck(c, candidateRef(c), mode));
         lines.push(`if (pos >= length - 1) { ${checks.join(' ')} }`);
       } else if (item.kind === OPAQUE) {
         const ref = candidateRef(item.candidates![0]!);
@@ -75,13 +76,46 @@ function generate(tree: TreeNode): TreeMatcher {
 
   const root = emitNode(tree, 0);
   const source = `"use strict";\n${functions.join('\n')}\nreturn ${root};`;
-  const factory = new Function('check', 'C', 'T', 'STOP', source) as (
+  const factory = new Function('check', 'C', 'T', 'STOP', 'routeMatch', 'union', source) as (
     checkRoute: typeof check,
     candidateTable: readonly Candidate[],
     testTable: readonly RegExp[],
     stop: typeof STOP,
+    makeMatch: typeof routeMatch,
+    unite: typeof union,
   ) => TreeMatcher;
-  return factory(check, candidates, tests, STOP);
+  return factory(check, candidates, tests, STOP, routeMatch, union);
+}
+
+/**
+ * `check()` for a route ending at a tree leaf, specialised with what is known when compiling: its
+ * trailing slash, its methods, the slash mode. Routes with a host or scheme restriction keep the
+ * generic `check()`. Same decisions in the same order (route-check.ts): slash, then method.
+ */
+function endCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode): string {
+  if (candidate.hostRegex !== null || candidate.schemes !== null) {
+    return `r = check(${ref}, pass, null); if (r !== undefined) return r;`;
+  }
+  const label = `c${ref.replace(/\D/g, '')}`;
+  const parts = [`${label}: { pass.touched = true;`];
+  if (mode !== 'ignore') {
+    // A leaf's parameters never hold a `/`, so a trailing slash is judged by the flags alone.
+    const mismatch = candidate.hasTrailingSlash ? '!pass.requestSlash && pass.path !== "/"' : 'pass.requestSlash';
+    const onMismatch = mode === 'redirect' && candidate.acceptsGet ? 'if (pass.canonical === "GET") return STOP; ' : '';
+    parts.push(`if (${mismatch}) { ${onMismatch}break ${label}; }`);
+  }
+  const accept = `return routeMatch(${ref}.route, ${ref}.buildParams(path, pass.offsets, ${ref}.defaults));`;
+  if (candidate.methods === null) {
+    parts.push(accept);
+  } else {
+    const allowed = candidate.methodList.map((m) => `c === ${JSON.stringify(m)} || m === ${JSON.stringify(m)}`).join(' || ');
+    parts.push(
+      `{ const c = pass.canonical; const m = pass.method; if (${allowed}) ${accept} }`,
+      `pass.methodMismatch = true; if (pass.collect) pass.allow = union(pass.allow, ${ref}.methodList);`,
+    );
+  }
+  parts.push('}');
+  return parts.join(' ');
 }
 
 /** A condition that the segment starting at `pos + 1` (length already known) equals `text`. */

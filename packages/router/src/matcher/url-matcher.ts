@@ -78,7 +78,7 @@ export class UrlMatcher {
       builder.add(candidate);
     }
     this.#tree = builder.build();
-    this.#matchTree = compileTree(this.#tree, options.generateCode ?? true);
+    this.#matchTree = compileTree(this.#tree, this.#mode, options.generateCode ?? true);
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
     this.#firstSegments = firstSegmentsOf(this.#tree, this.#static.keys());
