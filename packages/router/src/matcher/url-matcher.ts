@@ -39,7 +39,7 @@ export class UrlMatcher {
    * Static routes by path. `candidates`: the routes whose slash-trimmed path this is, in order.
    * `answers`: for the routes whose exact path this is, method → the finished result when it
    * depends on nothing but path and method (no host, no scheme restriction); those results are
-   * frozen and shared between requests.
+   * shared between requests (their params are frozen).
    */
   readonly #static = new Map<string, StaticEntry>();
   /**
