@@ -1,6 +1,7 @@
 /**
  * Every package README opens with a runnable example: the first ```ts block of each README is
- * written next to the package's sources and run with tsx, and must exit 0 on its own.
+ * run with tsx and must exit 0 on its own. Examples may import sibling packages (a user installs
+ * what the example imports), so they run from the example host, which depends on every package.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,11 +27,12 @@ describe('package README examples', () => {
   for (const { name, code } of examples) {
     if (code === undefined) continue;
     it(`${name}: the README example runs and exits 0`, async () => {
-      const file = join(root, 'packages', name, `.readme-example-${process.pid}.ts`);
+      const host = join(root, 'examples', 'api-host');
+      const file = join(host, `.readme-example-${name}-${process.pid}.ts`);
       writeFileSync(file, code);
       try {
         const { stdout } = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
-          cwd: join(root, 'packages', name),
+          cwd: host,
           timeout: 30_000,
         });
         expect(stdout.length).toBeGreaterThan(0);
