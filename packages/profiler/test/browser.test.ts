@@ -3,6 +3,9 @@
  * carry script payloads, then its profile pages (every panel) and the debug error page it got, in
  * headless Chromium. No script may run; each page is screenshotted for docs/profiler.md.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +14,13 @@ import { serveKernel } from './support/node-server.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 import { rawGet } from './support/raw-get.js';
 
-const IMAGES = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
+/**
+ * Screenshots are always taken; they replace the committed ones in docs/images/ only when
+ * `UPDATE_SCREENSHOTS=1`, so an ordinary test run leaves the work tree clean.
+ */
+const IMAGES = process.env['UPDATE_SCREENSHOTS'] === '1'
+  ? fileURLToPath(new URL('../../../docs/images/', import.meta.url))
+  : `${mkdtempSync(join(tmpdir(), 'switchboard-screenshots-'))}/`;
 /** Raw in the request line (no spaces: `/` separates attributes): node's client and server pass `<`, `>`, `"` and `'` through. */
 const PATH_PAYLOAD = `/robots.txt/<script>alert('path')</script>"><img/src=x/onerror=alert('img')>`;
 const REFERER_PAYLOAD = `http://127.0.0.1/start"><script>alert('referer')</script><svg onload=alert('svg')>`;
