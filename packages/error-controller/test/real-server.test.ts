@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestHttpError, defineController, type Request } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { errorKernel } from './support/error-kernel.js';
-import { serveKernel } from './support/node-server.js';
+import { serve, type RunningServer } from '@switchboard/node-adapter';
 
 const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>'];
 
@@ -19,11 +19,11 @@ const routes = new RouteCollection().add('search', '/search', {
   }),
 });
 const kernel = errorKernel((dispatcher) => dispatcher.addSubscriber(new RouterListener(new Router(routes))));
-let served: Awaited<ReturnType<typeof serveKernel>>;
+let served: RunningServer;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  served = await serveKernel(kernel.kernel);
+  served = await serve(kernel.kernel, { port: 0, handleSignals: false });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

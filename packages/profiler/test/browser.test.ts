@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '@switchboard/http-kernel';
-import { serveKernel } from './support/node-server.js';
+import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { profiledKernel } from './support/profiled-kernel.js';
 import { rawGet } from './support/raw-get.js';
 
@@ -27,11 +27,11 @@ const REFERER_PAYLOAD = `http://127.0.0.1/start"><script>alert('referer')</scrip
 const PANELS = ['exception', 'request', 'events', 'router', 'logger', 'time', 'memory', 'security'];
 
 const app = profiledKernel({}, {}, nullLogger);
-let served: Awaited<ReturnType<typeof serveKernel>>;
+let served: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  served = await serveKernel(app.kernel);
+  served = await serve(app.kernel, { port: 0, handleSignals: false });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineController, Response, type Request } from '@switchboard/http-kernel';
 import { PROFILER_CSP } from '../src/index.js';
 import { CountingStorage } from './support/counting-storage.js';
-import { serveKernel } from './support/node-server.js';
+import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { profiledKernel } from './support/profiled-kernel.js';
 import { rawGet } from './support/raw-get.js';
 
@@ -19,10 +19,10 @@ const app = profiledKernel(
   },
   { storage, secrets: [SECRET] },
 );
-let served: Awaited<ReturnType<typeof serveKernel>>;
+let served: RunningServer;
 
 beforeAll(async () => {
-  served = await serveKernel(app.kernel);
+  served = await serve(app.kernel, { port: 0, handleSignals: false });
 });
 afterAll(async () => {
   await served?.close();
