@@ -84,6 +84,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 
   logKernelException(event: ExceptionEvent): void {
+    // Nobody reads it: finding the throw site means formatting the stack, the dearest part of a 404.
+    if (this.#logger === nullLogger) return;
     const error = event.throwable;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;
