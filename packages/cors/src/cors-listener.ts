@@ -87,9 +87,7 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
     if (!decision.allowed || isPreflight(event.request)) return;
     headers.set('access-control-allow-origin', decision.origin);
     if (decision.policy.allowCredentials) headers.set('access-control-allow-credentials', 'true');
-    if (decision.policy.exposeHeaders.length > 0) {
-      headers.set('access-control-expose-headers', decision.policy.exposeHeaders.map((name) => name.toLowerCase()).join(', '));
-    }
+    if (decision.policy.exposeHeadersValue !== '') headers.set('access-control-expose-headers', decision.policy.exposeHeadersValue);
   }
 
   varyCacheableResponse(event: ResponseEvent): void {

@@ -34,11 +34,14 @@ export interface CorsPolicy {
   readonly enabled: boolean;
   /** Upper-cased. */
   readonly allowMethods: readonly string[];
+  /** `allowMethods` joined, for the `Allow` and `Access-Control-Allow-Methods` answers. */
+  readonly allowMethodsValue: string;
   /** Lower-cased, or `*`. */
   readonly allowHeaders: ReadonlySet<string> | '*';
-  /** As configured, for the `Access-Control-Allow-Headers` answer. */
-  readonly allowHeadersList: readonly string[];
-  readonly exposeHeaders: readonly string[];
+  /** As configured, joined, for the `Access-Control-Allow-Headers` answer; `''` with `*` or none. */
+  readonly allowHeadersValue: string;
+  /** Lower-cased and joined, for `Access-Control-Expose-Headers`; `''` for none. */
+  readonly exposeHeadersValue: string;
   readonly allowCredentials: boolean;
   readonly maxAge: number;
   readonly skipSameOrigin: boolean;
@@ -84,13 +87,16 @@ function resolvePolicy(options: CorsOptions): CorsPolicy {
   const maxAge = options.maxAge ?? 0;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError(`CORS: maxAge must be a whole number of seconds, got ${maxAge}.`);
   const headers = options.allowHeaders ?? DEFAULT_HEADERS;
+  const allowMethods = [...new Set((options.allowMethods ?? DEFAULT_METHODS).map((method) => method.toUpperCase()))];
+  // Header values are joined here, once, rather than on every request that gets them.
   return {
     isOriginAllowed: compileOriginRules(origins),
     enabled: origins.length > 0,
-    allowMethods: [...new Set((options.allowMethods ?? DEFAULT_METHODS).map((method) => method.toUpperCase()))],
+    allowMethods,
+    allowMethodsValue: allowMethods.join(', '),
     allowHeaders: headers === '*' ? '*' : new Set(headers.map((name) => name.toLowerCase())),
-    allowHeadersList: headers === '*' ? [] : headers,
-    exposeHeaders: options.exposeHeaders ?? [],
+    allowHeadersValue: headers === '*' ? '' : headers.join(', '),
+    exposeHeadersValue: (options.exposeHeaders ?? []).map((name) => name.toLowerCase()).join(', '),
     allowCredentials,
     maxAge,
     skipSameOrigin: options.skipSameOrigin ?? true,

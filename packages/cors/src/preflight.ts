@@ -28,19 +28,19 @@ export function answerPreflight(request: Request, origin: string, allowed: boole
   if (policy.maxAge > 0) headers.set('access-control-max-age', policy.maxAge);
 
   const requestedMethod = (request.headers.get('access-control-request-method') ?? '').trim();
-  const methods = [...policy.allowMethods];
-  const methodAllowed = TOKEN.test(requestedMethod) && methods.includes(requestedMethod.toUpperCase());
+  const methodAllowed = TOKEN.test(requestedMethod) && policy.allowMethods.includes(requestedMethod.toUpperCase());
   // Browsers upper-case only the six standard methods; `patch` must be echoed as spelled.
-  if (methodAllowed && !methods.includes(requestedMethod)) methods.push(requestedMethod);
-  if (methods.length > 0) headers.set('access-control-allow-methods', methods.join(', '));
+  const echoSpelling = methodAllowed && !policy.allowMethods.includes(requestedMethod);
+  const allowMethods = echoSpelling ? `${policy.allowMethodsValue}, ${requestedMethod}` : policy.allowMethodsValue;
+  if (allowMethods !== '') headers.set('access-control-allow-methods', allowMethods);
 
   const requested = requestedHeaders(request);
-  const allowHeaders = policy.allowHeaders === '*' ? requested.filter((name) => TOKEN.test(name)) : policy.allowHeadersList;
-  if (allowHeaders.length > 0) headers.set('access-control-allow-headers', allowHeaders.join(', '));
+  const allowHeaders = policy.allowHeaders === '*' ? requested.filter((name) => TOKEN.test(name)).join(', ') : policy.allowHeadersValue;
+  if (allowHeaders !== '') headers.set('access-control-allow-headers', allowHeaders);
 
   if (!methodAllowed) {
     response.status = 405;
-    headers.set('allow', policy.allowMethods.join(', '));
+    headers.set('allow', policy.allowMethodsValue);
     return response;
   }
   const refused = requested.find((name) => !isHeaderAllowed(name, policy));
