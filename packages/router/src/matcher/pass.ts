@@ -3,7 +3,6 @@ import type { RouteMatch, TrailingSlashMode } from './match-result.js';
 
 /** One matching pass over one path: its inputs and what the rejected routes left behind. */
 export class Pass {
-  readonly kind = 'pass';
   readonly trimmed: string;
   readonly requestSlash: boolean;
   /** GET for HEAD. */
@@ -17,19 +16,30 @@ export class Pass {
   allowSchemes: string[] | null = null;
   /** Some route's path matched (whatever rejected it afterwards). */
   touched = false;
+  /** Build the allowed method and scheme lists (only needed once a pass found no route). */
+  collect = false;
 
   constructor(
+    /** Decoded. */
     readonly path: string,
+    /** As received (percent-encoded). */
+    readonly rawPath: string,
     readonly method: string,
     readonly scheme: string,
     readonly host: string,
     readonly mode: TrailingSlashMode,
-    /** Build the allowed method and scheme lists (only needed once a pass found no route). */
-    readonly collect: boolean,
   ) {
     this.trimmed = trimTrailingSlashes(path);
     this.requestSlash = this.trimmed !== path;
     this.canonical = method === 'HEAD' ? 'GET' : method;
+  }
+
+  /** Runs the same pass again, this time building the allowed lists. */
+  startCollecting(): void {
+    this.collect = true;
+    this.methodMismatch = false;
+    this.schemeMismatch = false;
+    this.touched = false;
   }
 }
 
@@ -38,12 +48,15 @@ export const STOP: unique symbol = Symbol('stop');
 export type Outcome = RouteMatch | typeof STOP | undefined;
 
 
-/** The reference's "return with allowed methods and schemes cleared": a slash redirect takes over. */
-export function stopped(pass: Pass): Pass {
+/**
+ * The reference's "return with allowed methods and schemes cleared": a slash redirect takes over.
+ * Ends the pass without a route.
+ */
+export function stop(pass: Pass): undefined {
   pass.allow = null;
   pass.allowSchemes = null;
   pass.methodMismatch = false;
   pass.schemeMismatch = false;
-  return pass;
+  return undefined;
 }
 

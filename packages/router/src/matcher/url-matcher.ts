@@ -2,7 +2,7 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf, type Candidate } from './candidate.js';
-import { Pass, STOP, stopped } from './pass.js';
+import { Pass, STOP, stop } from './pass.js';
 import { check } from './route-check.js';
 import { compileTree, type TreeMatcher } from './tree-compiler.js';
 import { segmentEquals } from './tree-walker.js';
@@ -97,8 +97,9 @@ export class UrlMatcher {
     if (entry === undefined && this.#firstSegments !== null && !startsWithAny(rawPath, this.#firstSegments) && !rawPath.includes('%')) {
       return this.#notFound(rawPath, context.method);
     }
-    const first = this.#pass(rawPath, context.method, context.scheme, context.host, entry);
-    if (first.kind === 'match') return first;
+    const first = this.#newPass(rawPath, context.method, context.scheme, context.host);
+    const found = this.#pass(first, entry);
+    if (found !== undefined) return found;
     return this.#afterFirstPass(rawPath, context, first);
   }
 
@@ -117,8 +118,9 @@ export class UrlMatcher {
     const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
     // Nothing matched the path at all: with plain segments the toggled path cannot match either.
     if (!first.touched && !this.#retryMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
-    const retry = this.#pass(toggled, context.method, context.scheme, context.host);
-    if (retry.kind === 'match') return redirectMatch(retry.route, retry.params, toggled, null);
+    const retry = this.#newPass(toggled, context.method, context.scheme, context.host);
+    const found = this.#pass(retry);
+    if (found !== undefined) return redirectMatch(found.route, found.params, toggled, null);
     if (retry.allowSchemes !== null) return this.#redirectScheme(toggled, context, retry.allowSchemes[0]!);
     return notFoundMatch(toggled);
   }
@@ -132,34 +134,40 @@ export class UrlMatcher {
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
-    const result = this.#pass(rawPath, context.method, scheme, context.host);
-    if (result.kind === 'match') return redirectMatch(result.route, result.params, rawPath, scheme);
+    const found = this.#pass(this.#newPass(rawPath, context.method, scheme, context.host));
+    if (found !== undefined) return redirectMatch(found.route, found.params, rawPath, scheme);
     return notFoundMatch(rawPath);
   }
 
+  /** A pass over the decoded path (throws `MalformedPathError` for bad percent-encoding). */
+  #newPass(rawPath: string, method: string, scheme: string, host: string): Pass {
+    return new Pass(decodePath(rawPath), rawPath, method, scheme, host, this.#mode);
+  }
+
   /**
-   * One pass over the static map then the tree. Rejections by method or scheme only raise a flag;
-   * when the pass ends without a route and a flag is up, a second, collecting pass builds the
-   * allowed lists (so a hit never allocates them).
+   * One pass over the static map then the tree: the route found, or `undefined` with what the
+   * rejected routes left behind in `pass`. Rejections by method or scheme only raise a flag; when
+   * the pass ends without a route and a flag is up, a second, collecting pass builds the allowed
+   * lists (so a hit never allocates them). Returning only results or `undefined` (never the pass)
+   * keeps the caller's checks monomorphic whatever mix of hits, 404s and 405s the server sees.
+   *
+   * `rawEntry`: the static entry `match` already looked up for the raw path (`undefined` = none),
+   * or `null` when it did not look; reused when decoding left the path unchanged.
    */
-  /**
-   * `rawEntry`: the static entry `match` already looked up for this raw path (`undefined` = none),
-   * or `null` when it did not look; reused when decoding and trimming left the path unchanged.
-   */
-  #pass(rawPath: string, method: string, scheme: string, host: string, rawEntry: StaticEntry | undefined | null = null): RouteMatch | Pass {
-    const path = decodePath(rawPath);
-    const known = rawEntry !== null && path === rawPath;
-    const first = this.#run(new Pass(path, method, scheme, host, this.#mode, false), known, rawEntry);
-    if (first.kind === 'match' || (!first.methodMismatch && !first.schemeMismatch)) return first;
-    return this.#collect(path, method, scheme, host, known, rawEntry);
+  #pass(pass: Pass, rawEntry: StaticEntry | undefined | null = null): RouteMatch | undefined {
+    const known = rawEntry !== null && pass.path === pass.rawPath;
+    const found = this.#run(pass, known, rawEntry);
+    if (found !== undefined || (!pass.methodMismatch && !pass.schemeMismatch)) return found;
+    return this.#collect(pass, known, rawEntry);
   }
 
   /** The second pass that builds the allowed method and scheme lists (out of line: rare). */
-  #collect(path: string, method: string, scheme: string, host: string, known: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | Pass {
-    return this.#run(new Pass(path, method, scheme, host, this.#mode, true), known, rawEntry);
+  #collect(pass: Pass, known: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
+    pass.startCollecting();
+    return this.#run(pass, known, rawEntry);
   }
 
-  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | Pass {
+  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
@@ -169,16 +177,16 @@ export class UrlMatcher {
     if (statics !== undefined) {
       for (let i = 0; i < statics.length; i++) {
         const outcome = check(statics[i]!, pass, null);
-        if (outcome === STOP) return stopped(pass);
+        if (outcome === STOP) return stop(pass);
         if (outcome !== undefined) return outcome;
       }
     }
     if (path.charCodeAt(0) === 47) {
       const outcome = this.#matchTree(path, 0, pass);
-      if (outcome === STOP) return stopped(pass);
+      if (outcome === STOP) return stop(pass);
       if (outcome !== undefined) return outcome;
     }
-    return pass;
+    return undefined;
   }
 
   /**
@@ -202,7 +210,7 @@ export class UrlMatcher {
   #hostAndSchemeFreeAnswer(candidates: readonly Candidate[], path: string, method: string): RouteMatch | null {
     for (const candidate of candidates) {
       if (candidate.hostRegex !== null || candidate.schemes !== null) return null;
-      const pass = new Pass(path, method, 'http', '', this.#mode, false);
+      const pass = new Pass(path, path, method, 'http', '', this.#mode);
       const outcome = check(candidate, pass, null);
       if (outcome === STOP) return null;
       if (outcome !== undefined) return routeMatch(outcome.route, Object.freeze(outcome.params));
