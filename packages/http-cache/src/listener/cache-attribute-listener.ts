@@ -33,6 +33,11 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
 
   /** Validators computed for a request, until its response is filtered. */
   readonly #validators = new WeakMap<Request, Validators>();
+  /**
+   * A route's `_cache` object is shared by every request of the route: it is checked and its
+   * Cache-Control value built on first use, not on every request.
+   */
+  readonly #cacheControlByOptions = new WeakMap<CacheOptions, string | null>();
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
@@ -52,7 +57,7 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
   onControllerArguments(event: ControllerArgumentsEvent): void | Promise<void> {
     const options = event.request.attributes.get('_cache');
     if (options === undefined) return;
-    assertCacheOptions(options);
+    this.#cacheControlOf(options);
     if (options.etag === undefined && options.lastModified === undefined) return;
     return this.#evaluateValidators(event, options);
   }
@@ -63,9 +68,8 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
     const response = event.response;
     // Errors are never cached: they keep whatever the error path and the default rule give them.
     if (!response.isSuccessful && response.status !== 304) return;
-    assertCacheOptions(options);
+    const cacheControl = this.#cacheControlOf(options);
     const headers = response.headers;
-    const cacheControl = cacheControlValue(options);
     if (cacheControl !== null && !headers.has('cache-control')) headers.set('cache-control', cacheControl);
     if (options.vary !== undefined) addVary(headers, ...options.vary);
     const validators = this.#validators.get(event.request);
@@ -74,6 +78,17 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
     if (validators.lastModified !== null && !headers.has('last-modified')) {
       headers.set('last-modified', validators.lastModified.toUTCString());
     }
+  }
+
+  /** Checks a declaration (a misspelt one throws on every request) and returns its Cache-Control value. */
+  #cacheControlOf(options: CacheOptions): string | null {
+    let value = this.#cacheControlByOptions.get(options);
+    if (value === undefined) {
+      assertCacheOptions(options);
+      value = cacheControlValue(options);
+      this.#cacheControlByOptions.set(options, value);
+    }
+    return value;
   }
 
   async #evaluateValidators(event: ControllerArgumentsEvent, options: CacheOptions): Promise<void> {
