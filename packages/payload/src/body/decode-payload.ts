@@ -12,6 +12,12 @@ export type DecodedPayload = { readonly empty: true } | { readonly empty: false;
 
 const EMPTY: DecodedPayload = { empty: true };
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+/** What each body source accepts, and how a refusal names it. */
+const BODY_MEDIA_TYPES: Readonly<Record<'json' | 'form', { accepts: (essence: string) => boolean; expected: string }>> = {
+  json: { accepts: isJsonMediaType, expected: 'JSON (application/json)' },
+  form: { accepts: (essence) => essence === FORM_MEDIA_TYPE, expected: `a form (${FORM_MEDIA_TYPE})` },
+};
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
@@ -23,8 +29,7 @@ export async function decodePayload(request: Request, from: PayloadSource, maxBo
   if (from === 'query') return { empty: false, value: searchParamsToObject(request.query) };
   const mediaType = parseMediaType(request.headers.get('content-type'));
   if (request.body === null || request.headers.get('content-length')?.trim() === '0') return EMPTY;
-  const expected = from === 'json' ? 'JSON (application/json)' : `a form (${FORM_MEDIA_TYPE})`;
-  const accepts = from === 'json' ? isJsonMediaType : (essence: string) => essence === FORM_MEDIA_TYPE;
+  const { accepts, expected } = BODY_MEDIA_TYPES[from];
   // Without a Content-Type the body may still be empty (HTTP/2 need not announce a length):
   // only a body that turns out to hold bytes is refused.
   if (mediaType !== null) assertMediaType(mediaType, accepts, expected);

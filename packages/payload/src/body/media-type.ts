@@ -16,7 +16,9 @@ export function parseMediaType(header: string | undefined): MediaType | null {
   return { essence: type.trim().toLowerCase(), charset };
 }
 
+const JSON_SUFFIX_MEDIA_TYPE = /^application\/[^/]+\+json$/;
+
 /** `application/json` and any `+json` structured syntax suffix (`application/merge-patch+json`…). */
 export function isJsonMediaType(essence: string): boolean {
-  return essence === 'application/json' || (/^application\/[^/]+\+json$/.test(essence));
+  return essence === 'application/json' || JSON_SUFFIX_MEDIA_TYPE.test(essence);
 }

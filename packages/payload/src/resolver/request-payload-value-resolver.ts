@@ -7,7 +7,7 @@ import type {
   SubscribedEvents,
   ValueResolver,
 } from '@switchboard/http-kernel';
-import { assertPayloadOptions, PAYLOAD_OPTION } from '../argument/payload-options.js';
+import { assertPayloadOptions, PAYLOAD_OPTION, type PayloadOptions } from '../argument/payload-options.js';
 import { decodePayload } from '../body/decode-payload.js';
 import { validatePayload } from '../validation/validate-payload.js';
 import { PendingPayload } from './pending-payload.js';
@@ -43,6 +43,8 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
   readonly name = 'request_payload';
   readonly #maxBodyBytes: number;
   readonly #maxViolations: number;
+  /** Declarations already checked: a route's declaration is the same object on every request. */
+  readonly #checkedOptions = new WeakSet<object>();
 
   constructor(options: RequestPayloadOptions = {}) {
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -52,9 +54,12 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
   resolve(_request: Request, argument: ArgumentMetadata): readonly unknown[] | null {
     const options = argument.options?.[PAYLOAD_OPTION];
     if (options === undefined) return null;
-    assertPayloadOptions(options, argument.name);
     if (argument.variadic) throw new TypeError(`The payload argument "${argument.name}" cannot be variadic.`);
-    return [new PendingPayload(argument, options)];
+    if (!this.#checkedOptions.has(options as object)) {
+      assertPayloadOptions(options, argument.name);
+      this.#checkedOptions.add(options);
+    }
+    return [new PendingPayload(argument, options as PayloadOptions)];
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
