@@ -24,16 +24,16 @@ function show(route: string) {
 
 beforeAll(async () => {
   app = await startTestApp({
-    'GET /items/{id}': {
+    'GET /items/:id': {
       controller: show('etag'),
       // The tag comes from the controller arguments (the `id` route parameter).
       defaults: { _cache: { public: true, maxAge: 60, vary: ['Accept'], etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}` } },
     },
-    'POST /items/{id}': {
+    'POST /items/:id': {
       controller: show('post'),
       defaults: { _cache: { etag: () => 'item-a-v7' } },
     },
-    'GET /dated/{id}': {
+    'GET /dated/:id': {
       controller: show('dated'),
       defaults: { _cache: { public: true, maxAge: 60, lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null } },
     },

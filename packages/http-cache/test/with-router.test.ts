@@ -1,44 +1,28 @@
-import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  defineController,
-  EventDispatcher,
-  HttpKernel,
-  JsonResponse,
-  NotFoundHttpError,
-  type DispatchTrace,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { defineController, JsonResponse, NotFoundHttpError, type DispatchTrace } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CacheAttributeListener, defineCache } from '../src/index.js';
-import { serveKernel, type ServedKernel } from './support/serve-kernel.js';
+import { defineCache } from '../src/index.js';
+import { startTestApp, type TestApp } from './support/test-app.js';
 
 const ITEMS = new Map([['1', { name: 'lamp', version: 4 }]]);
-let server: ServedKernel;
+let server: TestApp;
 const traces: DispatchTrace[] = [];
 
 beforeAll(async () => {
-  const routes = new RouteCollection().add('item_show', '/items/:id', {
-    methods: ['GET'],
-    controller: defineController(['id'], (id: string) => {
-      const item = ITEMS.get(id);
-      if (item === undefined) throw new NotFoundHttpError(`No item ${id}.`);
-      return new JsonResponse({ id, name: item.name });
-    }),
-    // The route option travels as a route default, which the router copies into the attributes.
-    defaults: {
-      _cache: defineCache({ public: true, maxAge: 120, vary: ['Accept'], etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}` }),
+  server = await startTestApp({
+    'GET /items/:id': {
+      controller: defineController(['id'], (id: string) => {
+        const item = ITEMS.get(id);
+        if (item === undefined) throw new NotFoundHttpError(`No item ${id}.`);
+        return new JsonResponse({ id, name: item.name });
+      }),
+      // The route option travels as a route default, which the router copies into the attributes.
+      defaults: {
+        _cache: defineCache({ public: true, maxAge: 120, vary: ['Accept'], etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}` }),
+      },
     },
   });
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-  dispatcher.addSubscriber(new CacheAttributeListener());
-  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   // What the profiler's events panel reads.
-  dispatcher.setTracer((trace) => traces.push(trace));
-  server = await serveKernel(new HttpKernel({ dispatcher }));
+  server.dispatcher.setTracer((trace) => traces.push(trace));
 });
 afterAll(() => server.close());
 

@@ -4,14 +4,14 @@ import {
   DefaultCacheControlListener,
   EventDispatcher,
   HttpKernel,
-  NotFoundHttpError,
   type Controller,
   type KernelEventMap,
 } from '@switchboard/http-kernel';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { RequestPayloadValueResolver, type RequestPayloadOptions } from '../../src/index.js';
 import { serveKernel, type ServedKernel } from './serve-kernel.js';
 
-/** `'POST /items'` → controller. */
+/** `'POST /items'` → controller; the key is also the route name (the `_route` attribute). */
 export type RouteTable = Readonly<Record<string, Controller>>;
 
 export interface TestApp extends ServedKernel {
@@ -19,9 +19,8 @@ export interface TestApp extends ServedKernel {
 }
 
 /**
- * A kernel as a host wires it — payload resolver in both of its roles, the real error listener,
- * the default Cache-Control — served over node:http. Routing is an exact `METHOD path` lookup in
- * a kernel.request listener at the router's priority (32).
+ * A kernel as a host wires it — payload resolver in both of its roles, the real router, error
+ * listener and default Cache-Control — served by the real node adapter.
  */
 export async function startTestApp(routes: RouteTable, options: RequestPayloadOptions = {}): Promise<TestApp> {
   const { kernel, dispatcher } = buildTestKernel(routes, options);
@@ -30,22 +29,16 @@ export async function startTestApp(routes: RouteTable, options: RequestPayloadOp
 }
 
 export function buildTestKernel(routes: RouteTable, options: RequestPayloadOptions): { kernel: HttpKernel; dispatcher: EventDispatcher<KernelEventMap> } {
+  const collection = new RouteCollection();
+  for (const [key, controller] of Object.entries(routes)) {
+    const [method, path] = key.split(' ') as [string, string];
+    collection.add(key, path, { methods: [method], controller });
+  }
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const payload = new RequestPayloadValueResolver(options);
   dispatcher.addSubscriber(payload);
+  dispatcher.addSubscriber(new RouterListener(new Router(collection)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  dispatcher.on(
-    'kernel.request',
-    (event) => {
-      if (event.request.attributes.has('_controller')) return;
-      const key = `${event.request.method} ${event.request.path}`;
-      const controller = routes[key];
-      if (controller === undefined) throw new NotFoundHttpError(`No route found for "${key}".`);
-      event.request.attributes.set('_route', key).set('_controller', controller);
-    },
-    32,
-    { name: 'TestRoutingListener.onKernelRequest' },
-  );
   return { kernel: new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]) }), dispatcher };
 }
