@@ -22,9 +22,8 @@ export function sameOriginRefusal(request: Request, options: SameOriginOptions =
   if (SAFE_METHODS.has(request.method)) return null;
   if (options.header !== undefined && (request.headers.get(options.header) ?? '') !== '') return null;
 
-  const trusted = (options.trustedOrigins ?? []).map((origin) => origin.toLowerCase());
   const origin = request.headers.get('origin');
-  const isTrusted = origin !== undefined && trusted.includes(origin.toLowerCase());
+  const isTrusted = origin !== undefined && isTrustedOrigin(origin, options.trustedOrigins);
   const fetchSite = request.headers.get('sec-fetch-site')?.toLowerCase();
 
   if (fetchSite !== undefined) {
@@ -39,6 +38,13 @@ export function sameOriginRefusal(request: Request, options: SameOriginOptions =
   }
   const alternative = options.header === undefined ? '' : ` or ${options.header}`;
   return `Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header${alternative} to show where it comes from.`;
+}
+
+function isTrustedOrigin(origin: string, trustedOrigins: readonly string[] | undefined): boolean {
+  if (trustedOrigins === undefined) return false;
+  const lower = origin.toLowerCase();
+  for (const trusted of trustedOrigins) if (trusted.toLowerCase() === lower) return true;
+  return false;
 }
 
 /** Attacker-chosen text in a message: bounded. */

@@ -45,12 +45,12 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
     if (!event.isMainRequest()) return;
     const request = event.request;
     const headers = event.response.headers;
-    const sources = [...(request.attributes.get('_session_usages') ?? [])];
-    if (headers.has('set-cookie')) {
-      sources.push('Set-Cookie response header');
-      headers.delete('set-cookie');
-    }
-    if (sources.length === 0 || !isStateless(request) || wasReported(request)) return;
+    const setsCookie = headers.has('set-cookie');
+    if (setsCookie) headers.delete('set-cookie');
+    const usages = request.attributes.get('_session_usages');
+    // Runs on every main request: the list of sources is only built for a violation.
+    if ((usages === undefined && !setsCookie) || !isStateless(request) || wasReported(request)) return;
+    const sources = [...(usages ?? []), ...(setsCookie ? ['Set-Cookie response header'] : [])];
     markReported(request);
     if (this.#debug) throw new UnexpectedSessionUsageError(sources);
     this.#logger.warn({ sources, path: request.rawPath }, 'Session was used while the request was declared stateless.');
