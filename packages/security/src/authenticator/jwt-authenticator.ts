@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Request, Response } from '@switchboard/http-kernel';
-import { errors, jwtVerify, type JWTPayload } from 'jose';
-import { isSupportedAlgorithm, keyMismatch, type JwsAlgorithm } from '../key/jws-algorithms.js';
+import { errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
+import { assertKeyFitsAlgorithm, type JwsAlgorithm } from '../key/jws-algorithms.js';
 import { KeyLoadError } from '../key/key-load-error.js';
 import { ClaimsUserProvider } from '../user/claims-user-provider.js';
 import type { UserProvider } from '../user/user-provider.js';
@@ -44,10 +44,9 @@ export interface JwtAuthenticatorOptions {
 export class JwtAuthenticator implements Authenticator {
   readonly name = 'jwt';
   readonly #publicKeys: readonly KeyObject[];
-  readonly #algorithms: JwsAlgorithm[];
+  /** Built once: only `currentDate` changes from one request to the next. */
+  readonly #verifyOptions: JWTVerifyOptions;
   readonly #clockSkew: number;
-  readonly #issuer: string[] | undefined;
-  readonly #audience: string[] | undefined;
   readonly #userIdClaim: string;
   readonly #userProvider: UserProvider;
   readonly #maxTokenLength: number;
@@ -56,14 +55,19 @@ export class JwtAuthenticator implements Authenticator {
   constructor(options: JwtAuthenticatorOptions) {
     this.#publicKeys = [options.publicKey, ...(options.additionalPublicKeys ?? [])];
     const algorithms = options.algorithms ?? ['RS256'];
-    this.#algorithms = checkedAlgorithms(algorithms, options.publicKey);
-    for (const key of this.#publicKeys.slice(1)) checkedAlgorithms(algorithms, key);
+    if (algorithms.length === 0) throw new KeyLoadError('The JWT algorithm allow-list is empty.');
+    for (const key of this.#publicKeys) for (const algorithm of algorithms) assertKeyFitsAlgorithm(algorithm, key, 'verify');
     this.#clockSkew = options.clockSkew ?? 0;
     if (!Number.isFinite(this.#clockSkew) || this.#clockSkew < 0) {
       throw new RangeError(`JWT clock skew must be a number of seconds ≥ 0, got ${String(options.clockSkew)}.`);
     }
-    this.#issuer = options.issuer === undefined ? undefined : [options.issuer].flat();
-    this.#audience = options.audience === undefined ? undefined : [options.audience].flat();
+    this.#verifyOptions = {
+      algorithms: [...algorithms],
+      requiredClaims: ['exp'],
+      clockTolerance: this.#clockSkew,
+      ...(options.issuer === undefined ? {} : { issuer: [options.issuer].flat() }),
+      ...(options.audience === undefined ? {} : { audience: [options.audience].flat() }),
+    };
     this.#userIdClaim = options.userIdClaim ?? 'username';
     this.#userProvider = options.userProvider ?? new ClaimsUserProvider();
     this.#maxTokenLength = options.maxTokenLength ?? 8192;
@@ -92,14 +96,7 @@ export class JwtAuthenticator implements Authenticator {
     let payload: JWTPayload | null = null;
     for (const key of this.#publicKeys) {
       try {
-        ({ payload } = await jwtVerify(token, key, {
-          algorithms: this.#algorithms,
-          requiredClaims: ['exp'],
-          clockTolerance: this.#clockSkew,
-          currentDate,
-          ...(this.#issuer === undefined ? {} : { issuer: this.#issuer }),
-          ...(this.#audience === undefined ? {} : { audience: this.#audience }),
-        }));
+        ({ payload } = await jwtVerify(token, key, { ...this.#verifyOptions, currentDate }));
         break;
       } catch (error) {
         // Only a signature mismatch may be another key's token; anything else is final.
@@ -116,16 +113,4 @@ export class JwtAuthenticator implements Authenticator {
 
 function failed(failure: JwtFailure): AuthenticationOutcome {
   return { kind: 'failed', reason: JWT_FAILURE_MESSAGES[failure], response: jwtFailureResponse(failure) };
-}
-
-function checkedAlgorithms(algorithms: readonly string[], key: KeyObject): JwsAlgorithm[] {
-  if (algorithms.length === 0) throw new KeyLoadError('The JWT algorithm allow-list is empty.');
-  return algorithms.map((algorithm) => {
-    if (!isSupportedAlgorithm(algorithm)) {
-      throw new KeyLoadError(`JWT algorithm "${algorithm}" is not supported (use RS*, PS*, ES* or EdDSA).`);
-    }
-    const mismatch = keyMismatch(algorithm, key);
-    if (mismatch !== null) throw new KeyLoadError(`The JWT public key cannot verify ${algorithm}: ${mismatch}.`);
-    return algorithm;
-  });
 }

@@ -15,9 +15,13 @@ export const JWT_FAILURE_MESSAGES: Readonly<Record<JwtFailure, string>> = {
  */
 const CHALLENGES: Readonly<Record<JwtFailure, string>> = {
   not_found: 'Bearer',
-  invalid: 'Bearer error="invalid_token", error_description="Invalid JWT Token"',
-  expired: 'Bearer error="invalid_token", error_description="Expired JWT Token"',
+  invalid: invalidTokenChallenge('invalid'),
+  expired: invalidTokenChallenge('expired'),
 };
+
+function invalidTokenChallenge(failure: JwtFailure): string {
+  return `Bearer error="invalid_token", error_description="${JWT_FAILURE_MESSAGES[failure]}"`;
+}
 
 /** The 401 answer: `{"code":401,"message":…}` (code first) with its `WWW-Authenticate` challenge. */
 export function jwtFailureResponse(failure: JwtFailure): JsonResponse {

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { KeyLoadError } from './key-load-error.js';
 
 /** Asymmetric JWS algorithms this package signs and verifies with. HMAC is left out on purpose. */
 export type JwsAlgorithm =
@@ -30,12 +31,27 @@ const ALGORITHMS: Readonly<Record<JwsAlgorithm, AlgorithmKey>> = {
 
 export const SUPPORTED_ALGORITHMS = Object.keys(ALGORITHMS) as readonly JwsAlgorithm[];
 
-export function isSupportedAlgorithm(name: string): name is JwsAlgorithm {
+function isSupportedAlgorithm(name: string): name is JwsAlgorithm {
   return Object.hasOwn(ALGORITHMS, name);
 }
 
+/**
+ * Startup check shared by the token issuer (`sign`) and the authenticator (`verify`): a
+ * `KeyLoadError` unless `algorithm` is one of ours and `key` can serve it.
+ */
+export function assertKeyFitsAlgorithm(algorithm: string, key: KeyObject, use: 'sign' | 'verify'): asserts algorithm is JwsAlgorithm {
+  if (!isSupportedAlgorithm(algorithm)) {
+    throw new KeyLoadError(`JWT algorithm "${algorithm}" is not supported (use RS*, PS*, ES* or EdDSA).`);
+  }
+  const mismatch = keyMismatch(algorithm, key);
+  if (mismatch !== null) {
+    const what = use === 'sign' ? 'private key cannot sign' : 'public key cannot verify';
+    throw new KeyLoadError(`The JWT ${what} ${algorithm}: ${mismatch}.`);
+  }
+}
+
 /** Why `key` cannot be used with `algorithm`, or `null` when it can. */
-export function keyMismatch(algorithm: JwsAlgorithm, key: KeyObject): string | null {
+function keyMismatch(algorithm: JwsAlgorithm, key: KeyObject): string | null {
   const wanted = ALGORITHMS[algorithm];
   const type = key.asymmetricKeyType ?? key.type;
   if (!wanted.keyTypes.includes(type)) {

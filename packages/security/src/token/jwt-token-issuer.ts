@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { keyMismatch, isSupportedAlgorithm, type JwsAlgorithm } from '../key/jws-algorithms.js';
+import { assertKeyFitsAlgorithm, type JwsAlgorithm } from '../key/jws-algorithms.js';
 import { KeyLoadError } from '../key/key-load-error.js';
 import type { SecurityUser } from '../user/security-user.js';
 
@@ -31,10 +31,8 @@ export class JwtTokenIssuer {
 
   constructor(options: JwtTokenIssuerOptions) {
     const algorithm = options.algorithm ?? 'RS256';
-    if (!isSupportedAlgorithm(algorithm)) throw new KeyLoadError(`JWT algorithm "${String(algorithm)}" is not supported.`);
     if (options.privateKey.type !== 'private') throw new KeyLoadError('The JWT token issuer needs a private key.');
-    const mismatch = keyMismatch(algorithm, options.privateKey);
-    if (mismatch !== null) throw new KeyLoadError(`The JWT private key cannot sign ${algorithm}: ${mismatch}.`);
+    assertKeyFitsAlgorithm(algorithm, options.privateKey, 'sign');
     this.#ttl = options.ttl ?? 3600;
     if (!Number.isInteger(this.#ttl) || this.#ttl <= 0) throw new RangeError(`JWT lifetime must be a whole number of seconds > 0, got ${String(options.ttl)}.`);
     this.#key = options.privateKey;
