@@ -265,11 +265,14 @@ describe('JWT firewall over HTTP', () => {
   });
 
   it('logs each refusal on the security channel with the reason and never the token', async () => {
+    const refusals = () => host.logger.records.filter((record) => record.channel === 'security' && record.message === 'Authentication refused: Expired JWT Token.');
+    // Earlier tests were refused with the same reason: count this call's line, not theirs.
+    const before = refusals().length;
     const token = await sign({ exp: now() - 3600 });
     await call(`Bearer ${token}`);
-    const refusal = host.logger.records.filter((record) => record.channel === 'security' && record.message === 'Authentication refused: Expired JWT Token.');
-    expect(refusal.length).toBeGreaterThan(0);
-    expect(refusal[0]!.context).toMatchObject({ firewall: 'api', authenticator: 'jwt', status: 401 });
+    const logged = refusals();
+    expect(logged).toHaveLength(before + 1);
+    expect(logged.at(-1)!.context).toMatchObject({ firewall: 'api', authenticator: 'jwt', status: 401, path: '/api/me' });
     expect(JSON.stringify(host.logger.records)).not.toContain(token);
   });
 });

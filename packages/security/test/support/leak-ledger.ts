@@ -1,7 +1,7 @@
 /**
  * Everything a test file's run sent out — response status lines, headers, bodies, log records,
  * startup errors — and the secrets that must not be in any of it. Each test file ends with a
- * scan of its ledger (see `expectNoLeak`), so the whole package run is covered file by file.
+ * scan of its ledger (`findLeaks`), so the whole package run is covered file by file.
  *
  * Stored profiles are added by the test host when it closes (`profile <token>` sources).
  */
