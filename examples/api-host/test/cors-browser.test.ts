@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, startPageServer, type PageServer } from '../../../packages/cors/test/support/browser.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**
@@ -12,16 +10,13 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
  */
 let host: StartedHost;
 let browser: Browser;
-const pages: Server[] = [];
+const pages: PageServer[] = [];
 const arrivals: string[] = [];
 
 async function pageOrigin(address: string): Promise<string> {
-  const server = createServer((_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>client</title>'));
-  server.listen(0, address);
-  await once(server, 'listening');
-  pages.push(server);
-  const { port } = server.address() as AddressInfo;
-  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  const page = await startPageServer(address);
+  pages.push(page);
+  return page.origin;
 }
 
 beforeAll(async () => {
@@ -30,16 +25,13 @@ beforeAll(async () => {
   host.app.dispatcher.on('kernel.request', (event) => {
     if (event.isMainRequest()) arrivals.push(`${event.request.method} ${event.request.rawPath}`);
   }, 1000);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await host?.stop();
-  for (const server of pages) { server.closeAllConnections(); server.close(); }
+  for (const page of pages) page.close();
 });
 
 /** From a page on `address`: get a token (JSON body), then create an item with it (bearer + JSON): both preflighted. */

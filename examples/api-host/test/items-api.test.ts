@@ -1,11 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { EventDispatcher, HttpKernel, MemoryLogger, type KernelEventMap } from '@switchboard/http-kernel';
-import { createRequestListener } from '@switchboard/node-adapter';
+import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
 import {
@@ -38,7 +35,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.each(backends)('items API on %s', (_name, startServer) => {
   let dbServer: TestDatabaseServer | null;
   let database: Database;
-  let http: Server;
+  let http: RunningServer;
   let base: string;
   let userToken: string;
   let adminToken: string;
@@ -64,15 +61,12 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     dispatcher.addSubscriber(new IsGrantedListener());
     dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
     dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
-    http = createServer(createRequestListener(new HttpKernel({ dispatcher, logger, argumentResolver })));
-    http.listen(0, '127.0.0.1');
-    await once(http, 'listening');
-    base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+    http = await serve(new HttpKernel({ dispatcher, logger, argumentResolver }), { port: 0, handleSignals: false });
+    base = http.url;
   });
 
   afterAll(async () => {
-    http?.closeAllConnections();
-    await new Promise((resolve) => (http ? http.close(resolve) : resolve(undefined)));
+    await http?.close();
     await database?.close();
     await dbServer?.stop();
   });

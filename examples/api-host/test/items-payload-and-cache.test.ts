@@ -1,10 +1,7 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
-import { createRequestListener } from '@switchboard/node-adapter';
+import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import type { Database } from '../src/database/open-database.js';
 import { wireDatabase } from '../src/wiring/database.js';
@@ -18,7 +15,7 @@ import { wirePayload } from '../src/wiring/payload.js';
  * tested in items-api.test.ts; here only the payload and cache steps matter.
  */
 let database: Database;
-let http: Server;
+let http: RunningServer;
 let base: string;
 
 beforeAll(async () => {
@@ -31,15 +28,12 @@ beforeAll(async () => {
   dispatcher.addSubscriber(new RouterListener(new Router(routes)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  http = createServer(createRequestListener(new HttpKernel({ dispatcher, argumentResolver })));
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  http = await serve(new HttpKernel({ dispatcher, argumentResolver }), { port: 0, handleSignals: false });
+  base = http.url;
 });
 
 afterAll(async () => {
-  http?.closeAllConnections();
-  await new Promise((resolve) => (http ? http.close(resolve) : resolve(undefined)));
+  await http?.close();
   await database?.close();
 });
 

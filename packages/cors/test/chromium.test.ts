@@ -1,26 +1,13 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import { CorsListener } from '../src/index.js';
+import { launchChromium, startPageServer, type PageServer } from './support/browser.js';
 import { startKernelServer, type KernelServer } from './support/kernel-server.js';
-
-/** A page host: serves one blank HTML page, so the browser has an origin to call from. */
-async function startPageServer(host: string): Promise<{ origin: string; server: Server }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' }).end('<!doctype html><title>caller</title>');
-  });
-  server.listen(0, host);
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return { origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, server };
-}
 
 let browser: Browser;
 let api: KernelServer;
-const pages: Server[] = [];
+const pages: PageServer[] = [];
 const seen: string[] = [];
 
 beforeAll(async () => {
@@ -41,22 +28,19 @@ beforeAll(async () => {
       },
     },
   );
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
   await api?.close();
-  for (const server of pages) { server.closeAllConnections(); server.close(); }
+  for (const page of pages) page.close();
 });
 
 /** Loads the page from `host`, then has it POST JSON with a custom header to the API (a preflighted call). */
 async function callFrom(host: string): Promise<{ ok: true; status: number; body: unknown; echo: string | null } | { ok: false; error: string }> {
   const page = await startPageServer(host);
-  pages.push(page.server);
+  pages.push(page);
   const tab = await browser.newPage();
   try {
     await tab.goto(`${page.origin}/`);
