@@ -40,7 +40,8 @@ export class Pass {
     this.trimmed = path.charCodeAt(path.length - 1) === 47 ? trimTrailingSlashes(path) : path;
     this.requestSlash = this.trimmed !== path;
     this.canonical = method === 'HEAD' ? 'GET' : method;
-    this.offsets = [];
+    // Room for four parameters up front: one small copy instead of growing an empty array.
+    this.offsets = [0, 0, 0, 0, 0, 0, 0, 0];
     this.methodMismatch = false;
     this.schemeMismatch = false;
     this.allow = null;
