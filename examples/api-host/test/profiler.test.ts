@@ -102,8 +102,12 @@ describe('profiler on the example host, debug mode', () => {
     const security = await profilePage(`/_profiler/${previous}?panel=security`);
     expect(security.body).toContain('<tr><th>Firewall</th><td>api</td></tr>');
     const pages = [security.body];
-    for (const panel of ['request', 'logger', 'events']) pages.push((await get(`${base}/_profiler/${previous}?panel=${panel}`)).body);
-    pages.push((await get(`${base}/_profiler/${previous}?format=json`)).body);
+    // Each page must exist: a 404 page would pass the checks below without showing anything.
+    for (const query of ['panel=request', 'panel=logger', 'panel=events', 'format=json']) {
+      const page = await get(`${base}/_profiler/${previous}?${query}`);
+      expect(page.status, query).toBe(200);
+      pages.push(page.body);
+    }
     expect(pages.join('\n')).not.toContain(bearer);
     expect(pages.join('\n')).not.toContain('Zm9yZ2VkLXNpZ25hdHVyZQ');
   });
