@@ -119,7 +119,7 @@ function endCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode): s
 }
 
 /** A condition that the segment starting at `pos + 1` (length already known) equals `text`. */
-function compare(text: string): string {
+export function compare(text: string): string {
   if (text.length === 0) return 'true';
   if (text.length > INLINE_COMPARE_LIMIT) return `path.startsWith(${JSON.stringify(text)}, pos + 1)`;
   return [...Array(text.length).keys()].map((k) => `path.charCodeAt(pos + ${k + 1}) === ${text.charCodeAt(k)}`).join(' && ');

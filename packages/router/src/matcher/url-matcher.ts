@@ -5,7 +5,7 @@ import { candidateOf, type Candidate } from './candidate.js';
 import { Pass, STOP, stop } from './pass.js';
 import { check } from './route-check.js';
 import { compileTree, type TreeMatcher } from './tree-compiler.js';
-import { segmentEquals } from './tree-walker.js';
+import { firstSegmentTest, type FirstSegmentTest } from './first-segment-test.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -16,7 +16,7 @@ import {
   type RouteMatch,
   type TrailingSlashMode,
 } from './match-result.js';
-import { LITERALS, SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
+import { SegmentTreeBuilder, type TreeNode } from './segment-tree.js';
 
 export interface UrlMatcherOptions {
   trailingSlash?: TrailingSlashMode;
@@ -47,7 +47,7 @@ export class UrlMatcher {
    * anything (a parameter first). A path outside this set is a miss without further work: the
    * common scanner request (`/wp-login.php`, `/.env`) costs one lookup.
    */
-  readonly #firstSegments: FirstSegments | null;
+  readonly #knownFirstSegment: FirstSegmentTest | null;
   readonly #tree: TreeNode;
   readonly #matchTree: TreeMatcher;
   readonly #mode: TrailingSlashMode;
@@ -81,7 +81,7 @@ export class UrlMatcher {
     this.#matchTree = compileTree(this.#tree, this.#mode, options.generateCode ?? true);
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
-    this.#firstSegments = firstSegmentsOf(this.#tree, this.#static.keys());
+    this.#knownFirstSegment = firstSegmentTest(this.#tree, this.#static.keys(), options.generateCode ?? true);
   }
 
   /**
@@ -94,7 +94,7 @@ export class UrlMatcher {
       const answer = entry.answers.get(context.method);
       if (answer !== undefined) return answer;
     }
-    if (entry === undefined && this.#firstSegments !== null && !startsWithAny(rawPath, this.#firstSegments) && !rawPath.includes('%')) {
+    if (entry === undefined && this.#knownFirstSegment !== null && !this.#knownFirstSegment(rawPath) && !rawPath.includes('%')) {
       return this.#notFound(rawPath, context.method);
     }
     const first = this.#newPass(rawPath, context.method, context.scheme, context.host);
@@ -228,42 +228,4 @@ function staticEntry(map: Map<string, StaticEntry>, path: string): StaticEntry {
   let entry = map.get(path);
   if (entry === undefined) map.set(path, (entry = { candidates: [], answers: null }));
   return entry;
-}
-
-/** The text between the leading `/` and the next one (`''` for `/`). */
-function firstSegment(path: string): string {
-  const end = path.indexOf('/', 1);
-  return end < 0 ? path.slice(1) : path.slice(1, end);
-}
-
-/**
- * Every first segment a route can start with, or `null` when the tree's root has anything but
- * literal children (a parameter, an opaque route, the root route) so any first segment may match.
- */
-function firstSegmentsOf(tree: TreeNode, staticPaths: Iterable<string>): FirstSegments | null {
-  const segments = new Set<string>();
-  for (const item of tree.items) {
-    if (item.kind !== LITERALS) return null;
-    for (const texts of item.texts!) for (const text of texts ?? []) segments.add(text);
-  }
-  for (const path of staticPaths) {
-    if (path.charCodeAt(0) !== 47) return null;
-    segments.add(firstSegment(path));
-  }
-  const byLength: string[][] = [];
-  for (const segment of segments) (byLength[segment.length] ??= []).push(segment);
-  return byLength;
-}
-
-/** First segments grouped by length: a path's first segment is compared only with those of its length. */
-type FirstSegments = ReadonlyArray<readonly string[] | undefined>;
-
-/** Whether the first segment of `path` is one of `segments`, compared in place (no slice). */
-function startsWithAny(path: string, segments: FirstSegments): boolean {
-  let end = path.indexOf('/', 1);
-  if (end < 0) end = path.length;
-  const sameLength = segments[end - 1];
-  if (sameLength === undefined) return false;
-  for (let i = 0; i < sameLength.length; i++) if (segmentEquals(path, 1, sameLength[i]!)) return true;
-  return false;
 }
