@@ -77,20 +77,25 @@ export class Profile implements ProfileData {
   }
 
   summary(): ProfileSummary {
-    return {
-      token: this.token,
-      parentToken: this.parentToken,
-      ip: this.ip,
-      method: this.method,
-      url: this.url,
-      time: this.time,
-      statusCode: this.statusCode,
-      virtualType: this.virtualType,
-    };
+    return summaryOf(this);
   }
 
   /** Plain data for a storage: links as tokens, no object references. */
   toData(): ProfileData {
     return { ...this.summary(), childTokens: [...this.childTokens], collectors: { ...this.collectors } };
   }
+}
+
+/** Only the summary fields of a profile (what `find` returns and the file storage indexes). */
+export function summaryOf(profile: ProfileSummary): ProfileSummary {
+  return {
+    token: profile.token,
+    parentToken: profile.parentToken,
+    ip: profile.ip,
+    method: profile.method,
+    url: profile.url,
+    time: profile.time,
+    statusCode: profile.statusCode,
+    virtualType: profile.virtualType,
+  };
 }

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { appendFile, readFile, rm, unlink, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProfileData, ProfileSummary } from '../profile/profile.js';
-import { summaryOf } from './memory-profiler-storage.js';
+import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   matchesSearch,

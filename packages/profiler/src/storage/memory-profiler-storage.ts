@@ -1,4 +1,4 @@
-import type { ProfileData, ProfileSummary } from '../profile/profile.js';
+import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
 import {
   DEFAULT_SEARCH_LIMIT,
   matchesSearch,
@@ -82,17 +82,4 @@ export class MemoryProfilerStorage implements ProfilerStorage {
     const oldest = this.#profiles.keys().next();
     if (!oldest.done) this.#profiles.delete(oldest.value);
   }
-}
-
-export function summaryOf(profile: ProfileData): ProfileSummary {
-  return {
-    token: profile.token,
-    parentToken: profile.parentToken,
-    ip: profile.ip,
-    method: profile.method,
-    url: profile.url,
-    time: profile.time,
-    statusCode: profile.statusCode,
-    virtualType: profile.virtualType,
-  };
 }
