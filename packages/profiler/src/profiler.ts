@@ -1,14 +1,14 @@
 import { isIP } from 'node:net';
+import { describeError } from '@switchboard/http-kernel';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
-import { Profile } from './profile/profile.js';
+import { Profile, type ProfileSummary } from './profile/profile.js';
 import { credentialsOf, DEFAULT_REDACTED_HEADERS, Redactor } from './profile/redactor.js';
 import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 import { ProfilerRecorder } from './recording/profiler-recorder.js';
 import type { ChainRecording, RequestRecording } from './recording/request-recording.js';
 import { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
 import type { ProfilerStorage, ProfileSearch } from './storage/profiler-storage.js';
-import type { ProfileSummary } from './profile/profile.js';
 
 export interface ProfilerOptions {
   /** Defaults to a `MemoryProfilerStorage` with the default bounds. */
@@ -107,7 +107,7 @@ export class Profiler {
         try {
           data = collector.collect({ recording, chain, profile, redactor });
         } catch (error) {
-          data = { collectorFailed: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+          data = { collectorFailed: describeError(error) };
         }
         if (data !== undefined) profile.collectors[collector.name] = redactor.deep(data);
       }

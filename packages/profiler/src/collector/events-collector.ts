@@ -1,6 +1,7 @@
-import { RequestType, type DispatchTrace, type KernelEvent } from '@switchboard/http-kernel';
+import { describeError, type DispatchTrace } from '@switchboard/http-kernel';
 import type { RequestRecording } from '../recording/request-recording.js';
 import type { CollectContext, DataCollector } from './data-collector.js';
+import { requestTypeOf, roundMs, tracesOf } from './dispatch-traces.js';
 
 export interface ListenerCallData {
   readonly name: string;
@@ -37,43 +38,25 @@ export class EventsCollector implements DataCollector<EventsData> {
 
   collect({ recording, chain }: CollectContext): EventsData {
     const origin = recording.startedAt;
-    const dispatches: Array<{ trace: DispatchTrace; owner: RequestRecording }> = [];
-    for (const owner of chain.descendantsOf(recording)) {
-      for (const trace of owner.traces) dispatches.push({ trace, owner });
-    }
-    dispatches.sort((a, b) => a.trace.startedAt - b.trace.startedAt);
-    return { dispatches: dispatches.map(({ trace, owner }) => dispatchData(trace, owner, origin)) };
+    return { dispatches: tracesOf(chain, recording).map(({ trace, owner }) => dispatchData(trace, owner, origin)) };
   }
 }
 
 function dispatchData(trace: DispatchTrace, owner: RequestRecording, origin: number): DispatchData {
-  const requestType = (trace.event as KernelEvent).requestType === RequestType.SUB ? 'sub' : 'main';
   return {
     event: trace.eventName,
-    requestType,
+    requestType: requestTypeOf(trace),
     token: owner.token,
-    startMs: round(trace.startedAt - origin),
-    durationMs: round(trace.durationMs),
+    startMs: roundMs(trace.startedAt - origin),
+    durationMs: roundMs(trace.durationMs),
     called: trace.called.map((call) => ({
       name: call.name,
       priority: call.priority,
-      durationMs: round(call.durationMs),
+      durationMs: roundMs(call.durationMs),
       threw: call.threw === true,
       stoppedPropagation: trace.stoppedBy === call.name,
     })),
     notCalled: trace.notCalled.map((info) => ({ name: info.name, priority: info.priority })),
     error: trace.error === undefined ? null : describeError(trace.error),
   };
-}
-
-function describeError(error: unknown): string {
-  try {
-    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  } catch {
-    return '(unreadable error)';
-  }
-}
-
-export function round(ms: number): number {
-  return Math.round(ms * 1000) / 1000;
 }

@@ -1,6 +1,5 @@
-import { RequestType, type KernelEvent } from '@switchboard/http-kernel';
-import { round } from './events-collector.js';
 import type { CollectContext, DataCollector } from './data-collector.js';
+import { requestTypeOf, roundMs, tracesOf } from './dispatch-traces.js';
 
 export interface TimelineEntry {
   readonly event: string;
@@ -27,22 +26,16 @@ export class TimeCollector implements DataCollector<TimeData> {
 
   collect({ recording, chain }: CollectContext): TimeData {
     const origin = recording.startedAt;
-    const timeline: TimelineEntry[] = [];
-    for (const owner of chain.descendantsOf(recording)) {
-      for (const trace of owner.traces) {
-        timeline.push({
-          event: trace.eventName,
-          requestType: (trace.event as KernelEvent).requestType === RequestType.SUB ? 'sub' : 'main',
-          startMs: round(trace.startedAt - origin),
-          durationMs: round(trace.durationMs),
-        });
-      }
-    }
-    timeline.sort((a, b) => a.startMs - b.startMs);
+    const timeline = tracesOf(chain, recording).map(({ trace }): TimelineEntry => ({
+      event: trace.eventName,
+      requestType: requestTypeOf(trace),
+      startMs: roundMs(trace.startedAt - origin),
+      durationMs: roundMs(trace.durationMs),
+    }));
     const end = recording.finishedAt ?? recording.respondedAt ?? origin;
     return {
-      totalMs: round(Math.max(0, end - origin)),
-      untilResponseMs: round(Math.max(0, (recording.respondedAt ?? origin) - origin)),
+      totalMs: roundMs(Math.max(0, end - origin)),
+      untilResponseMs: roundMs(Math.max(0, (recording.respondedAt ?? origin) - origin)),
       timeline,
     };
   }
