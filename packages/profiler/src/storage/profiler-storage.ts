@@ -66,7 +66,10 @@ export function matchesSearch(summary: ProfileSummary, search: ProfileSearch): b
 }
 
 export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBounds> {
-  const resolved = { ...DEFAULT_STORAGE_BOUNDS, ...stripUndefined(bounds) };
+  const resolved = {
+    maxProfiles: bounds.maxProfiles ?? DEFAULT_STORAGE_BOUNDS.maxProfiles,
+    maxAgeMs: bounds.maxAgeMs ?? DEFAULT_STORAGE_BOUNDS.maxAgeMs,
+  };
   if (!Number.isInteger(resolved.maxProfiles) || resolved.maxProfiles < 1) {
     throw new RangeError(`maxProfiles must be a positive integer, got ${String(resolved.maxProfiles)}.`);
   }
@@ -74,15 +77,8 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
   return resolved;
 }
 
-function stripUndefined(bounds: StorageBounds): StorageBounds {
-  const out: StorageBounds = {};
-  if (bounds.maxProfiles !== undefined) out.maxProfiles = bounds.maxProfiles;
-  if (bounds.maxAgeMs !== undefined) out.maxAgeMs = bounds.maxAgeMs;
-  return out;
-}
-
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */
-export function normaliseIp(ip: string): string {
+function normaliseIp(ip: string): string {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   const lower = bare.toLowerCase();
   return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;
