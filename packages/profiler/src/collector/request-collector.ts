@@ -63,7 +63,7 @@ export class RequestCollector implements DataCollector<RequestData> {
   }
 }
 
-export function redactHeaders(headers: HeaderList, redactor: Redactor): HeaderList {
+function redactHeaders(headers: HeaderList, redactor: Redactor): HeaderList {
   return headers.map(([name, values]) => [name, values.map((value) => redactor.header(name, value))] as const);
 }
 

@@ -25,12 +25,9 @@ function render(value: Interpolation): string {
   if (value instanceof SafeHtml) return value.value;
   if (value === null || value === undefined || value === false) return '';
   if (Array.isArray(value)) return value.map(render).join('');
-  return escape(String(value));
+  return he.escape(String(value));
 }
 
-export function escape(text: string): string {
-  return he.escape(text);
-}
 
 /** Query string for a link, values percent-encoded. */
 export function query(params: Readonly<Record<string, string | number | undefined>>): string {

@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
-import type { Profile } from '../profile/profile.js';
+import type { Profile, ProfileSummary } from '../profile/profile.js';
 import type { Profiler } from '../profiler.js';
-import type { ProfileSearch } from '../storage/profiler-storage.js';
+import { DEFAULT_SEARCH_LIMIT, type ProfileSearch } from '../storage/profiler-storage.js';
 import { html, type SafeHtml } from './html.js';
 import { PROFILER_CSP } from './layout.js';
 import { defaultPanels } from './panels/default-panels.js';
@@ -118,11 +118,11 @@ export class ProfilerController {
     return page(profilePage({ profile, panel: panelName, panels: ordered, content, base: this.base }), 200);
   }
 
-  async #newest() {
-    return this.#profiler.find({ limit: 10 });
+  #newest(): Promise<ProfileSummary[]> {
+    return this.#profiler.find({ limit: DEFAULT_SEARCH_LIMIT });
   }
 
-  #message(request: Request, status: number, title: string, message: SafeHtml, profiles?: Awaited<ReturnType<Profiler['find']>>): Response {
+  #message(request: Request, status: number, title: string, message: SafeHtml, profiles?: readonly ProfileSummary[]): Response {
     if (wantsJson(request)) return json({ status, title, detail: stripTags(message.value) }, status);
     return page(messagePage(title, message, this.base, profiles), status);
   }
@@ -155,7 +155,7 @@ function stripTags(text: string): string {
 }
 
 function parseSearch(params: URLSearchParams): ProfileSearch | string {
-  const search: { -readonly [K in keyof ProfileSearch]: ProfileSearch[K] } = {};
+  const search: ProfileSearch = {};
   const ip = params.get('ip')?.trim();
   if (ip) {
     if (isIP(ip) === 0) return 'The ip filter must be an IP address.';

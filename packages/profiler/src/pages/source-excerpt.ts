@@ -1,11 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-
-export interface ExcerptLines {
-  readonly firstLine: number;
-  readonly lines: readonly string[];
-  readonly highlighted: number;
-}
+import type { SourceExcerpt } from '@switchboard/error-controller';
 
 /** Source files larger than this are not read for a page. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -19,7 +14,7 @@ const SOURCE_FILE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 export class SourceExcerpts {
   readonly #files = new Map<string, Promise<readonly string[] | null>>();
 
-  async around(file: string | null, line: number | null, radius = 5): Promise<ExcerptLines | null> {
+  async around(file: string | null, line: number | null, radius = 5): Promise<SourceExcerpt | null> {
     if (file === null || line === null || !isAbsolute(file) || !SOURCE_FILE.test(file)) return null;
     let pending = this.#files.get(file);
     if (pending === undefined) {

@@ -1,8 +1,8 @@
-import type { FlattenedError, FlattenedFrame } from '@switchboard/error-controller';
+import type { FlattenedError, FlattenedFrame, SourceExcerpt } from '@switchboard/error-controller';
 import type { ExceptionData } from '../../collector/exception-collector.js';
 import { keyValueTable, plainValue } from '../components.js';
 import { html, type SafeHtml } from '../html.js';
-import { SourceExcerpts, type ExcerptLines } from '../source-excerpt.js';
+import { SourceExcerpts } from '../source-excerpt.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 /** Frames of the application shown with source lines; the rest are listed. */
@@ -56,7 +56,7 @@ ${frames.length === 0 ? html`<p class="empty">No stack trace.</p>` : frames}
 </section>`;
 }
 
-function frameBlock(frame: FlattenedFrame, excerpt: ExcerptLines | null, redact: (text: string) => string): SafeHtml {
+function frameBlock(frame: FlattenedFrame, excerpt: SourceExcerpt | null, redact: (text: string) => string): SafeHtml {
   const location = frame.file === null ? 'native or anonymous code' : `${frame.file}:${frame.line ?? 0}${frame.column === null ? '' : `:${frame.column}`}`;
   return html`<div class="frame${frame.vendor ? ' vendor' : ''}">
 <div class="where">${frame.function ?? '(top level)'} <span class="muted">at ${location}</span></div>
