@@ -49,6 +49,8 @@ export interface CorsPolicy {
 
 const DEFAULT_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 const DEFAULT_HEADERS = ['content-type', 'authorization'];
+/** Checked by code, so the per-request prefix test builds no `${prefix}/` string. */
+const SLASH = 0x2f;
 
 /** Picks the policy for a request path: the longest configured prefix that covers it, else the defaults. */
 export class CorsPolicyMap {
@@ -66,7 +68,9 @@ export class CorsPolicyMap {
   /** `path` is the raw (still percent-encoded) path, so matching never throws on bad encoding. */
   policyFor(path: string): CorsPolicy {
     for (const { prefix, policy } of this.#byPrefix) {
-      if (prefix === '/' || path === prefix || path.startsWith(`${prefix}/`)) return policy;
+      if (prefix === '/' || (path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH))) {
+        return policy;
+      }
     }
     return this.#defaults;
   }
