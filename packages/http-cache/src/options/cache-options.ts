@@ -43,6 +43,8 @@ declare module '@switchboard/http-kernel' {
 
 const AGES = ['maxAge', 'sMaxAge', 'staleWhileRevalidate', 'staleIfError'] as const;
 const KNOWN = new Set<string>(['public', 'mustRevalidate', 'vary', 'etag', 'lastModified', ...AGES]);
+/** RFC 9110 token: what a header name may be made of. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** Checks a cache declaration, naming the first mistake (a typo'd option must not be silently ignored). */
 export function assertCacheOptions(options: unknown): asserts options is CacheOptions {
@@ -61,7 +63,7 @@ export function assertCacheOptions(options: unknown): asserts options is CacheOp
     if (record[flag] !== undefined && typeof record[flag] !== 'boolean') throw new TypeError(`The _cache option "${flag}" must be a boolean.`);
   }
   const vary = record['vary'];
-  if (vary !== undefined && !(Array.isArray(vary) && vary.every((name) => typeof name === 'string' && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)))) {
+  if (vary !== undefined && !(Array.isArray(vary) && vary.every((name) => typeof name === 'string' && HEADER_NAME.test(name)))) {
     throw new TypeError('The _cache option "vary" must be an array of header names.');
   }
   for (const validator of ['etag', 'lastModified'] as const) {
