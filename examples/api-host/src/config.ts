@@ -31,7 +31,8 @@ export interface AppConfig {
 
 /** The keys the JSON file may hold; anything else is a typo worth stopping for. */
 const FILE_KEYS = new Set(['port', 'host', 'baseUrl', 'debug', 'tls', 'trustedProxies']);
-const HOST_ROOT = resolve(import.meta.dirname, '..');
+/** This example's folder (`examples/api-host`): relative configured paths are read from here. */
+export const HOST_ROOT = resolve(import.meta.dirname, '..');
 /** Read when it exists and `API_HOST_CONFIG` names no other file. */
 export const DEFAULT_CONFIG_FILE = resolve(HOST_ROOT, 'config/api-host.json');
 

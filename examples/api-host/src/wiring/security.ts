@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   BadRequestHttpError,
   defineController,
@@ -30,7 +30,7 @@ import {
   StatelessCheckListener,
   type JwtKeys,
 } from '@switchboard/security';
-import { ConfigError } from '../config.js';
+import { ConfigError, HOST_ROOT } from '../config.js';
 
 /** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
@@ -59,8 +59,6 @@ interface ConfiguredUser {
   roles: string[];
   password: string;
 }
-
-const HOST_ROOT = resolve(import.meta.dirname, '../..');
 
 /**
  * Reads the security configuration from the environment. With the default key paths, the
