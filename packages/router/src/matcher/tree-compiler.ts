@@ -2,11 +2,30 @@ import type { Candidate } from './candidate.js';
 import { STOP, type Outcome, type Pass } from './pass.js';
 import { routeMatch, type TrailingSlashMode } from './match-result.js';
 import { check, union } from './route-check.js';
-import { END, LITERALS, OPAQUE, type TreeNode } from './segment-tree.js';
-import { walk } from './tree-walker.js';
+import { END, LITERALS, OPAQUE, type TreeItem, type TreeNode } from './segment-tree.js';
+import { segmentEquals, walk } from './tree-walker.js';
 
 /** Matches a decoded path against the tree: the first accepting route in order, STOP, or nothing. */
 export type TreeMatcher = (path: string, pos: number, pass: Pass) => Outcome;
+
+/**
+ * The subtree a path's first segment leads to, to be called with `pos` at the end of that segment;
+ * `undefined` when no route starts with it. Only for trees whose root holds nothing but literal
+ * segments (see `CompiledTree.enter`).
+ */
+export type TreeEntry = (path: string) => TreeMatcher | undefined;
+
+export interface CompiledTree {
+  /** The whole walk, from the root. */
+  readonly match: TreeMatcher;
+  /**
+   * The root's switch on its own: `UrlMatcher` runs it before allocating anything for the
+   * request, so a path no route starts with is a 404 at once (the scanner's `/wp-login.php`)
+   * and a hit does not compare its first segment twice. `null` when the root has anything
+   * but literal children (a parameter, an opaque route, the root route).
+   */
+  readonly enter: TreeEntry | null;
+}
 
 /** Literal segments up to this length are compared char by char in the generated code. */
 const INLINE_COMPARE_LIMIT = 12;
@@ -17,17 +36,39 @@ const INLINE_COMPARE_LIMIT = 12;
  * its matcher to PHP. Same walk as `tree-walker.ts`, without interpreting the tree at run time.
  * Falls back to that interpreter where code generation from strings is disallowed.
  */
-export function compileTree(tree: TreeNode, mode: TrailingSlashMode, generateCode = true): TreeMatcher {
-  if (!generateCode) return (path, pos, pass) => walk(tree, pos, pass, 0);
-  try {
-    return generate(tree, mode);
-  } catch (error) {
-    if (!(error instanceof EvalError)) throw error;
-    return (path, pos, pass) => walk(tree, pos, pass, 0);
+export function compileTree(tree: TreeNode, mode: TrailingSlashMode, generateCode = true): CompiledTree {
+  if (generateCode) {
+    try {
+      return generate(tree, mode);
+    } catch (error) {
+      if (!(error instanceof EvalError)) throw error;
+    }
   }
+  return interpreted(tree);
 }
 
-function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
+/** The root of a tree whose only item is one group of literal segments, else `null`. */
+function rootLiterals(tree: TreeNode): TreeItem | null {
+  return tree.items.length === 1 && tree.items[0]!.kind === LITERALS ? tree.items[0]! : null;
+}
+
+function interpreted(tree: TreeNode): CompiledTree {
+  const match: TreeMatcher = (path, pos, pass) => walk(tree, pos, pass, 0);
+  const root = rootLiterals(tree);
+  if (root === null) return { match, enter: tree.items.length === 0 ? () => undefined : null };
+  const subtrees = root.nodes!.map((nodes) => nodes?.map((node): TreeMatcher => (path, pos, pass) => walk(node, pos, pass, 0)));
+  const enter: TreeEntry = (path) => {
+    let end = path.indexOf('/', 1);
+    if (end < 0) end = path.length;
+    const texts = root.texts![end - 1];
+    if (texts === undefined) return undefined;
+    for (let j = 0; j < texts.length; j++) if (segmentEquals(path, 1, texts[j]!)) return subtrees[end - 1]![j];
+    return undefined;
+  };
+  return { match, enter };
+}
+
+function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
   const candidates: Candidate[] = [];
   const tests: RegExp[] = [];
   const functions: string[] = [];
@@ -38,6 +79,9 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
     if (index < 0) index = candidates.push(candidate) - 1;
     return `C[${index}]`;
   };
+
+  /** The root's literal children: `[size][j]` = the function name of `texts[size][j]`'s subtree. */
+  const rootChildren: string[][] = [];
 
   const emitNode = (node: TreeNode, depth: number): string => {
     const name = `n${nextId++}`;
@@ -56,6 +100,7 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
           if (texts === undefined) return;
           const branches = texts.map((text, j) => {
             const child = emitNode(item.nodes![size]![j]!, depth);
+            if (node === tree) (rootChildren[size] ??= [])[j] = child;
             return `if (${compare(text)}) { r = ${child}(path, end, pass); if (r !== undefined) return r; break; }`;
           });
           cases.push(`case ${size}: ${branches.join(' ')} break;`);
@@ -75,7 +120,7 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
   };
 
   const root = emitNode(tree, 0);
-  const source = `"use strict";\n${functions.join('\n')}\nreturn ${root};`;
+  const source = `"use strict";\n${functions.join('\n')}\nreturn { match: ${root}, enter: ${enterSource(tree, rootChildren)} };`;
   const factory = new Function('check', 'C', 'T', 'STOP', 'routeMatch', 'union', source) as (
     checkRoute: typeof check,
     candidateTable: readonly Candidate[],
@@ -83,7 +128,7 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): TreeMatcher {
     stop: typeof STOP,
     makeMatch: typeof routeMatch,
     unite: typeof union,
-  ) => TreeMatcher;
+  ) => CompiledTree;
   return factory(check, candidates, tests, STOP, routeMatch, union);
 }
 
@@ -118,6 +163,20 @@ function endCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode): s
   return parts.join(' ');
 }
 
+/** `enter` as generated code: the root's switch returning the subtree instead of walking it. */
+function enterSource(tree: TreeNode, rootChildren: readonly (readonly string[] | undefined)[]): string {
+  const root = rootLiterals(tree);
+  if (root === null) return tree.items.length === 0 ? '() => undefined' : 'null';
+  const cases: string[] = [];
+  root.texts!.forEach((texts, size) => {
+    if (texts === undefined) return;
+    const branches = texts.map((text, j) => `if (${compare(text)}) return ${rootChildren[size]![j]};`);
+    cases.push(`case ${size}: ${branches.join(' ')} break;`);
+  });
+  // `compare` reads the segment at `pos + 1`: the first segment starts after the leading `/`.
+  return `function enter(path) { const pos = 0; let end = path.indexOf("/", 1); if (end < 0) end = path.length; switch (end - 1) { ${cases.join(' ')} } return undefined; }`;
+}
+
 /**
  * The params of a leaf's route. Without defaults, an object literal written right here: one
  * allocation the JIT sees whole, instead of a call to the route's own builder. Same rule as the
@@ -133,7 +192,7 @@ function paramsExpression(candidate: Candidate, ref: string): string {
 }
 
 /** A condition that the segment starting at `pos + 1` (length already known) equals `text`. */
-export function compare(text: string): string {
+function compare(text: string): string {
   if (text.length === 0) return 'true';
   if (text.length > INLINE_COMPARE_LIMIT) return `path.startsWith(${JSON.stringify(text)}, pos + 1)`;
   return [...Array(text.length).keys()].map((k) => `path.charCodeAt(pos + ${k + 1}) === ${text.charCodeAt(k)}`).join(' && ');

@@ -4,8 +4,7 @@ import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf, type Candidate } from './candidate.js';
 import { Pass, STOP, stop } from './pass.js';
 import { check } from './route-check.js';
-import { compileTree, type TreeMatcher } from './tree-compiler.js';
-import { firstSegmentTest, type FirstSegmentTest } from './first-segment-test.js';
+import { compileTree, type TreeEntry, type TreeMatcher } from './tree-compiler.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -42,12 +41,8 @@ export class UrlMatcher {
    * shared between requests (their params are frozen).
    */
   readonly #static = new Map<string, StaticEntry>();
-  /**
-   * First path segments any route can start with, or `null` when some route can start with
-   * anything (a parameter first). A path outside this set is a miss without further work: the
-   * common scanner request (`/wp-login.php`, `/.env`) costs one lookup.
-   */
-  readonly #knownFirstSegment: FirstSegmentTest | null;
+  /** The root's switch on the first segment, when the root has only literal children (see tree-compiler.ts). */
+  readonly #enterTree: TreeEntry | null;
   readonly #tree: TreeNode;
   readonly #matchTree: TreeMatcher;
   readonly #mode: TrailingSlashMode;
@@ -78,10 +73,11 @@ export class UrlMatcher {
       builder.add(candidate);
     }
     this.#tree = builder.build();
-    this.#matchTree = compileTree(this.#tree, this.#mode, options.generateCode ?? true);
+    const compiled = compileTree(this.#tree, this.#mode, options.generateCode ?? true);
+    this.#matchTree = compiled.match;
+    this.#enterTree = compiled.enter;
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
-    this.#knownFirstSegment = firstSegmentTest(this.#tree, this.#static.keys(), options.generateCode ?? true);
   }
 
   /**
@@ -94,11 +90,17 @@ export class UrlMatcher {
       const answer = entry.answers.get(context.method);
       if (answer !== undefined) return answer;
     }
-    if (entry === undefined && this.#knownFirstSegment !== null && !this.#knownFirstSegment(rawPath) && !rawPath.includes('%')) {
-      return this.#notFound(rawPath, context.method);
+    let subtree: TreeMatcher | null = null;
+    if (entry === undefined && this.#enterTree !== null && rawPath.charCodeAt(rawPath.length - 1) !== 47 && !rawPath.includes('%')) {
+      // No static route has this path (nor, without a trailing slash, its trimmed form): only the
+      // tree can answer, and only below the root child its first segment names. None: a 404
+      // before anything is allocated, and the toggled path cannot reach a route either.
+      const found = this.#enterTree(rawPath);
+      if (found === undefined) return this.#notFound(rawPath, context.method);
+      subtree = found;
     }
     const first = this.#newPass(rawPath, context.method, context.scheme, context.host);
-    const found = this.#pass(first, entry);
+    const found = this.#pass(first, entry, subtree);
     if (found !== undefined) return found;
     return this.#afterFirstPass(rawPath, context, first);
   }
@@ -152,22 +154,23 @@ export class UrlMatcher {
    * keeps the caller's checks monomorphic whatever mix of hits, 404s and 405s the server sees.
    *
    * `rawEntry`: the static entry `match` already looked up for the raw path (`undefined` = none),
-   * or `null` when it did not look; reused when decoding left the path unchanged.
+   * or `null` when it did not look; reused when decoding left the path unchanged. `subtree`: the
+   * root child `match` already found for the path's first segment, or `null` to walk from the root.
    */
-  #pass(pass: Pass, rawEntry: StaticEntry | undefined | null = null): RouteMatch | undefined {
+  #pass(pass: Pass, rawEntry: StaticEntry | undefined | null = null, subtree: TreeMatcher | null = null): RouteMatch | undefined {
     const known = rawEntry !== null && pass.path === pass.rawPath;
-    const found = this.#run(pass, known, rawEntry);
+    const found = this.#run(pass, known, rawEntry, subtree);
     if (found !== undefined || (!pass.methodMismatch && !pass.schemeMismatch)) return found;
-    return this.#collect(pass, known, rawEntry);
+    return this.#collect(pass, known, rawEntry, subtree);
   }
 
   /** The second pass that builds the allowed method and scheme lists (out of line: rare). */
-  #collect(pass: Pass, known: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
+  #collect(pass: Pass, known: boolean, rawEntry: StaticEntry | undefined | null, subtree: TreeMatcher | null): RouteMatch | undefined {
     pass.startCollecting();
-    return this.#run(pass, known, rawEntry);
+    return this.#run(pass, known, rawEntry, subtree);
   }
 
-  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
+  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null, subtree: TreeMatcher | null): RouteMatch | undefined {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
@@ -182,7 +185,7 @@ export class UrlMatcher {
       }
     }
     if (path.charCodeAt(0) === 47) {
-      const outcome = this.#matchTree(path, 0, pass);
+      const outcome = subtree === null ? this.#matchTree(path, 0, pass) : subtree(path, firstSegmentEnd(path), pass);
       if (outcome === STOP) return stop(pass);
       if (outcome !== undefined) return outcome;
     }
@@ -228,4 +231,10 @@ function staticEntry(map: Map<string, StaticEntry>, path: string): StaticEntry {
   let entry = map.get(path);
   if (entry === undefined) map.set(path, (entry = { candidates: [], answers: null }));
   return entry;
+}
+
+/** Where the first segment of a path ends: its second `/`, or the end. */
+function firstSegmentEnd(path: string): number {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.length : end;
 }
