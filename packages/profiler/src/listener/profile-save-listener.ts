@@ -25,8 +25,8 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
   async onKernelTerminate(event: TerminateEvent): Promise<void> {
     const chain = this.profiler.recorder.chainOf(event.request);
     if (chain === null || chain.closed) return;
-    chain.closed = true;
     const profiles = this.profiler.collect(chain);
+    // Closes the chain before the first await, so a second terminate of the same chain finds it closed.
     chain.release();
     await this.profiler.save(profiles);
   }
