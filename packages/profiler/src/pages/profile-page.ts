@@ -45,8 +45,7 @@ function relatedLinks(profile: Profile, base: string): SafeHtml {
       ? null
       : html`<span>Sub-request of ${profileLink(base, profile.parentToken, label(profile.parent, profile.parentToken))}</span>`;
   const children = profile.childTokens.map((token) => {
-    const child = profile.children.find((candidate) => candidate.token === token) ?? null;
-    return html`<span>Forwarded to ${profileLink(base, token, label(child, token))}</span>`;
+    return html`<span>Forwarded to ${profileLink(base, token, label(profile.childProfile(token), token))}</span>`;
   });
   return html`${parent}${children}`;
 }

@@ -63,6 +63,11 @@ export class Profile implements ProfileData {
     if (!this.children.includes(child)) this.children.push(child);
   }
 
+  /** The loaded child profile of `token`, or `null` when it was not loaded (dropped from storage). */
+  childProfile(token: string): Profile | null {
+    return this.children.find((child) => child.token === token) ?? null;
+  }
+
   hasCollector(name: string): boolean {
     return this.collectors[name] !== undefined;
   }

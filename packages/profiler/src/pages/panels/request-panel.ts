@@ -9,12 +9,11 @@ export const requestPanel: PanelView<RequestData> = {
   badge: (data) => ({ text: String(data.statusCode), ...(data.statusCode >= 400 ? { tone: 'bad' as const } : {}) }),
   render(data: RequestData, { profile, base }: PanelContext): SafeHtml {
     const related: Row[] = [];
-    if (profile.parent !== null || profile.parentToken !== null) {
-      related.push(['Sub-request of', profileLink(base, profile.parentToken!, describe(profile.parent, profile.parentToken!))]);
+    if (profile.parentToken !== null) {
+      related.push(['Sub-request of', profileLink(base, profile.parentToken, describe(profile.parent, profile.parentToken))]);
     }
     for (const token of profile.childTokens) {
-      const child = profile.children.find((candidate) => candidate.token === token) ?? null;
-      related.push(['Forwarded to', profileLink(base, token, describe(child, token))]);
+      related.push(['Forwarded to', profileLink(base, token, describe(profile.childProfile(token), token))]);
     }
     return html`
 <h2>Request / Response</h2>
