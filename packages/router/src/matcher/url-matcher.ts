@@ -99,7 +99,10 @@ export class UrlMatcher {
       if (found === undefined) return this.#notFound(rawPath, context.method);
       subtree = found;
     }
-    const first = this.#newPass(rawPath, context.method, context.scheme, context.host);
+    // With a subtree the path was found free of `%`: it is its own decoded form.
+    const first = subtree === null
+      ? this.#newPass(rawPath, context.method, context.scheme, context.host)
+      : new Pass(rawPath, rawPath, context.method, context.scheme, context.host, this.#mode);
     const found = this.#pass(first, entry, subtree);
     if (found !== undefined) return found;
     return this.#afterFirstPass(rawPath, context, first);
