@@ -40,8 +40,10 @@ export class Pass {
     this.trimmed = path.charCodeAt(path.length - 1) === 47 ? trimTrailingSlashes(path) : path;
     this.requestSlash = this.trimmed !== path;
     this.canonical = method === 'HEAD' ? 'GET' : method;
-    // Room for four parameters up front: one small copy instead of growing an empty array.
-    this.offsets = [0, 0, 0, 0, 0, 0, 0, 0];
+    // Room for four parameters up front, allocated with the array: an empty array would grow on
+    // the first parameter, a literal would be copied on its first write. Each slot is written
+    // before it is read (a leaf reads the offsets of its own branch only).
+    this.offsets = new Array<number>(8);
     this.methodMismatch = false;
     this.schemeMismatch = false;
     this.allow = null;
