@@ -50,7 +50,7 @@ export interface ErrorListenerOptions {
 export class ErrorListener implements EventSubscriber<KernelEventMap> {
   /** Before any listener at a lower priority can answer, so every error is logged. */
   static readonly LOG_PRIORITY = 0;
-  /** Last: the firewall (1) and the router's debug page (−64) may answer first. */
+  /** Last: any listener at a higher priority (an app's own, the node adapter's fall-through at 64) may answer first. */
   static readonly SUB_REQUEST_PRIORITY = -128;
   /** With the profiler's link listener; after the listeners that might add a CSP. */
   static readonly REMOVE_CSP_PRIORITY = -128;
