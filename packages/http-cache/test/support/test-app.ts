@@ -1,8 +1,8 @@
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type Controller, type KernelEventMap } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { serve } from '@switchboard/node-adapter';
 import { CacheAttributeListener } from '../../src/index.js';
-import { serveKernel, type ServedKernel } from './serve-kernel.js';
 
 export interface TestRoute {
   controller: Controller;
@@ -10,8 +10,11 @@ export interface TestRoute {
   defaults?: Readonly<Record<string, unknown>>;
 }
 
-export interface TestApp extends ServedKernel {
+export interface TestApp {
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
   readonly dispatcher: EventDispatcher<KernelEventMap>;
+  close(): Promise<void>;
 }
 
 /**
@@ -29,6 +32,6 @@ export async function startTestApp(routes: Readonly<Record<string, TestRoute>>):
   dispatcher.addSubscriber(new CacheAttributeListener());
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  const served = await serveKernel(new HttpKernel({ dispatcher }));
-  return { ...served, dispatcher };
+  const running = await serve(new HttpKernel({ dispatcher }), { port: 0, handleSignals: false });
+  return { origin: running.url, dispatcher, close: () => running.close() };
 }
