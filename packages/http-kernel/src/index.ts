@@ -86,6 +86,7 @@ export { RequestType } from './kernel/request-type.js';
 
 export {
   LEVEL_RANK,
+  isLogged,
   logAt,
   MemoryLogger,
   nullLogger,

@@ -110,7 +110,49 @@ describe('HttpKernel main flow', () => {
     const response = await h.kernel.handle(get('/', async (who: string) => new Response(`hello ${who}`)));
     expect(response.body).toBe('hello async');
   });
+
+  // The kernel stays synchronous until a step returns a promise: each step is made async (and
+  // made to fail) in turn, and the flow, the answer and the stack must not depend on which.
+  const steps = ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.view', 'kernel.response', 'kernel.finish_request'] as const;
+  for (const step of steps) {
+    for (const mode of ['async', 'sync throw', 'async throw'] as const) {
+      it(`gives the same flow when ${step} is ${mode}`, async () => {
+        const h = harness();
+        answerErrors(h);
+        const settle = (): void | Promise<void> => {
+          if (mode === 'sync throw') throw new Error(`${step} failed`);
+          return new Promise<void>((resolve, reject) =>
+            setTimeout(() => (mode === 'async' ? resolve() : reject(new Error(`${step} failed`))), 1),
+          );
+        };
+        const eventSteps = steps.filter((name) => name !== 'controller');
+        for (const name of eventSteps) {
+          h.dispatcher.on(name, () => (name === step ? settle() : undefined));
+        }
+        h.dispatcher.on('kernel.view', (event) => event.setResponse(new Response(`viewed ${String(event.controllerResult)}`)), -1);
+        const request = get('/', () => {
+          const result = step === 'controller' ? settle() : undefined;
+          return isPromise(result) ? result.then(() => 'data') : 'data';
+        });
+        const response = await h.kernel.handle(request);
+        expect(request.requestStack?.size).toBe(0);
+        if (mode === 'async') {
+          expect(response.body).toBe('viewed data');
+          expect(h.events).toEqual(eventSteps.map((name) => `${name} main`));
+          return;
+        }
+        expect(response.body).toBe(`handled: ${step} failed`);
+        expect(h.events).toContain('kernel.exception main');
+        // A failing kernel.response also fails on the error response, which then goes out unfiltered.
+        expect(h.events.at(-1)).toBe(step === 'kernel.response' ? 'kernel.response main' : 'kernel.finish_request main');
+      });
+    }
+  }
 });
+
+function isPromise(value: unknown): value is Promise<void> {
+  return value instanceof Promise;
+}
 
 describe('HttpKernel views', () => {
   it('dispatches kernel.view for a non-Response result and uses the response a listener sets', async () => {

@@ -9,6 +9,10 @@ import {
   RequestType,
   JsonResponse,
   Response,
+  EventDispatcher,
+  HttpKernel,
+  type KernelEventMap,
+  type Logger,
   type RequestStack,
 } from '@switchboard/http-kernel';
 import {
@@ -166,6 +170,21 @@ describe('RouterListener in the kernel', () => {
     const record = app.logger.records.find((r) => r.message === 'Matched route "item".');
     expect(record).toMatchObject({ level: 'INFO', channel: 'request' });
     expect(record?.context).toMatchObject({ route: 'item', request_uri: 'http://localhost/items/5?x=1', method: 'GET' });
+  });
+
+  it('skips the match line when the logger says INFO is off, and still routes', async () => {
+    const written: string[] = [];
+    const write = (_context: Record<string, unknown>, message: string): void => void written.push(message);
+    const infoOff: Logger = {
+      debug: write, info: write, warn: write, error: write, fatal: write,
+      child: () => infoOff,
+      isLevelEnabled: (level) => level !== 'info' && level !== 'debug',
+    };
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { logger: infoOff }));
+    const response = await new HttpKernel({ dispatcher }).handle(Request.fromUrl('http://localhost/docs/'));
+    expect(response.body).toBe('docs');
+    expect(written).toEqual([]);
   });
 
   it('does not match a sub-request that already has a controller, like the error sub-request', async () => {

@@ -1,5 +1,6 @@
 import {
   HttpError,
+  isLogged,
   logAt,
   nullLogger,
   RequestType,
@@ -84,9 +85,9 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 
   logKernelException(event: ExceptionEvent): void {
-    // Nobody reads it: finding the throw site means formatting the stack, the dearest part of a 404.
-    if (this.#logger === nullLogger) return;
     const error = event.throwable;
+    // Nobody keeps it: finding the throw site means formatting the stack, the dearest part of a 404.
+    if (!isLogged(this.#logger, levelOf(error))) return;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);

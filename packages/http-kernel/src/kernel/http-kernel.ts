@@ -38,7 +38,8 @@ type CallableController = (...args: unknown[]) => unknown;
  * [`kernel.view`] → `kernel.response` → `kernel.finish_request`, with `kernel.exception` on any
  * error. See docs/events.md for what each step may change.
  *
- * A dispatch returns a promise only when a listener was async, so the hot path awaits only then.
+ * A dispatch returns a promise only when a listener was async, and so do the steps: the whole
+ * request stays synchronous until something in it waits.
  */
 export class HttpKernel implements HttpKernelInterface {
   readonly dispatcher: EventDispatcher<KernelEventMap>;
@@ -53,12 +54,45 @@ export class HttpKernel implements HttpKernelInterface {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'kernel' });
   }
 
-  async handle(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Promise<Response> {
+  handle(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Promise<Response> {
     const stack = (request.requestStack ??= new RequestStack());
     stack.push(request);
+    let outcome: Response | Promise<Response>;
     try {
-      return await this.#handleRaw(request, type);
+      outcome = this.#handleRaw(request, type);
     } catch (error) {
+      return this.#recover(error, request, type, catchErrors, stack);
+    }
+    if (!isThenable(outcome)) {
+      stack.pop();
+      return Promise.resolve(outcome);
+    }
+    return outcome.then(
+      (response) => {
+        stack.pop();
+        return response;
+      },
+      (error: unknown) => this.#recover(error, request, type, catchErrors, stack),
+    );
+  }
+
+  /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
+  async terminate(request: Request, response: Response): Promise<void> {
+    try {
+      await this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response));
+    } catch (error) {
+      logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
+    }
+  }
+
+  async #recover(
+    error: unknown,
+    request: Request,
+    type: RequestType,
+    catchErrors: boolean,
+    stack: RequestStack,
+  ): Promise<Response> {
+    try {
       if (!catchErrors) {
         await this.#finishRequest(request, type);
         throw error;
@@ -76,61 +110,59 @@ export class HttpKernel implements HttpKernelInterface {
     }
   }
 
-  /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
-  async terminate(request: Request, response: Response): Promise<void> {
-    try {
-      await this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response));
-    } catch (error) {
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
-    }
+  // The steps below return a Response while every listener and the controller answer
+  // synchronously, and a promise from the first one that does not: a request that never waits
+  // pays for no promise but the one handle() returns.
+
+  #handleRaw(request: Request, type: RequestType): Response | Promise<Response> {
+    const event = new RequestEvent(this, request, type);
+    return after(this.dispatcher.dispatch('kernel.request', event), () =>
+      event.response !== null ? this.#filterResponse(event.response, request, type) : this.#resolveController(request, type),
+    );
   }
 
-  async #handleRaw(request: Request, type: RequestType): Promise<Response> {
-    const requestEvent = new RequestEvent(this, request, type);
-    let pending = this.dispatcher.dispatch('kernel.request', requestEvent);
-    if (pending !== undefined) await pending;
-    if (requestEvent.response !== null) return this.#filterResponse(requestEvent.response, request, type);
-
+  #resolveController(request: Request, type: RequestType): Response | Promise<Response> {
     const resolved = this.controllerResolver.getController(request);
     if (resolved === null) {
       throw new NotFoundHttpError(
         `Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`,
       );
     }
-    const controllerEvent = new ControllerEvent(this, request, type, resolved);
-    pending = this.dispatcher.dispatch('kernel.controller', controllerEvent);
-    if (pending !== undefined) await pending;
-
-    const resolvedArguments = this.argumentResolver.getArguments(request, controllerEvent.controller);
-    const argumentsEvent = new ControllerArgumentsEvent(
-      this,
-      request,
-      type,
-      controllerEvent.controller,
-      isThenable(resolvedArguments) ? await resolvedArguments : resolvedArguments,
-    );
-    pending = this.dispatcher.dispatch('kernel.controller_arguments', argumentsEvent);
-    if (pending !== undefined) await pending;
-
-    const controller = argumentsEvent.controller;
-    let result = (controller as CallableController)(...argumentsEvent.arguments);
-    if (isThenable(result)) result = await result;
-    if (result instanceof Response) return this.#filterResponse(result, request, type);
-
-    const viewEvent = new ViewEvent(this, request, type, result);
-    pending = this.dispatcher.dispatch('kernel.view', viewEvent);
-    if (pending !== undefined) await pending;
-    if (viewEvent.response === null) throw controllerReturnedNoResponse(controller, result);
-    return this.#filterResponse(viewEvent.response, request, type);
+    const event = new ControllerEvent(this, request, type, resolved);
+    return after(this.dispatcher.dispatch('kernel.controller', event), () => {
+      const controller = event.controller;
+      const resolvedArguments = this.argumentResolver.getArguments(request, controller);
+      return isThenable(resolvedArguments)
+        ? Promise.resolve(resolvedArguments).then((args) => this.#callController(controller, args, request, type))
+        : this.#callController(controller, resolvedArguments, request, type);
+    });
   }
 
-  async #filterResponse(response: Response, request: Request, type: RequestType): Promise<Response> {
+  #callController(controller: Controller, args: unknown[], request: Request, type: RequestType): Response | Promise<Response> {
+    const event = new ControllerArgumentsEvent(this, request, type, controller, args);
+    return after(this.dispatcher.dispatch('kernel.controller_arguments', event), () => {
+      const called = event.controller;
+      const result = (called as CallableController)(...event.arguments);
+      return isThenable(result)
+        ? Promise.resolve(result).then((value) => this.#toResponse(called, value, request, type))
+        : this.#toResponse(called, result, request, type);
+    });
+  }
+
+  #toResponse(controller: Controller, result: unknown, request: Request, type: RequestType): Response | Promise<Response> {
+    if (result instanceof Response) return this.#filterResponse(result, request, type);
+    const event = new ViewEvent(this, request, type, result);
+    return after(this.dispatcher.dispatch('kernel.view', event), () => {
+      if (event.response === null) throw controllerReturnedNoResponse(controller, result);
+      return this.#filterResponse(event.response, request, type);
+    });
+  }
+
+  #filterResponse(response: Response, request: Request, type: RequestType): Response | Promise<Response> {
     const event = new ResponseEvent(this, request, type, response);
-    let pending = this.dispatcher.dispatch('kernel.response', event);
-    if (pending !== undefined) await pending;
-    pending = this.#finishRequest(request, type);
-    if (pending !== undefined) await pending;
-    return event.response;
+    return after(this.dispatcher.dispatch('kernel.response', event), () =>
+      after(this.#finishRequest(request, type), () => event.response),
+    );
   }
 
   #finishRequest(request: Request, type: RequestType): void | Promise<void> {
@@ -178,6 +210,11 @@ export class HttpKernel implements HttpKernelInterface {
       });
     }
   }
+}
+
+/** `next()` now when every listener of a dispatch was synchronous, otherwise once they have all run. */
+function after<T>(pending: void | Promise<void>, next: () => T | Promise<T>): T | Promise<T> {
+  return pending === undefined ? next() : pending.then(next);
 }
 
 function controllerReturnedNoResponse(controller: Controller, result: unknown): Error {

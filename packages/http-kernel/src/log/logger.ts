@@ -12,9 +12,27 @@ export interface Logger {
   fatal(context: Record<string, unknown>, message: string): void;
   critical?(context: Record<string, unknown>, message: string): void;
   child(bindings: Record<string, unknown>): Logger;
+  /**
+   * pino's check (`'debug'`, `'info'`, `'warn'`, `'error'`, `'fatal'`): lets a hot path skip
+   * building a record nobody keeps. Absent means every level is kept.
+   */
+  isLevelEnabled?(level: string): boolean;
 }
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR' | 'CRITICAL';
+
+const PINO_NAMES: Readonly<Record<LogLevel, string>> = {
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARNING: 'warn',
+  ERROR: 'error',
+  CRITICAL: 'fatal',
+};
+
+/** Whether `logger` keeps records at `level`: lets a hot path skip building one nobody keeps. */
+export function isLogged(logger: Logger, level: LogLevel): boolean {
+  return logger.isLevelEnabled?.(PINO_NAMES[level]) ?? true;
+}
 
 /** Writes at `level`, mapping CRITICAL to `critical()` or else pino's `fatal()`. */
 export function logAt(logger: Logger, level: LogLevel, context: Record<string, unknown>, message: string): void {
@@ -76,6 +94,11 @@ export class RecordingLogger implements Logger {
     return new RecordingLogger(this.sink, { ...this.bindings, ...bindings }, this.minLevel);
   }
 
+  isLevelEnabled(level: string): boolean {
+    const named = LEVELS_BY_PINO_NAME.get(level);
+    return named === undefined || LEVEL_RANK[named] >= LEVEL_RANK[this.minLevel];
+  }
+
   #write(level: LogLevel, context: Record<string, unknown>, message: string): void {
     if (LEVEL_RANK[level] < LEVEL_RANK[this.minLevel]) return;
     const channel = typeof this.bindings['channel'] === 'string' ? this.bindings['channel'] : 'app';
@@ -84,6 +107,8 @@ export class RecordingLogger implements Logger {
 }
 
 export const LEVEL_RANK: Readonly<Record<LogLevel, number>> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3, CRITICAL: 4 };
+
+const LEVELS_BY_PINO_NAME = new Map(Object.entries(PINO_NAMES).map(([level, name]) => [name, level as LogLevel]));
 
 /** Keeps records in memory: `logger.records`. */
 export class MemoryLogger extends RecordingLogger {
@@ -108,5 +133,8 @@ export const nullLogger: Logger = {
   fatal() {},
   child() {
     return nullLogger;
+  },
+  isLevelEnabled() {
+    return false;
   },
 };

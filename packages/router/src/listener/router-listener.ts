@@ -1,5 +1,6 @@
 import {
   BadRequestHttpError,
+  isLogged,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   nullLogger,
@@ -37,14 +38,17 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   static readonly FINISH_REQUEST_PRIORITY = 0;
 
   readonly #logger: Logger;
-  /** Per request chain: the context of the request currently handled on it (for URL generation). */
-  readonly #contexts = new WeakMap<RequestStack, RequestContext>();
+  /** Per request chain: the request currently handled on it, whose context URL generation uses. */
+  readonly #current = new WeakMap<RequestStack, Request>();
+  readonly #logsMatches: boolean;
 
   constructor(
     private readonly router: Router,
     options: RouterListenerOptions = {},
   ) {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'request' });
+    // The match line's context is built per request; a logger that drops INFO should not pay for it.
+    this.#logsMatches = isLogged(this.#logger, 'INFO');
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
@@ -64,7 +68,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
-    if (event.requestStack !== null) this.#contexts.set(event.requestStack, this.router.contextFor(request));
+    if (event.requestStack !== null) this.#current.set(event.requestStack, request);
     if (request.attributes.has('_controller')) return;
 
     let result: MatchResult;
@@ -101,26 +105,31 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     const stack = event.requestStack;
     if (stack === null) return;
     const parent = stack.getParentRequest();
-    if (parent === null) this.#contexts.delete(stack);
-    else this.#contexts.set(stack, this.router.contextFor(parent));
+    if (parent === null) this.#current.delete(stack);
+    else this.#current.set(stack, parent);
   }
 
   /** The context of the request being handled on a chain (`event.requestStack`), for URL generation. */
   contextOf(stack: RequestStack): RequestContext | undefined {
-    return this.#contexts.get(stack);
+    const request = this.#current.get(stack);
+    return request === undefined ? undefined : this.router.contextFor(request);
   }
 
   #apply(request: Request, name: string, params: Record<string, unknown>): void {
-    this.#logger.info(
-      { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
-      `Matched route "${name}".`,
-    );
+    if (this.#logsMatches) {
+      this.#logger.info(
+        { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
+        `Matched route "${name}".`,
+      );
+    }
     const attributes = request.attributes;
-    for (const key of Object.keys(params)) attributes.set(key, params[key]);
+    const routeParams: Record<string, unknown> = {};
+    for (const key of Object.keys(params)) {
+      const value = params[key];
+      attributes.set(key, value);
+      if (key !== '_route' && key !== '_controller') routeParams[key] = value;
+    }
     attributes.set('_route', name);
-    const routeParams: Record<string, unknown> = { ...params };
-    delete routeParams['_route'];
-    delete routeParams['_controller'];
     attributes.set('_route_params', routeParams);
   }
 
