@@ -26,7 +26,7 @@ const routes = new RouteCollection().add('hello', HELLO_PATH, {
   methods: ['GET'],
   controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
 });
-dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
 dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
 dispatcher.addSubscriber(new DefaultCacheControlListener());
 if (debug) {

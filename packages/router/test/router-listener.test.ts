@@ -172,6 +172,30 @@ describe('RouterListener in the kernel', () => {
     expect(record?.context).toMatchObject({ route: 'item', request_uri: 'http://localhost/items/5?x=1', method: 'GET' });
   });
 
+  it('keeps only the throw site of a 404 or 405 outside debug mode, full stacks in debug mode', async () => {
+    const routingError = async (debug: boolean, method: string, path: string): Promise<Error> => {
+      const dispatcher = new EventDispatcher<KernelEventMap>();
+      dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { debug }));
+      const kernel = new HttpKernel({ dispatcher });
+      return kernel.handle(Request.fromUrl(`http://localhost${path}`, { method }), RequestType.MAIN, false).then(
+        () => expect.unreachable('routing must fail'),
+        (error: unknown) => error as Error,
+      );
+    };
+    const frames = (error: unknown) => String((error as Error).stack).split('\n').filter((line) => line.trimStart().startsWith('at '));
+    const limit = Error.stackTraceLimit;
+    for (const [method, path] of [['GET', '/nowhere'], ['DELETE', '/form']] as const) {
+      const quiet = await routingError(false, method, path);
+      expect(frames(quiet)).toHaveLength(1);
+      expect(frames(quiet)[0]).toContain('router-listener');
+      expect(frames(quiet.cause)).toHaveLength(0);
+      const full = await routingError(true, method, path);
+      expect(frames(full).length).toBeGreaterThan(1);
+      expect(frames(full.cause).length).toBeGreaterThan(1);
+    }
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
   it('skips the match line when the logger says INFO is off, and still routes', async () => {
     const written: string[] = [];
     const write = (_context: Record<string, unknown>, message: string): void => void written.push(message);

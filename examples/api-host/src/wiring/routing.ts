@@ -6,6 +6,8 @@ export interface RoutingHost {
   dispatcher: EventDispatcher<KernelEventMap>;
   routes: RouteCollection;
   logger?: Logger;
+  /** Routing errors carry full stacks for the debug error page; otherwise only their throw site. */
+  debug: boolean;
 }
 
 /** `GET /health`: the process is up and answers; no dependency is checked (a liveness probe). */
@@ -20,6 +22,6 @@ const healthController = defineController([], () => new JsonResponse({ status: '
 export function wireRouting(host: RoutingHost): Router {
   host.routes.add('health', '/health', { methods: ['GET'], controller: healthController });
   const router = new Router(host.routes);
-  host.dispatcher.addSubscriber(new RouterListener(router, host.logger === undefined ? {} : { logger: host.logger }));
+  host.dispatcher.addSubscriber(new RouterListener(router, { debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }));
   return router;
 }

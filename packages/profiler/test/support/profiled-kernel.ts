@@ -43,7 +43,7 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
   const router = new Router(collection);
 
   registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
-  dispatcher.addSubscriber(new RouterListener(router, { logger }));
+  dispatcher.addSubscriber(new RouterListener(router, { logger, debug: true }));
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());

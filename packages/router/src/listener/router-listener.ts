@@ -23,6 +23,13 @@ import { redirectController } from './redirect-controller.js';
 export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
   logger?: Logger;
+  /**
+   * In debug mode the 404/405/400 errors carry a full stack, as the debug error page shows it.
+   * Otherwise (the default) the HTTP error keeps only its throw site, which is all the error log
+   * line reads, and its routing cause no stack: misses are the most common requests, and
+   * capturing stacks was their dearest part.
+   */
+  debug?: boolean;
 }
 
 /**
@@ -41,6 +48,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   /** Per request chain: the request currently handled on it, whose context URL generation uses. */
   readonly #current = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
+  readonly #debug: boolean;
 
   constructor(
     private readonly router: Router,
@@ -49,6 +57,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'request' });
     // The match line's context is built per request; a logger that drops INFO should not pay for it.
     this.#logsMatches = isLogged(this.#logger, 'INFO');
+    this.#debug = options.debug ?? false;
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
@@ -87,17 +96,33 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
         return;
       case 'method-not-allowed': {
         const allowed = result.allowedMethods;
-        throw new MethodNotAllowedHttpError(
-          allowed,
-          `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`,
-          { cause: new MethodNotAllowedError(allowed) },
-        );
+        const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
+        const limit = this.#limitStack(NO_FRAMES);
+        const cause = new MethodNotAllowedError(allowed);
+        this.#limitStack(THROW_SITE, limit);
+        const error = new MethodNotAllowedHttpError(allowed, message, { cause });
+        Error.stackTraceLimit = limit;
+        throw error;
       }
-      case 'not-found':
-        throw new NotFoundHttpError(withReferer(notFoundMessage(request), request), {
-          cause: new ResourceNotFoundError(result.path),
-        });
+      case 'not-found': {
+        const message = withReferer(notFoundMessage(request), request);
+        const limit = this.#limitStack(NO_FRAMES);
+        const cause = new ResourceNotFoundError(result.path);
+        this.#limitStack(THROW_SITE, limit);
+        const error = new NotFoundHttpError(message, { cause });
+        Error.stackTraceLimit = limit;
+        throw error;
+      }
     }
+  }
+
+  /**
+   * Outside debug mode, lets the next error capture at most `frames` stack frames; returns the
+   * limit to restore once the error is built.
+   */
+  #limitStack(frames: number, limit = Error.stackTraceLimit): number {
+    if (!this.#debug) Error.stackTraceLimit = Math.min(limit, frames);
+    return limit;
   }
 
   /** After a sub-request, the chain's context is the parent request's again; after the main request it is dropped. */
@@ -146,6 +171,10 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     request.attributes.set('_redirect_url', url);
   }
 }
+
+/** The error log line names where the HTTP error was thrown; nothing reads the cause's stack outside debug. */
+const THROW_SITE = 1;
+const NO_FRAMES = 0;
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
 function notFoundMessage(request: Request): string {
