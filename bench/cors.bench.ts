@@ -4,8 +4,9 @@
  * 250; headers added at kernel.response 0) and by Hono with its `cors()` middleware configured to the
  * same anchored loopback rule. A Switchboard kernel without CORS shows what the step itself costs.
  * Checks every answer first.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx cors.bench.ts`
+ * Run: `cd bench && node --import tsx cors.bench.ts`
  */
+import './built-packages.js';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { Bench } from 'tinybench';

@@ -1,8 +1,9 @@
 /**
  * Dispatcher benchmark: one event, ten listeners. Switchboard's typed, prioritised, stoppable
  * dispatch against eventemitter3's and node's plain emit to the same ten functions, in one run.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx dispatcher.bench.ts`
+ * Run: `cd bench && node --import tsx dispatcher.bench.ts`
  */
+import './built-packages.js';
 import { EventEmitter as NodeEventEmitter } from 'node:events';
 import { EventEmitter as EventEmitter3 } from 'eventemitter3';
 import { Bench } from 'tinybench';

@@ -3,8 +3,9 @@
  * the error listener's sub-request and the HTML renderer (non-debug and debug), against the
  * default handling of a thrown 404 in Hono (`app.request`) and Fastify (`inject`), in one run.
  * All contenders run in process, without sockets. Checks every answer first.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx error-response.bench.ts`
+ * Run: `cd bench && node --import tsx error-response.bench.ts`
  */
+import './built-packages.js';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';

@@ -5,10 +5,11 @@
  * process) loads it for a bounded time after a warm-up; each server is first checked to answer
  * correctly. Rounds rotate the order so drift on a shared machine spreads over everyone.
  *
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx http.bench.ts`
+ * Run: `cd bench && node --import tsx http.bench.ts`
  * Env: BENCH_HTTP_SECONDS (per measurement, default 8), BENCH_HTTP_WARMUP (default 2),
  * BENCH_HTTP_CONNECTIONS (default 50), BENCH_HTTP_ROUNDS (default 2), BENCH_HTTP_ONLY (comma list).
  */
+import './built-packages.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +45,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 async function start(contender: Contender): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    ['--conditions=@switchboard/source', '--import', 'tsx', `http/servers/${contender.file}`, ...(contender.args ?? [])],
+    ['--import', 'tsx', `http/servers/${contender.file}`, ...(contender.args ?? [])],
     { cwd: here, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   const port = await new Promise<number>((resolve, reject) => {

@@ -4,8 +4,9 @@
  * 422 rendered as problem+json by the error sub-request), Hono (`validator('json')` + zod,
  * `app.request`) and Fastify (its JSON parser + zod in the handler, `inject`). All in process,
  * without sockets; every answer is checked first.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx payload.bench.ts`
+ * Run: `cd bench && node --import tsx payload.bench.ts`
  */
+import './built-packages.js';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';

@@ -5,8 +5,9 @@
  * where profiles are collected and saved, as an adapter does. No Node framework has a request
  * profiler; the nearest peer instrumentation is Hono's `timing()` (Server-Timing) middleware, so
  * Hono with and without it is measured in the same run for the 200 case. All in process.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx profiler.bench.ts`
+ * Run: `cd bench && node --import tsx profiler.bench.ts`
  */
+import './built-packages.js';
 import { Hono } from 'hono';
 import { timing } from 'hono/timing';
 import { Bench } from 'tinybench';

@@ -5,10 +5,11 @@
  * in the same run, each first checked to resolve every request correctly. Wrong-method (405 with
  * its Allow list) and trailing-slash toggles (redirect) are Switchboard-only work no peer does;
  * they are reported against Switchboard's own hit figures.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx router.bench.ts`
+ * Run: `cd bench && node --import tsx router.bench.ts`
  * Timing is process CPU time (the machine is shared), best of `BENCH_ROUNDS` rotated rounds of
  * `BENCH_TIME_MS` each (`BENCH_TIME_MS=100 BENCH_ROUNDS=1` for a quick run).
  */
+import './built-packages.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -2,8 +2,9 @@
  * Runs every `bench/*.bench.ts` in turn, each in its own Node process (so one benchmark's JIT
  * state and garbage do not bend the next one's figures). Add a benchmark by adding a file; this
  * runner needs no edit. `BENCH_TIME_MS` and `BENCH_JSON` pass through to each benchmark.
- * Run: `npx -y pnpm@10.34.8 bench` (or `cd bench && node --conditions=@switchboard/source --import tsx run-all.ts`).
+ * Run: `npx -y pnpm@10.34.8 bench` (or `cd bench && node --import tsx run-all.ts`).
  */
+import './built-packages.js';
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,7 @@ const files = readdirSync(here)
 let failed = 0;
 for (const file of files) {
   console.log(`\n# ${file}`);
-  const run = spawnSync(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file], {
     cwd: here,
     stdio: 'inherit',
     env: process.env,

@@ -4,8 +4,9 @@
  * `jwtVerify` alone, and by Hono's `hono/jwt` `verify`, in one run; then the cost of the firewall
  * inside a whole kernel request. Every contender is checked first to accept the token and refuse
  * a tampered one.
- * Run: `cd bench && node --conditions=@switchboard/source --import tsx security.bench.ts`
+ * Run: `cd bench && node --import tsx security.bench.ts`
  */
+import './built-packages.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { ControllerResolver, EventDispatcher, HttpKernel, JsonResponse, Request, type KernelEventMap } from '@switchboard/http-kernel';
 import {
