@@ -1,8 +1,14 @@
-import { logAt, describeError, type Logger, type Response } from '@switchboard/http-kernel';
+import { logAt, describeError, type HeaderBag, type Logger, type Response } from '@switchboard/http-kernel';
 import { destroyResponse, isGone, type NodeServerResponse } from './node-response.js';
 
 /** Headers that describe an HTTP/1 connection; HTTP/2 forbids them (RFC 9113 §8.2.2). */
-const CONNECTION_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'] as const;
+const CONNECTION_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
+
+/** Framing headers the writer sets itself, per kind of body. */
+const NO_BODY = new Set(['transfer-encoding', 'content-length']);
+const NOT_MODIFIED = new Set(['transfer-encoding']);
+const SIZED_BODY = NO_BODY;
+const STREAMED_BODY = new Set<string>();
 
 type StreamBody = AsyncIterable<Uint8Array | string>;
 
@@ -22,34 +28,61 @@ export function writeResponse(
   http2: boolean,
   logger: Logger,
 ): void | Promise<void> {
-  const headers = response.headers.toObject();
-  if (http2) for (const name of CONNECTION_HEADERS) delete headers[name];
   const status = response.status;
   const body = response.body;
 
   if (response.isEmpty) {
-    delete headers['transfer-encoding'];
-    if (status !== 304) delete headers['content-length'];
-    res.writeHead(status, headers);
+    // A 304 keeps the Content-Length the full response would have had.
+    writeHead(res, status, response.headers, status === 304 ? NOT_MODIFIED : NO_BODY, undefined, http2);
     res.end();
     return;
   }
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
     const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     // A HEAD response built by the application may state the length of the body GET would send.
-    if (!isHead || headers['content-length'] === undefined) headers['content-length'] = String(length);
-    delete headers['transfer-encoding'];
-    res.writeHead(status, headers);
+    const declared = isHead ? response.headers.get('content-length') : undefined;
+    writeHead(res, status, response.headers, SIZED_BODY, declared ?? String(length), http2);
     if (isHead || length === 0 || body === null) res.end();
     else (res as { end(chunk: string | Uint8Array): void }).end(body);
     return;
   }
-  res.writeHead(status, headers);
+  writeHead(res, status, response.headers, STREAMED_BODY, undefined, http2);
   if (isHead) {
     res.end();
     return;
   }
   return pipeBody(res, body, logger);
+}
+
+/**
+ * HTTP/1 gets node's flat raw list (`[name, value, name, value…]`, a multi-valued header as
+ * several pairs), which it writes without building an object first; HTTP/2 gets an object
+ * without the connection-specific headers.
+ */
+function writeHead(
+  res: NodeServerResponse,
+  status: number,
+  headers: HeaderBag,
+  framing: ReadonlySet<string>,
+  contentLength: string | undefined,
+  http2: boolean,
+): void {
+  if (http2) {
+    const fields: Record<string, string | string[]> = {};
+    for (const [name, values] of headers) {
+      if (!framing.has(name) && !CONNECTION_HEADERS.includes(name)) fields[name] = values.length === 1 ? values[0]! : values;
+    }
+    if (contentLength !== undefined) fields['content-length'] = contentLength;
+    res.writeHead(status, fields);
+    return;
+  }
+  const lines: string[] = [];
+  for (const [name, values] of headers) {
+    if (framing.has(name)) continue;
+    for (const value of values) lines.push(name, value);
+  }
+  if (contentLength !== undefined) lines.push('content-length', contentLength);
+  (res as { writeHead(status: number, headers: string[]): unknown }).writeHead(status, lines);
 }
 
 async function pipeBody(res: NodeServerResponse, body: StreamBody, logger: Logger): Promise<void> {
