@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError } from '@switchboard/http-kernel';
 import { describeThrowSite, flattenError } from '../src/index.js';
+import { SourceExcerptReader } from '../src/flatten/source-excerpt.js';
 import { parseStack } from '../src/flatten/stack-frame.js';
 
 const THIS_FILE = fileURLToPath(import.meta.url);
@@ -120,5 +123,25 @@ describe('parseStack', () => {
       { function: 'handler', file: '/srv/app/node_modules/lib/index.js', line: 1, column: 2, vendor: true },
       { function: 'eval', file: '/srv/app/run.js', line: 4, column: 9, vendor: false },
     ]);
+  });
+});
+
+describe('SourceExcerptReader', () => {
+  it('reads an edited file again on the next page, keeps an unchanged one, and reads nothing relative', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'excerpt-'));
+    try {
+      const file = join(dir, 'source.ts');
+      writeFileSync(file, 'one\ntwo\nthree\n');
+      expect(new SourceExcerptReader().excerpt(file, 2, 0)?.lines).toEqual(['two']);
+      // Same size on purpose: the modification time alone must tell the edit.
+      writeFileSync(file, 'one\nTWO\nthree\n');
+      utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+      expect(new SourceExcerptReader().excerpt(file, 2, 0)?.lines).toEqual(['TWO']);
+      writeFileSync(file, 'one\nsecond\nthree\n');
+      expect(new SourceExcerptReader().excerpt(file, 2, 1)?.lines).toEqual(['one', 'second', 'three']);
+      expect(new SourceExcerptReader().excerpt('source.ts', 2, 0)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

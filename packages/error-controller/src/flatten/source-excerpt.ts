@@ -12,10 +12,24 @@ export interface SourceExcerpt {
 
 /** Files larger than this are not read: the page must stay fast and small. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** How many files' lines are kept between error pages (the sources an app's traces go through). */
+const MAX_CACHED_FILES = 64;
+
+interface CachedFile {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly lines: readonly string[] | null;
+}
 
 /**
- * Reads files for excerpts, each at most once per reader. One reader serves one flattening, so an
- * error page reads each file of its trace once and nothing outlives the request.
+ * Lines of recently read files, kept across error pages and checked against the file's size and
+ * modification time before each use: an edited file is read again, an unchanged one is not read
+ * and split per page (in debug mode every 404 renders a trace through the same few files).
+ */
+const recentFiles = new Map<string, CachedFile>();
+
+/**
+ * Reads files for excerpts, each at most once per reader (one reader serves one flattening).
  */
 export class SourceExcerptReader {
   readonly #files = new Map<string, readonly string[] | null>();
@@ -31,16 +45,33 @@ export class SourceExcerptReader {
 
   #read(file: string): readonly string[] | null {
     if (this.#files.has(file)) return this.#files.get(file)!;
-    let lines: readonly string[] | null = null;
     // Only real files on disk: never `node:` internals, URLs or relative names.
-    if (isAbsolute(file)) {
-      try {
-        if (statSync(file).size <= MAX_FILE_BYTES) lines = readFileSync(file, 'utf8').split(/\r?\n/);
-      } catch {
-        lines = null;
-      }
-    }
+    const lines = isAbsolute(file) ? readLines(file) : null;
     this.#files.set(file, lines);
     return lines;
   }
+}
+
+function readLines(file: string): readonly string[] | null {
+  let size: number;
+  let mtimeMs: number;
+  try {
+    ({ size, mtimeMs } = statSync(file));
+  } catch {
+    return null;
+  }
+  const cached = recentFiles.get(file);
+  if (cached !== undefined && cached.size === size && cached.mtimeMs === mtimeMs) return cached.lines;
+  let lines: readonly string[] | null = null;
+  if (size <= MAX_FILE_BYTES) {
+    try {
+      lines = readFileSync(file, 'utf8').split(/\r?\n/);
+    } catch {
+      lines = null;
+    }
+  }
+  recentFiles.delete(file);
+  if (recentFiles.size >= MAX_CACHED_FILES) recentFiles.delete(recentFiles.keys().next().value!);
+  recentFiles.set(file, { size, mtimeMs, lines });
+  return lines;
 }
