@@ -42,6 +42,32 @@ describe('WHATWG fetch handler', () => {
     expect((await handler(new Request('http://localhost/none'))).status).toBe(404);
   });
 
+  it('answers 413 for a streamed body that grows past the limit, and cancels its source', async () => {
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode('xxxx'));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await handler(new Request('http://localhost/echo', { method: 'POST', body, duplex: 'half' } as RequestInit));
+    expect(response.status).toBe(413);
+    expect(cancelled).toBe(true);
+  });
+
+  it('answers 408 for a streamed body that stops arriving', async () => {
+    const slow = createFetchHandler(kernel, { bodyLimit: 10, bodyTimeout: 50 });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('x'));
+      },
+    });
+    const response = await slow(new Request('http://localhost/echo', { method: 'POST', body, duplex: 'half' } as RequestInit));
+    expect(response.status).toBe(408);
+  });
+
   it('sends no body for HEAD', async () => {
     const response = await handler(new Request('http://localhost/multi', { method: 'HEAD' }));
     expect(response.body).toBeNull();

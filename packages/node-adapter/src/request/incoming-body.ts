@@ -1,34 +1,18 @@
 import type { Readable } from 'node:stream';
-import { BadRequestHttpError, HttpError, PayloadTooLargeHttpError, type RequestBody } from '@switchboard/http-kernel';
-
-export interface BodyLimits {
-  /** Largest body accepted, in bytes; past it reading stops with a 413. */
-  readonly maxBytes: number;
-  /** Time allowed to receive the whole body once reading starts, in ms; past it a 408. */
-  readonly timeoutMs: number;
-}
-
-const EMPTY = new Uint8Array(0);
+import { BadRequestHttpError, HttpError } from '@switchboard/http-kernel';
+import { LimitedBody, type BodyLimits } from './limited-body.js';
 
 /**
- * The body of an incoming node:http or node:http2 request, read only when someone asks.
- * Limits are enforced while reading: a declared `Content-Length` over the limit fails before a
- * byte is read, a body that grows past it fails at that chunk, and a body that does not arrive
- * within the time allowed fails with 408. After such a failure the rest of the body is left
- * unread, so the connection must not be reused (`abandoned`).
+ * The body of an incoming node:http or node:http2 request. After a failure (limit, timeout) the
+ * rest of the body is left unread, so the connection must not be reused (`abandoned`).
  */
-export class IncomingBody implements RequestBody {
+export class IncomingBody extends LimitedBody {
   readonly #source: Readable;
-  readonly #declaredLength: number | undefined;
-  readonly #limits: BodyLimits;
-  #started = false;
-  #bytes: Promise<Uint8Array> | undefined;
   #abandoned = false;
 
   constructor(source: Readable, declaredLength: number | undefined, limits: BodyLimits) {
+    super(declaredLength, limits);
     this.#source = source;
-    this.#declaredLength = declaredLength;
-    this.#limits = limits;
   }
 
   /** Reading stopped before the end of the body (limit, timeout): close the connection after answering. */
@@ -36,68 +20,17 @@ export class IncomingBody implements RequestBody {
     return this.#abandoned;
   }
 
-  bytes(): Promise<Uint8Array> {
-    return (this.#bytes ??= this.#collect());
-  }
-
-  async text(): Promise<string> {
-    return new TextDecoder().decode(await this.bytes());
-  }
-
-  stream(): AsyncIterable<Uint8Array> {
-    const collected = this.#bytes;
-    if (collected !== undefined) return replay(collected);
-    return this.#chunks();
-  }
-
-  async #collect(): Promise<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    let length = 0;
-    for await (const chunk of this.#chunks()) {
-      chunks.push(chunk);
-      length += chunk.byteLength;
-    }
-    if (chunks.length === 0) return EMPTY;
-    if (chunks.length === 1) return chunks[0]!;
-    return Buffer.concat(chunks, length);
-  }
-
-  async *#chunks(): AsyncGenerator<Uint8Array> {
-    if (this.#started) throw new Error('The request body can be consumed once; it was already read as a stream.');
-    this.#started = true;
-    const { maxBytes, timeoutMs } = this.#limits;
-    if (this.#declaredLength !== undefined && this.#declaredLength > maxBytes) {
-      this.#abandoned = true;
-      throw tooLarge(maxBytes);
-    }
-    const deadline = Date.now() + timeoutMs;
-    let received = 0;
+  protected async *receive(deadline: number, timeoutMs: number): AsyncGenerator<Uint8Array> {
     for (;;) {
-      let chunk: Buffer | null;
-      try {
-        chunk = await nextChunk(this.#source, deadline, timeoutMs);
-      } catch (error) {
-        this.#abandoned = true;
-        throw error;
-      }
+      const chunk = await nextChunk(this.#source, deadline, timeoutMs);
       if (chunk === null) return;
-      received += chunk.byteLength;
-      if (received > maxBytes) {
-        this.#abandoned = true;
-        throw tooLarge(maxBytes);
-      }
       yield chunk;
     }
   }
-}
 
-function tooLarge(maxBytes: number): PayloadTooLargeHttpError {
-  return new PayloadTooLargeHttpError(`The request body is larger than the ${maxBytes} bytes allowed.`);
-}
-
-async function* replay(bytes: Promise<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const all = await bytes;
-  if (all.byteLength > 0) yield all;
+  protected abandon(): void {
+    this.#abandoned = true;
+  }
 }
 
 /** The next chunk of `source`, `null` at its end; rejects at the deadline or if the client goes away. */
