@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { machineLine, reportJson } from './report.js';
 import { PEERS, switchboard, type Contender, type RouteRow } from './router/peers.js';
 
-const DATA = new URL('../../shared/bench-data/', import.meta.url);
+const DATA = new URL('./data/', import.meta.url);
 const rows = JSON.parse(readFileSync(new URL('github-api-routes.json', DATA), 'utf8')) as RouteRow[];
 
 interface Lookup {

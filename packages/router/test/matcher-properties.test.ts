@@ -99,7 +99,7 @@ describe('compiled matcher agrees with the reference loop', () => {
 
   it('on the GitHub API table, for every route path, sample and a miss', async () => {
     const { readFile } = await import('node:fs/promises');
-    const table = JSON.parse(await readFile(new URL('../../../../shared/bench-data/github-api-routes-medley.json', import.meta.url), 'utf8')) as Array<{ method: string; path: string; sample: string }>;
+    const table = JSON.parse(await readFile(new URL('./fixtures/github-api-routes-medley.json', import.meta.url), 'utf8')) as Array<{ method: string; path: string; sample: string }>;
     const routes = new RouteCollection();
     table.forEach((row, i) => routes.add(`r${i}`, row.path, { methods: row.method }));
     const router = new Router(routes);
