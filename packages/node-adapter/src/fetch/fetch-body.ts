@@ -4,7 +4,6 @@ import { LimitedBody, type BodyLimits } from '../request/limited-body.js';
 /** The body of a WHATWG `Request`, read lazily under the same limits as a node request. */
 export class FetchBody extends LimitedBody {
   readonly #stream: ReadableStream<Uint8Array>;
-  #reader: ReturnType<ReadableStream<Uint8Array>['getReader']> | null = null;
 
   constructor(stream: ReadableStream<Uint8Array>, declaredLength: number | undefined, limits: BodyLimits) {
     super(declaredLength, limits);
@@ -12,7 +11,7 @@ export class FetchBody extends LimitedBody {
   }
 
   protected async *receive(deadline: number, timeoutMs: number): AsyncGenerator<Uint8Array> {
-    const reader = (this.#reader = this.#stream.getReader());
+    const reader = this.#stream.getReader();
     try {
       for (;;) {
         let timer: NodeJS.Timeout | undefined;
@@ -33,12 +32,11 @@ export class FetchBody extends LimitedBody {
       }
     } finally {
       reader.releaseLock();
-      this.#reader = null;
     }
   }
 
-  /** Tells the stream's source that the rest will not be read. */
+  /** Tells the stream's source that the rest will not be read (`receive` has released its reader by then). */
   protected async abandon(): Promise<void> {
-    await (this.#reader ?? this.#stream).cancel().catch(() => undefined);
+    await this.#stream.cancel().catch(() => undefined);
   }
 }
