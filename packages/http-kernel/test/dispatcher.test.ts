@@ -317,6 +317,20 @@ describe('EventDispatcher tracing', () => {
   });
 });
 
+describe('EventDispatcher.isObserved', () => {
+  it('is true with a listener or a tracer, false once neither is left', () => {
+    const d = new EventDispatcher<Events>();
+    const listener = recorder('a');
+    expect(d.isObserved('ping')).toBe(false);
+    d.on('ping', listener);
+    expect(d.isObserved('ping')).toBe(true);
+    d.off('ping', listener);
+    expect(d.isObserved('ping')).toBe(false);
+    d.setTracer(() => {});
+    expect(d.isObserved('ping')).toBe(true);
+  });
+});
+
 describe('EventDispatcher types', () => {
   it('gives a kernel.response listener a ResponseEvent without casts', () => {
     const d = new EventDispatcher<KernelEventMap>();

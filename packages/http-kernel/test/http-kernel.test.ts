@@ -150,6 +150,46 @@ describe('HttpKernel main flow', () => {
   }
 });
 
+describe('HttpKernel.handleEagerly', () => {
+  it('returns the response itself when every step was synchronous, and pops the stack', () => {
+    const h = harness();
+    h.dispatcher.on('kernel.response', (event) => {
+      event.response.headers.set('x-seen', 'yes');
+    });
+    const request = get('/', ok);
+    const outcome = h.kernel.handleEagerly(request);
+    expect(outcome).toBeInstanceOf(Response);
+    expect((outcome as Response).headers.get('x-seen')).toBe('yes');
+    expect(request.requestStack?.size).toBe(0);
+  });
+
+  it('returns a promise from the first step that waits, and a promise for any error', async () => {
+    const h = harness();
+    answerErrors(h);
+    h.dispatcher.on('kernel.finish_request', () => new Promise<void>((resolve) => setTimeout(resolve, 1)));
+    const waiting = h.kernel.handleEagerly(get('/', ok));
+    expect(waiting).toBeInstanceOf(Promise);
+    expect((await waiting).body).toBe('ok');
+    const failing = h.kernel.handleEagerly(get('/', () => {
+      throw new Error('boom');
+    }));
+    expect(failing).toBeInstanceOf(Promise);
+    expect((await failing).body).toBe('handled: boom');
+  });
+
+  it('still lets listeners of kernel.controller and kernel.controller_arguments replace what the kernel calls', () => {
+    // Without the tracer these events are only built when someone listens: this checks the listening side.
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const kernel = new HttpKernel({ dispatcher });
+    dispatcher.on('kernel.controller', (event) =>
+      event.setController(defineController([], (...words: unknown[]) => new Response(`replaced ${words.join(' ')}`))),
+    );
+    dispatcher.on('kernel.controller_arguments', (event) => event.setArguments(['args']));
+    const outcome = kernel.handleEagerly(get('/', ok)) as Response;
+    expect(outcome.body).toBe('replaced args');
+  });
+});
+
 function isPromise(value: unknown): value is Promise<void> {
   return value instanceof Promise;
 }

@@ -58,20 +58,36 @@ export class NodeAdapter {
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
-    this.#kernel.handle(request).then(
-      (response) => {
-        if (next !== undefined && request.attributes.get('_unmatched') === true) {
-          this.#terminateWhenDone(res, request, response);
-          next();
-          return;
-        }
-        this.#send(req, res, request, response, http2);
-      },
-      (error: unknown) => {
-        logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
-        writePlainResponse(res, 500, 'The server could not answer this request.', http2);
-      },
+    const kernel = this.#kernel;
+    let outcome: Response | Promise<Response>;
+    try {
+      outcome = kernel.handleEagerly !== undefined ? kernel.handleEagerly(request) : kernel.handle(request);
+    } catch (error) {
+      this.#kernelFailed(res, error, http2);
+      return;
+    }
+    if (!isPending(outcome)) {
+      this.#answer(req, res, request, outcome, http2, next);
+      return;
+    }
+    outcome.then(
+      (response) => this.#answer(req, res, request, response, http2, next),
+      (error: unknown) => this.#kernelFailed(res, error, http2),
     );
+  }
+
+  #answer(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean, next: (() => void) | undefined): void {
+    if (next !== undefined && request.attributes.get('_unmatched') === true) {
+      this.#terminateWhenDone(res, request, response);
+      next();
+      return;
+    }
+    this.#send(req, res, request, response, http2);
+  }
+
+  #kernelFailed(res: NodeServerResponse, error: unknown, http2: boolean): void {
+    logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
+    writePlainResponse(res, 500, 'The server could not answer this request.', http2);
   }
 
   /** From now on, HTTP/1 responses close their connection (graceful shutdown). */
@@ -129,6 +145,10 @@ export class NodeAdapter {
       logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
     }
   }
+}
+
+function isPending(outcome: Response | Promise<Response>): outcome is Promise<Response> {
+  return typeof (outcome as Partial<Promise<Response>>).then === 'function';
 }
 
 /** The response already ended or its stream was torn down, so 'close' will not come again. */

@@ -120,6 +120,14 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   }
 
   /**
+   * Whether a dispatch of `eventName` would be seen by anyone: a listener, or the tracer. When it
+   * would not, a caller may skip building the event at all.
+   */
+  isObserved(eventName: EventName<M>): boolean {
+    return this.#tracer !== null || this.#listFor(eventName).length > 0;
+  }
+
+  /**
    * Records every dispatch (listeners called with their durations, listeners skipped by a
    * propagation stop). `null` turns tracing off; when off, dispatch pays one null check.
    */

@@ -55,6 +55,16 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   handle(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Promise<Response> {
+    return Promise.resolve(this.handleEagerly(request, type, catchErrors));
+  }
+
+  /**
+   * `handle()` without a promise when none is needed: the response itself when every listener
+   * and the controller answered synchronously, otherwise a promise of it. For adapters, which
+   * write the response the moment it exists. Never throws; errors take the same path as in
+   * `handle()`.
+   */
+  handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Response | Promise<Response> {
     const stack = (request.requestStack ??= new RequestStack());
     stack.push(request);
     let outcome: Response | Promise<Response>;
@@ -65,7 +75,7 @@ export class HttpKernel implements HttpKernelInterface {
     }
     if (!isThenable(outcome)) {
       stack.pop();
-      return Promise.resolve(outcome);
+      return outcome;
     }
     return outcome.then(
       (response) => {
@@ -112,13 +122,18 @@ export class HttpKernel implements HttpKernelInterface {
 
   // The steps below return a Response while every listener and the controller answer
   // synchronously, and a promise from the first one that does not: a request that never waits
-  // pays for no promise but the one handle() returns.
+  // pays for no promise. A step whose event nobody observes (no listener, no tracer) builds no
+  // event object: nothing could read or change it.
 
   #handleRaw(request: Request, type: RequestType): Response | Promise<Response> {
     const event = new RequestEvent(this, request, type);
-    return after(this.dispatcher.dispatch('kernel.request', event), () =>
-      event.response !== null ? this.#filterResponse(event.response, request, type) : this.#resolveController(request, type),
-    );
+    const pending = this.dispatcher.dispatch('kernel.request', event);
+    if (pending !== undefined) return pending.then(() => this.#afterRequestEvent(event, request, type));
+    return this.#afterRequestEvent(event, request, type);
+  }
+
+  #afterRequestEvent(event: RequestEvent, request: Request, type: RequestType): Response | Promise<Response> {
+    return event.response !== null ? this.#filterResponse(event.response, request, type) : this.#resolveController(request, type);
   }
 
   #resolveController(request: Request, type: RequestType): Response | Promise<Response> {
@@ -128,25 +143,33 @@ export class HttpKernel implements HttpKernelInterface {
         `Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`,
       );
     }
+    if (!this.dispatcher.isObserved('kernel.controller')) return this.#resolveArguments(resolved, request, type);
     const event = new ControllerEvent(this, request, type, resolved);
-    return after(this.dispatcher.dispatch('kernel.controller', event), () => {
-      const controller = event.controller;
-      const resolvedArguments = this.argumentResolver.getArguments(request, controller);
-      return isThenable(resolvedArguments)
-        ? Promise.resolve(resolvedArguments).then((args) => this.#callController(controller, args, request, type))
-        : this.#callController(controller, resolvedArguments, request, type);
-    });
+    const pending = this.dispatcher.dispatch('kernel.controller', event);
+    if (pending !== undefined) return pending.then(() => this.#resolveArguments(event.controller, request, type));
+    return this.#resolveArguments(event.controller, request, type);
+  }
+
+  #resolveArguments(controller: Controller, request: Request, type: RequestType): Response | Promise<Response> {
+    const resolvedArguments = this.argumentResolver.getArguments(request, controller);
+    return isThenable(resolvedArguments)
+      ? Promise.resolve(resolvedArguments).then((args) => this.#callController(controller, args, request, type))
+      : this.#callController(controller, resolvedArguments, request, type);
   }
 
   #callController(controller: Controller, args: unknown[], request: Request, type: RequestType): Response | Promise<Response> {
+    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return this.#invoke(controller, args, request, type);
     const event = new ControllerArgumentsEvent(this, request, type, controller, args);
-    return after(this.dispatcher.dispatch('kernel.controller_arguments', event), () => {
-      const called = event.controller;
-      const result = (called as CallableController)(...event.arguments);
-      return isThenable(result)
-        ? Promise.resolve(result).then((value) => this.#toResponse(called, value, request, type))
-        : this.#toResponse(called, result, request, type);
-    });
+    const pending = this.dispatcher.dispatch('kernel.controller_arguments', event);
+    if (pending !== undefined) return pending.then(() => this.#invoke(event.controller, event.arguments, request, type));
+    return this.#invoke(event.controller, event.arguments, request, type);
+  }
+
+  #invoke(controller: Controller, args: unknown[], request: Request, type: RequestType): Response | Promise<Response> {
+    const result = (controller as CallableController)(...args);
+    return isThenable(result)
+      ? Promise.resolve(result).then((value) => this.#toResponse(controller, value, request, type))
+      : this.#toResponse(controller, result, request, type);
   }
 
   #toResponse(controller: Controller, result: unknown, request: Request, type: RequestType): Response | Promise<Response> {
@@ -160,12 +183,14 @@ export class HttpKernel implements HttpKernelInterface {
 
   #filterResponse(response: Response, request: Request, type: RequestType): Response | Promise<Response> {
     const event = new ResponseEvent(this, request, type, response);
-    return after(this.dispatcher.dispatch('kernel.response', event), () =>
-      after(this.#finishRequest(request, type), () => event.response),
-    );
+    const pending = this.dispatcher.dispatch('kernel.response', event);
+    if (pending !== undefined) return pending.then(() => after(this.#finishRequest(request, type), () => event.response));
+    const finishing = this.#finishRequest(request, type);
+    return finishing === undefined ? event.response : finishing.then(() => event.response);
   }
 
   #finishRequest(request: Request, type: RequestType): void | Promise<void> {
+    if (!this.dispatcher.isObserved('kernel.finish_request')) return;
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
   }
 
