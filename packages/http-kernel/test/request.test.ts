@@ -53,6 +53,20 @@ describe('HeaderBag', () => {
     headers.delete('Set-Thing');
     expect(headers.has('set-thing')).toBe(false);
   });
+
+  it('reads a raw list on first use: names folded, repeats kept in order, pseudo-headers left out', () => {
+    const raw = [':authority', 'a.example', 'Host', 'a.example', 'X-Tag', 'one', 'x-tag', 'two', 'Accept', '*/*'];
+    const headers = HeaderBag.fromRawList(raw);
+    expect(headers.names()).toEqual(['host', 'x-tag', 'accept']);
+    expect(headers.getAll('X-TAG')).toEqual(['one', 'two']);
+    expect(raw).toHaveLength(10);
+    // Writes and copies see the raw headers too, whichever comes first.
+    const written = HeaderBag.fromRawList(raw).set('accept', 'text/html');
+    expect(written.get('accept')).toBe('text/html');
+    expect(written.get('host')).toBe('a.example');
+    expect(new HeaderBag(HeaderBag.fromRawList(raw)).toObject()).toEqual({ host: 'a.example', 'x-tag': ['one', 'two'], accept: '*/*' });
+    expect([...HeaderBag.fromRawList(raw)].map(([name]) => name)).toEqual(['host', 'x-tag', 'accept']);
+  });
 });
 
 describe('Response', () => {
@@ -61,5 +75,7 @@ describe('Response', () => {
     expect(response.headers.get('date')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     expect(httpDate(Date.UTC(1994, 10, 6, 8, 49, 37))).toBe('Sun, 06 Nov 1994 08:49:37 GMT');
     expect(new Response(null, 304).isEmpty).toBe(true);
+    // A Date given by the caller is kept.
+    expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual(['Sun, 06 Nov 1994 08:49:37 GMT']);
   });
 });

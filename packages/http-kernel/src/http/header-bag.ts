@@ -9,12 +9,16 @@ export type HeaderInit =
  * node:http present them); values keep their order.
  */
 export class HeaderBag implements Iterable<[string, string[]]> {
-  readonly #values = new Map<string, string[]>();
+  readonly #values: Map<string, string[]>;
+  /** A raw list given to `fromRawList`, not read into `#values` yet. */
+  #unread: readonly string[] | null;
 
   constructor(init?: HeaderInit) {
+    this.#values = new Map();
+    this.#unread = null;
     if (init === undefined) return;
     if (init instanceof HeaderBag) {
-      for (const [name, values] of init.#values) this.#values.set(name, [...values]);
+      for (const [name, values] of init.#map()) this.#values.set(name, [...values]);
     } else if (Symbol.iterator in init) {
       for (const [name, value] of init as Iterable<readonly [string, HeaderValue]>) this.append(name, value);
     } else {
@@ -26,55 +30,80 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     }
   }
 
+  /**
+   * Headers from a flat raw list `[name, value, name, value…]` (node's `rawHeaders`), names in any
+   * case; HTTP/2 pseudo-headers (`:path`…) are left out. The list is read on first use, not
+   * before: many requests are answered without anyone reading their headers. It must not change
+   * afterwards (node never changes `rawHeaders`).
+   */
+  static fromRawList(raw: readonly string[]): HeaderBag {
+    const bag = new HeaderBag();
+    bag.#unread = raw;
+    return bag;
+  }
+
+  #map(): Map<string, string[]> {
+    const raw = this.#unread;
+    if (raw !== null) {
+      this.#unread = null;
+      for (let i = 0; i < raw.length; i += 2) {
+        const name = raw[i]!;
+        if (name.charCodeAt(0) !== 58 /* ':' */) this.append(name, raw[i + 1]!);
+      }
+    }
+    return this.#values;
+  }
+
   /** The first value, or `undefined`. */
   get(name: string): string | undefined {
-    return this.#values.get(name.toLowerCase())?.[0];
+    return this.#map().get(name.toLowerCase())?.[0];
   }
 
   /** Every value in order (empty when absent). */
   getAll(name: string): string[] {
-    return this.#values.get(name.toLowerCase())?.slice() ?? [];
+    return this.#map().get(name.toLowerCase())?.slice() ?? [];
   }
 
   has(name: string): boolean {
-    return this.#values.has(name.toLowerCase());
+    return this.#map().has(name.toLowerCase());
   }
 
   /** Replaces every value of `name`. */
   set(name: string, value: HeaderValue | number): this {
-    this.#values.set(name.toLowerCase(), normalise(value));
+    this.#map().set(name.toLowerCase(), normalise(value));
     return this;
   }
 
   append(name: string, value: HeaderValue | number): this {
     const key = name.toLowerCase();
-    const existing = this.#values.get(key);
-    if (existing === undefined) this.#values.set(key, normalise(value));
+    const values = this.#map();
+    const existing = values.get(key);
+    if (existing === undefined) values.set(key, normalise(value));
     else existing.push(...normalise(value));
     return this;
   }
 
   delete(name: string): this {
-    this.#values.delete(name.toLowerCase());
+    this.#map().delete(name.toLowerCase());
     return this;
   }
 
   get size(): number {
-    return this.#values.size;
+    return this.#map().size;
   }
 
   names(): string[] {
-    return [...this.#values.keys()];
+    return [...this.#map().keys()];
   }
 
   [Symbol.iterator](): IterableIterator<[string, string[]]> {
-    return this.#values.entries();
+    return this.#map().entries();
   }
 
   /** A plain object, multi-valued names as arrays (the shape node:http's `setHeader` takes). */
   toObject(): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
-    for (const [name, values] of this.#values) out[name] = values.length === 1 ? values[0]! : [...values];
+    for (const [name, values] of this.#map()) out[name] = values.length === 1 ? values[0]! : [...values];
     return out;
   }
 }

@@ -13,6 +13,10 @@ export class Response {
   constructor(body: ResponseBody = '', status = 200, headers?: HeaderInit) {
     this.body = body;
     this.status = status;
+    if (headers === undefined) {
+      this.headers = new HeaderBag().set('date', httpDate());
+      return;
+    }
     this.headers = headers instanceof HeaderBag ? headers : new HeaderBag(headers);
     if (!this.headers.has('date')) this.headers.set('date', httpDate());
   }

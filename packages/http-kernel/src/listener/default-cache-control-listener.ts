@@ -30,7 +30,7 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
 
   onKernelResponse(event: ResponseEvent): void {
     const headers = event.response.headers;
-    const current = headers.getAll('cache-control').join(', ').trim();
+    const current = headers.has('cache-control') ? headers.getAll('cache-control').join(', ').trim() : '';
     if (current === '') {
       const validated = headers.has('last-modified') || headers.has('expires');
       headers.set('cache-control', validated ? 'private, must-revalidate' : 'no-cache, private');

@@ -13,8 +13,6 @@ import { TrustedProxies, unmapIpv4 } from './trusted-proxies.js';
 /** A request as node:http (HTTP/1.x) or the node:http2 compatibility API presents it. */
 export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
 
-const COLON = 58;
-
 /**
  * Builds the kernel's `Request` from a node request: path and query exactly as sent, headers
  * (pseudo-headers left out), scheme from the socket, host from `Host` or `:authority`, client
@@ -37,18 +35,14 @@ export class NodeRequestFactory {
     const target = parseRequestTarget(req.url ?? '');
     if (target === null) throw new InvalidRequestError('The request target is not a path.');
 
-    const headers = new HeaderBag();
-    const raw = req.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!;
-      if (name.charCodeAt(0) !== COLON) headers.append(name, raw[i + 1]!);
-    }
+    const framing = readFraming(req.rawHeaders);
+    const headers = HeaderBag.fromRawList(req.rawHeaders);
 
     const http2 = req.httpVersionMajor === 2;
     const socket = req.socket;
     let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
-    let authority = (http2 ? (req as Http2ServerRequest).authority : undefined) ?? headers.get('host');
+    let authority = (http2 ? (req as Http2ServerRequest).authority : undefined) ?? framing.host;
     let forwardedPort: number | undefined;
 
     if (!this.#proxies.isEmpty && this.#proxies.has(clientIp)) {
@@ -91,7 +85,7 @@ export class NodeRequestFactory {
       headers,
       clientIp,
       protocolVersion: req.httpVersion,
-      body: this.#body(req, headers, http2),
+      body: this.#body(req, framing, http2),
     });
   }
 
@@ -116,18 +110,47 @@ export class NodeRequestFactory {
     return client;
   }
 
-  #body(req: NodeIncomingRequest, headers: HeaderBag, http2: boolean): IncomingBody | null {
+  #body(req: NodeIncomingRequest, framing: Framing, http2: boolean): IncomingBody | null {
     if (http2) {
       if ((req as Http2ServerRequest).stream.endAfterHeaders) return null;
-    } else if (!headers.has('content-length') && !headers.has('transfer-encoding')) {
+    } else if (framing.contentLength === undefined && !framing.transferEncoding) {
       return null;
     }
-    const declared = headers.get('content-length');
+    const declared = framing.contentLength;
     return new IncomingBody(req, declared === undefined ? undefined : Number(declared), {
       maxBytes: this.#options.bodyLimit,
       timeoutMs: this.#options.bodyTimeout,
     });
   }
+}
+
+/** What the adapter itself needs from the headers, read straight from the raw list (the bag reads it only if someone asks). */
+interface Framing {
+  readonly host: string | undefined;
+  readonly contentLength: string | undefined;
+  readonly transferEncoding: boolean;
+}
+
+function readFraming(raw: readonly string[]): Framing {
+  let host: string | undefined;
+  let contentLength: string | undefined;
+  let transferEncoding = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    // The length rules out almost every other header before any case folding.
+    switch (name.length) {
+      case 4:
+        if (host === undefined && name.toLowerCase() === 'host') host = raw[i + 1];
+        break;
+      case 14:
+        if (contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1];
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = true;
+        break;
+    }
+  }
+  return { host, contentLength, transferEncoding };
 }
 
 function firstValue(value: string | undefined): string | undefined {

@@ -45,7 +45,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   static readonly FINISH_REQUEST_PRIORITY = 0;
 
   readonly #logger: Logger;
-  /** Per request chain: the request currently handled on it, whose context URL generation uses. */
+  /** Per request chain that ran a sub-request: the request currently handled on it, whose context URL generation uses. */
   readonly #current = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
@@ -77,7 +77,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
-    if (event.requestStack !== null) this.#current.set(event.requestStack, request);
+    // A main request needs no entry: `contextOf` falls back to the chain's main request.
+    if (event.requestStack !== null && !event.isMainRequest()) this.#current.set(event.requestStack, request);
     if (request.attributes.has('_controller')) return;
 
     let result: MatchResult;
@@ -134,9 +135,12 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     else this.#current.set(stack, parent);
   }
 
-  /** The context of the request being handled on a chain (`event.requestStack`), for URL generation. */
+  /**
+   * The context of the request being handled on a chain (`event.requestStack`), for URL
+   * generation; `undefined` once the chain's main request is done.
+   */
   contextOf(stack: RequestStack): RequestContext | undefined {
-    const request = this.#current.get(stack);
+    const request = this.#current.get(stack) ?? stack.getMainRequest() ?? undefined;
     return request === undefined ? undefined : this.router.contextFor(request);
   }
 
