@@ -1,30 +1,32 @@
 import type { Candidate } from './candidate.js';
 import { STOP, type Outcome, type Pass } from './pass.js';
-import { routeMatch, type TrailingSlashMode } from './match-result.js';
+import { routeMatch, type RouteMatch, type TrailingSlashMode } from './match-result.js';
 import { check, union } from './route-check.js';
-import { END, LITERALS, OPAQUE, type TreeItem, type TreeNode } from './segment-tree.js';
-import { segmentEquals, walk } from './tree-walker.js';
+import { END, LITERALS, OPAQUE, type TreeNode } from './segment-tree.js';
+import { walk } from './tree-walker.js';
 
 /** Matches a decoded path against the tree: the first accepting route in order, STOP, or nothing. */
 export type TreeMatcher = (path: string, pos: number, pass: Pass) => Outcome;
 
 /**
- * The subtree a path's first segment leads to, to be called with `pos` at the end of that segment;
- * `undefined` when no route starts with it. Only for trees whose root holds nothing but literal
- * segments (see `CompiledTree.enter`).
+ * The walk most requests need, without a pass object: for a decoded path that does not end with
+ * `/`, from the root. It judges routes by path, trailing slash and method alone and allocates
+ * nothing but the result. Answers: the first accepting route in order; `undefined` when no route's
+ * path matched; `null` when some did but each rejected the request (a 405, or a 404 whose
+ * slash-toggled retry may still find a route); STOP when a route needs more than that walk can
+ * judge (a host or scheme restriction, an opaque route's own expression, a slash redirect) — the
+ * caller then walks with a pass.
  */
-export type TreeEntry = (path: string) => TreeMatcher | undefined;
+export type QuickWalk = (path: string, method: string) => RouteMatch | typeof STOP | null | undefined;
 
 export interface CompiledTree {
-  /** The whole walk, from the root. */
+  /** The full walk, from the root (`pos` 0), with a pass. */
   readonly match: TreeMatcher;
   /**
-   * The root's switch on its own: `UrlMatcher` runs it before allocating anything for the
-   * request, so a path no route starts with is a 404 at once (the scanner's `/wp-login.php`)
-   * and a hit does not compare its first segment twice. `null` when the root has anything
-   * but literal children (a parameter, an opaque route, the root route).
+   * Generated separately from `match`, so that the functions hits and 404s run never see the
+   * rarer work (405 lists, slash redirects) and keep their JIT feedback to themselves.
    */
-  readonly enter: TreeEntry | null;
+  readonly quickWalk: QuickWalk;
 }
 
 /** Literal segments up to this length are compared char by char in the generated code. */
@@ -34,7 +36,8 @@ const INLINE_COMPARE_LIMIT = 12;
  * Turns the segment tree into JavaScript — one small function per node, literal children as a
  * `switch` on the segment length and inline character comparisons — the way the reference dumps
  * its matcher to PHP. Same walk as `tree-walker.ts`, without interpreting the tree at run time.
- * Falls back to that interpreter where code generation from strings is disallowed.
+ * Falls back to that interpreter where code generation from strings is disallowed (its quick walk
+ * always hands over to the walk with a pass).
  */
 export function compileTree(tree: TreeNode, mode: TrailingSlashMode, generateCode = true): CompiledTree {
   if (generateCode) {
@@ -47,25 +50,8 @@ export function compileTree(tree: TreeNode, mode: TrailingSlashMode, generateCod
   return interpreted(tree);
 }
 
-/** The root of a tree whose only item is one group of literal segments, else `null`. */
-function rootLiterals(tree: TreeNode): TreeItem | null {
-  return tree.items.length === 1 && tree.items[0]!.kind === LITERALS ? tree.items[0]! : null;
-}
-
 function interpreted(tree: TreeNode): CompiledTree {
-  const match: TreeMatcher = (path, pos, pass) => walk(tree, pos, pass, 0);
-  const root = rootLiterals(tree);
-  if (root === null) return { match, enter: tree.items.length === 0 ? () => undefined : null };
-  const subtrees = root.nodes!.map((nodes) => nodes?.map((node): TreeMatcher => (path, pos, pass) => walk(node, pos, pass, 0)));
-  const enter: TreeEntry = (path) => {
-    let end = path.indexOf('/', 1);
-    if (end < 0) end = path.length;
-    const texts = root.texts![end - 1];
-    if (texts === undefined) return undefined;
-    for (let j = 0; j < texts.length; j++) if (segmentEquals(path, 1, texts[j]!)) return subtrees[end - 1]![j];
-    return undefined;
-  };
-  return { match, enter };
+  return { match: (_path, pos, pass) => walk(tree, pos, pass, 0), quickWalk: () => STOP };
 }
 
 function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
@@ -79,14 +65,13 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
     if (index < 0) index = candidates.push(candidate) - 1;
     return `C[${index}]`;
   };
+  const testRef = (test: RegExp | null): string => (test === null ? '' : ` && T[${tests.push(test) - 1}].test(path.slice(pos + 1, end))`);
+  const segmentEnd = 'if (end < 0) { end = path.indexOf("/", pos + 1); if (end < 0) end = length; }';
 
-  /** The root's literal children: `[size][j]` = the function name of `texts[size][j]`'s subtree. */
-  const rootChildren: string[][] = [];
-
+  /** The walk with a pass: parameter offsets in `pass.offsets`, rejections recorded in the pass. */
   const emitNode = (node: TreeNode, depth: number): string => {
     const name = `n${nextId++}`;
     const lines: string[] = [`function ${name}(path, pos, pass) {`, 'const length = path.length; let end = -1; let r; let o;'];
-    const segmentEnd = 'if (end < 0) { end = path.indexOf("/", pos + 1); if (end < 0) end = length; }';
     for (const item of node.items) {
       if (item.kind === END) {
         const checks = item.candidates!.map((c) => endCheck(c, candidateRef(c), mode));
@@ -95,22 +80,15 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
         const ref = candidateRef(item.candidates![0]!);
         lines.push(`{ const m = ${ref}.regex.exec(path); if (m !== null) { r = check(${ref}, pass, m); if (r !== undefined) return r; } }`);
       } else if (item.kind === LITERALS) {
-        const cases: string[] = [];
-        item.texts!.forEach((texts, size) => {
-          if (texts === undefined) return;
-          const branches = texts.map((text, j) => {
-            const child = emitNode(item.nodes![size]![j]!, depth);
-            if (node === tree) (rootChildren[size] ??= [])[j] = child;
-            return `if (${compare(text)}) { r = ${child}(path, end, pass); if (r !== undefined) return r; break; }`;
-          });
-          cases.push(`case ${size}: ${branches.join(' ')} break;`);
+        const cases = literalCases(item.texts!, (size, j) => {
+          const child = emitNode(item.nodes![size]![j]!, depth);
+          return `r = ${child}(path, end, pass); if (r !== undefined) return r;`;
         });
-        lines.push(`if (pos < length) { ${segmentEnd} switch (end - pos - 1) { ${cases.join(' ')} } }`);
+        lines.push(`if (pos < length) { ${segmentEnd} switch (end - pos - 1) { ${cases} } }`);
       } else {
         const child = emitNode(item.child!, depth + 1);
-        const test = item.test === null ? '' : ` && T[${tests.push(item.test) - 1}].test(path.slice(pos + 1, end))`;
         lines.push(
-          `if (pos < length) { ${segmentEnd} if (end !== pos + 1${test}) { o = pass.offsets; o[${depth * 2}] = pos + 1; o[${depth * 2 + 1}] = end; r = ${child}(path, end, pass); if (r !== undefined) return r; } }`,
+          `if (pos < length) { ${segmentEnd} if (end !== pos + 1${testRef(item.test)}) { o = pass.offsets; o[${depth * 2}] = pos + 1; o[${depth * 2 + 1}] = end; r = ${child}(path, end, pass); if (r !== undefined) return r; } }`,
         );
       }
     }
@@ -119,8 +97,39 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
     return name;
   };
 
+  /**
+   * The quick walk (see `QuickWalk`): the offsets of the parameters above a node are arguments of
+   * its function (`a0, b0, a1, b1…`), `touched` records that a route's path matched.
+   */
+  const emitQuickNode = (node: TreeNode, depth: number): string => {
+    const name = `q${nextId++}`;
+    const offsets = offsetNames(depth);
+    const args = ['path', 'pos', 'method', ...offsets].join(', ');
+    const passOn = ['path', 'end', 'method', ...offsets].join(', ');
+    const afterChild = 'if (r !== undefined) { if (r !== null) return r; touched = true; }';
+    const lines: string[] = [`function ${name}(${args}) {`, 'const length = path.length; let end = -1; let r; let touched = false;'];
+    for (const item of node.items) {
+      if (item.kind === END) {
+        const checks = item.candidates!.map((c) => quickEndCheck(c, candidateRef(c), mode, offsets));
+        lines.push(`if (pos >= length - 1) { touched = true; ${checks.join(' ')} }`);
+      } else if (item.kind === OPAQUE) {
+        lines.push(`if (${candidateRef(item.candidates![0]!)}.regex.exec(path) !== null) return STOP;`);
+      } else if (item.kind === LITERALS) {
+        const cases = literalCases(item.texts!, (size, j) => `r = ${emitQuickNode(item.nodes![size]![j]!, depth)}(${passOn}); ${afterChild}`);
+        lines.push(`if (pos < length) { ${segmentEnd} switch (end - pos - 1) { ${cases} } }`);
+      } else {
+        const child = emitQuickNode(item.child!, depth + 1);
+        lines.push(`if (pos < length) { ${segmentEnd} if (end !== pos + 1${testRef(item.test)}) { r = ${child}(${passOn}, pos + 1, end); ${afterChild} } }`);
+      }
+    }
+    lines.push('return touched ? null : undefined;', '}');
+    functions.push(lines.join('\n'));
+    return name;
+  };
+
   const root = emitNode(tree, 0);
-  const source = `"use strict";\n${functions.join('\n')}\nreturn { match: ${root}, enter: ${enterSource(tree, rootChildren)} };`;
+  const quickRoot = emitQuickNode(tree, 0);
+  const source = `"use strict";\n${functions.join('\n')}\nreturn { match: ${root}, quickWalk: (path, method) => ${quickRoot}(path, 0, method) };`;
   const factory = new Function('check', 'C', 'T', 'STOP', 'routeMatch', 'union', source) as (
     checkRoute: typeof check,
     candidateTable: readonly Candidate[],
@@ -130,6 +139,25 @@ function generate(tree: TreeNode, mode: TrailingSlashMode): CompiledTree {
     unite: typeof union,
   ) => CompiledTree;
   return factory(check, candidates, tests, STOP, routeMatch, union);
+}
+
+/**
+ * The `case`s of a switch on the segment length over literal segments grouped by length: each
+ * text compared in place, `branch(size, j)` run for the one that equals the segment.
+ */
+function literalCases(texts: ReadonlyArray<readonly string[] | undefined>, branch: (size: number, j: number) => string): string {
+  const cases: string[] = [];
+  texts.forEach((group, size) => {
+    if (group === undefined) return;
+    const branches = group.map((text, j) => `if (${compare(text)}) { ${branch(size, j)} break; }`);
+    cases.push(`case ${size}: ${branches.join(' ')} break;`);
+  });
+  return cases.join(' ');
+}
+
+/** The argument names of the parameter offsets above a node at `depth`: `a0, b0, a1, b1…`. */
+function offsetNames(depth: number): string[] {
+  return Array.from({ length: depth }, (_, i) => [`a${i}`, `b${i}`]).flat();
 }
 
 /**
@@ -149,13 +177,12 @@ function endCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode): s
     const onMismatch = mode === 'redirect' && candidate.acceptsGet ? 'if (pass.canonical === "GET") return STOP; ' : '';
     parts.push(`if (${mismatch}) { ${onMismatch}break ${label}; }`);
   }
-  const accept = `return routeMatch(${ref}.route, ${paramsExpression(candidate, ref)});`;
+  const accept = `return routeMatch(${ref}.route, ${paramsExpression(candidate, ref, null)});`;
   if (candidate.methods === null) {
     parts.push(accept);
   } else {
-    const allowed = candidate.methodList.map((m) => `c === ${JSON.stringify(m)} || m === ${JSON.stringify(m)}`).join(' || ');
     parts.push(
-      `{ const c = pass.canonical; const m = pass.method; if (${allowed}) ${accept} }`,
+      `{ const method = pass.method; if (${allowsMethod(candidate.methodList)}) ${accept} }`,
       `pass.methodMismatch = true; if (pass.collect) pass.allow = union(pass.allow, ${ref}.methodList);`,
     );
   }
@@ -163,32 +190,43 @@ function endCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode): s
   return parts.join(' ');
 }
 
-/** `enter` as generated code: the root's switch returning the subtree instead of walking it. */
-function enterSource(tree: TreeNode, rootChildren: readonly (readonly string[] | undefined)[]): string {
-  const root = rootLiterals(tree);
-  if (root === null) return tree.items.length === 0 ? '() => undefined' : 'null';
-  const cases: string[] = [];
-  root.texts!.forEach((texts, size) => {
-    if (texts === undefined) return;
-    const branches = texts.map((text, j) => `if (${compare(text)}) return ${rootChildren[size]![j]};`);
-    cases.push(`case ${size}: ${branches.join(' ')} break;`);
-  });
-  // `compare` reads the segment at `pos + 1`: the first segment starts after the leading `/`.
-  return `function enter(path) { const pos = 0; let end = path.indexOf("/", 1); if (end < 0) end = path.length; switch (end - 1) { ${cases.join(' ')} } return undefined; }`;
+/**
+ * `endCheck` for the quick walk (the leaf has set `touched`): same decisions on a path known to
+ * have no trailing slash. A route with a trailing slash never takes it (a GET for a GET route
+ * would be a redirect: STOP). Host and scheme restrictions need the pass: STOP.
+ */
+function quickEndCheck(candidate: Candidate, ref: string, mode: TrailingSlashMode, offsets: readonly string[]): string {
+  if (candidate.hostRegex !== null || candidate.schemes !== null) return 'return STOP;';
+  if (mode !== 'ignore' && candidate.hasTrailingSlash) {
+    return mode === 'redirect' && candidate.acceptsGet ? 'if (method === "GET" || method === "HEAD") return STOP;' : '';
+  }
+  const accept = `return routeMatch(${ref}.route, ${paramsExpression(candidate, ref, offsets)});`;
+  return candidate.methods === null ? accept : `if (${allowsMethod(candidate.methodList)}) ${accept}`;
+}
+
+/**
+ * The route's method test on `method`: one of its methods, or HEAD where it allows GET (the
+ * reference's check on the method and on its canonical form, GET for HEAD).
+ */
+function allowsMethod(methods: readonly string[]): string {
+  const accepted = methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
+  return accepted.map((m) => `method === ${JSON.stringify(m)}`).join(' || ');
 }
 
 /**
  * The params of a leaf's route. Without defaults, an object literal written right here: one
  * allocation the JIT sees whole, instead of a call to the route's own builder. Same rule as the
  * builder (candidate.ts): JSON-quoted names, `__proto__` and very long lists go through it.
+ * `offsets`: the quick walk's offset arguments, `null` to read them from the pass.
  */
-function paramsExpression(candidate: Candidate, ref: string): string {
+function paramsExpression(candidate: Candidate, ref: string, offsets: readonly string[] | null): string {
   const names = candidate.pathVariables;
   if (candidate.hasDefaults || names.length > 16 || names.includes('__proto__')) {
-    return `${ref}.buildParams(path, pass.offsets, ${ref}.defaults)`;
+    return `${ref}.buildParams(path, ${offsets === null ? 'pass.offsets' : `[${offsets.join(', ')}]`}, ${ref}.defaults)`;
   }
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: path.slice(o[${i * 2}], o[${i * 2 + 1}])`);
-  return `(o = pass.offsets, { ${fields.join(', ')} })`;
+  const slice = (i: number) => (offsets === null ? `path.slice(o[${i * 2}], o[${i * 2 + 1}])` : `path.slice(a${i}, b${i})`);
+  const fields = names.map((name, i) => `${JSON.stringify(name)}: ${slice(i)}`);
+  return offsets === null ? `(o = pass.offsets, { ${fields.join(', ')} })` : `{ ${fields.join(', ')} }`;
 }
 
 /** A condition that the segment starting at `pos + 1` (length already known) equals `text`. */

@@ -4,7 +4,7 @@ import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf, type Candidate } from './candidate.js';
 import { Pass, STOP, stop } from './pass.js';
 import { check } from './route-check.js';
-import { compileTree, type TreeEntry, type TreeMatcher } from './tree-compiler.js';
+import { compileTree, type QuickWalk, type TreeMatcher } from './tree-compiler.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -31,7 +31,8 @@ export interface UrlMatcherOptions {
  * wins; HEAD matches GET routes; 405 lists the union of allowed methods; a GET-capable route that
  * matches after toggling the trailing slash answers with a redirect (ruling 5).
  *
- * Stateless per request: `match` keeps everything it needs in a local pass object.
+ * Stateless per request. Most requests are answered by a walk of the tree without a pass object;
+ * the others keep what they need in a local pass object.
  */
 export class UrlMatcher {
   /**
@@ -41,10 +42,9 @@ export class UrlMatcher {
    * shared between requests (their params are frozen).
    */
   readonly #static = new Map<string, StaticEntry>();
-  /** The root's switch on the first segment, when the root has only literal children (see tree-compiler.ts). */
-  readonly #enterTree: TreeEntry | null;
   readonly #tree: TreeNode;
   readonly #matchTree: TreeMatcher;
+  readonly #quickWalk: QuickWalk;
   readonly #mode: TrailingSlashMode;
   /** Whether a slash-toggled retry can find something the first pass did not even touch. */
   readonly #retryMayReachNewRoutes: boolean;
@@ -75,7 +75,7 @@ export class UrlMatcher {
     this.#tree = builder.build();
     const compiled = compileTree(this.#tree, this.#mode, options.generateCode ?? true);
     this.#matchTree = compiled.match;
-    this.#enterTree = compiled.enter;
+    this.#quickWalk = compiled.quickWalk;
     this.#retryMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     this.#precomputeStaticAnswers(methods);
   }
@@ -86,24 +86,39 @@ export class UrlMatcher {
    */
   match(rawPath: string, context: MatchContext): MatchResult {
     const entry = this.#static.get(rawPath);
-    if (entry !== undefined && entry.answers !== null) {
-      const answer = entry.answers.get(context.method);
-      if (answer !== undefined) return answer;
+    if (entry !== undefined) {
+      if (entry.answers !== null) {
+        const answer = entry.answers.get(context.method);
+        if (answer !== undefined) return answer;
+      }
+      return this.#matchWithPass(rawPath, context, entry, false);
     }
-    let subtree: TreeMatcher | null = null;
-    if (entry === undefined && this.#enterTree !== null && rawPath.charCodeAt(rawPath.length - 1) !== 47 && !rawPath.includes('%')) {
-      // No static route has this path (nor, without a trailing slash, its trimmed form): only the
-      // tree can answer, and only below the root child its first segment names. None: a 404
-      // before anything is allocated, and the toggled path cannot reach a route either.
-      const found = this.#enterTree(rawPath);
-      if (found === undefined) return this.#notFound(rawPath, context.method);
-      subtree = found;
+    if (rawPath.charCodeAt(0) !== 47 || rawPath.charCodeAt(rawPath.length - 1) === 47 || rawPath.includes('%')) {
+      return this.#matchWithPass(rawPath, context, entry, false);
     }
-    // With a subtree the path was found free of `%`: it is its own decoded form.
-    const first = subtree === null
-      ? this.#newPass(rawPath, context.method, context.scheme, context.host)
-      : new Pass(rawPath, rawPath, context.method, context.scheme, context.host, this.#mode);
-    const found = this.#pass(first, entry, subtree);
+    // No static route has this path (nor, without a trailing slash, its trimmed form) and it is its
+    // own decoded form: only the tree can answer, and the quick walk does for hits and for paths
+    // no route's path matches, without a pass object.
+    const found = this.#quickWalk(rawPath, context.method);
+    if (found === undefined) {
+      // The toggled path cannot reach a route either, unless opaque routes or empty segments exist.
+      if (!this.#retryMayReachNewRoutes) return this.#notFound(rawPath, context.method);
+      return this.#matchWithPass(rawPath, context, entry, false);
+    }
+    if (found !== null && found !== STOP) return found;
+    // Routes' paths matched but each rejected the request (a 405 is likely: collect the allowed
+    // lists at once), or a route needs more than the quick walk judges: walk with a pass.
+    return this.#matchWithPass(rawPath, context, entry, found === null);
+  }
+
+  /**
+   * The full first pass with a pass object, then what follows a first pass that found no route.
+   * `collect`: build the allowed method and scheme lists during the first pass already.
+   */
+  #matchWithPass(rawPath: string, context: MatchContext, entry: StaticEntry | undefined, collect: boolean): MatchResult {
+    const first = this.#newPass(rawPath, context.method, context.scheme, context.host);
+    if (collect) first.startCollecting();
+    const found = this.#pass(first, entry);
     if (found !== undefined) return found;
     return this.#afterFirstPass(rawPath, context, first);
   }
@@ -156,24 +171,25 @@ export class UrlMatcher {
    * lists (so a hit never allocates them). Returning only results or `undefined` (never the pass)
    * keeps the caller's checks monomorphic whatever mix of hits, 404s and 405s the server sees.
    *
+   * A pass already collecting (see `match`) needs no second run.
+   *
    * `rawEntry`: the static entry `match` already looked up for the raw path (`undefined` = none),
-   * or `null` when it did not look; reused when decoding left the path unchanged. `subtree`: the
-   * root child `match` already found for the path's first segment, or `null` to walk from the root.
+   * or `null` when it did not look; reused when decoding left the path unchanged.
    */
-  #pass(pass: Pass, rawEntry: StaticEntry | undefined | null = null, subtree: TreeMatcher | null = null): RouteMatch | undefined {
+  #pass(pass: Pass, rawEntry: StaticEntry | undefined | null = null): RouteMatch | undefined {
     const known = rawEntry !== null && pass.path === pass.rawPath;
-    const found = this.#run(pass, known, rawEntry, subtree);
-    if (found !== undefined || (!pass.methodMismatch && !pass.schemeMismatch)) return found;
-    return this.#collect(pass, known, rawEntry, subtree);
+    const found = this.#run(pass, known, rawEntry);
+    if (found !== undefined || pass.collect || (!pass.methodMismatch && !pass.schemeMismatch)) return found;
+    return this.#collect(pass, known, rawEntry);
   }
 
   /** The second pass that builds the allowed method and scheme lists (out of line: rare). */
-  #collect(pass: Pass, known: boolean, rawEntry: StaticEntry | undefined | null, subtree: TreeMatcher | null): RouteMatch | undefined {
+  #collect(pass: Pass, known: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
     pass.startCollecting();
-    return this.#run(pass, known, rawEntry, subtree);
+    return this.#run(pass, known, rawEntry);
   }
 
-  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null, subtree: TreeMatcher | null): RouteMatch | undefined {
+  #run(pass: Pass, rawEntryKnown: boolean, rawEntry: StaticEntry | undefined | null): RouteMatch | undefined {
     const path = pass.path;
     // Keyed by the trimmed path, but like a route's own `…/?$` expression only one trailing slash is accepted.
     const extra = path.length - pass.trimmed.length;
@@ -188,7 +204,7 @@ export class UrlMatcher {
       }
     }
     if (path.charCodeAt(0) === 47) {
-      const outcome = subtree === null ? this.#matchTree(path, 0, pass) : subtree(path, firstSegmentEnd(path), pass);
+      const outcome = this.#matchTree(path, 0, pass);
       if (outcome === STOP) return stop(pass);
       if (outcome !== undefined) return outcome;
     }
@@ -234,10 +250,4 @@ function staticEntry(map: Map<string, StaticEntry>, path: string): StaticEntry {
   let entry = map.get(path);
   if (entry === undefined) map.set(path, (entry = { candidates: [], answers: null }));
   return entry;
-}
-
-/** Where the first segment of a path ends: its second `/`, or the end. */
-function firstSegmentEnd(path: string): number {
-  const end = path.indexOf('/', 1);
-  return end < 0 ? path.length : end;
 }
