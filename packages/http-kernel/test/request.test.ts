@@ -12,6 +12,16 @@ describe('Request', () => {
     const local = Request.fromUrl('http://127.0.0.1:8080/robots.txt');
     expect(local.url).toBe('http://127.0.0.1:8080/robots.txt');
     expect(local.httpHost).toBe('127.0.0.1:8080');
+    // Mixed case anywhere in the word, non-letters, non-ASCII, and already-canonical input.
+    const cases: Array<[string, string, string, string]> = [
+      ['gEt', 'GET', 'API.example.COM', 'api.example.com'],
+      ['m-search', 'M-SEARCH', 'ÉCOLE.example', 'école.example'],
+      ['DELETE', 'DELETE', 'v2.api.example.com', 'v2.api.example.com'],
+    ];
+    for (const [method, canonicalMethod, host, canonicalHost] of cases) {
+      const built = new Request({ method, host, path: '/' });
+      expect([built.method, built.host]).toEqual([canonicalMethod, canonicalHost]);
+    }
   });
 
   it('decodes the path once, keeps + and raw encoding, and treats an empty path as /', () => {
@@ -69,11 +79,22 @@ describe('HeaderBag', () => {
   });
 });
 
+describe('httpDate', () => {
+  it('keeps the current second\'s date and moves on at the next second', async () => {
+    const first = httpDate();
+    expect(httpDate()).toBe(first);
+    expect(Math.abs(Date.parse(first) - Date.now())).toBeLessThan(1000);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(Date.parse(httpDate()) - Date.parse(first)).toBeGreaterThanOrEqual(1000);
+  });
+});
+
 describe('Response', () => {
   it('carries a Date header in IMF-fixdate form from construction', () => {
     const response = new Response('x', 201);
     expect(response.headers.get('date')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
     expect(httpDate(Date.UTC(1994, 10, 6, 8, 49, 37))).toBe('Sun, 06 Nov 1994 08:49:37 GMT');
+
     expect(new Response(null, 304).isEmpty).toBe(true);
     // A Date given by the caller is kept.
     expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual(['Sun, 06 Nov 1994 08:49:37 GMT']);
