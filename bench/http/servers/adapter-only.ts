@@ -1,16 +1,4 @@
-// The node adapter in front of a trivial handler instead of the kernel: separates the adapter's
-// cost (request conversion, response writing) from the kernel's and its listeners'.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { JsonResponse, type Request, type Response } from '@switchboard/http-kernel';
-import { createRequestListener, type HostedKernel } from '@switchboard/node-adapter';
-import { announce, HELLO_BODY, HELLO_PATH, NOT_FOUND_BODY } from '../contract.js';
+import { createListener } from '../apps/adapter-only.js';
+import { listen } from '../listen.js';
 
-const handler: HostedKernel = {
-  handle: async (request: Request): Promise<Response> =>
-    request.method === 'GET' && request.rawPath === HELLO_PATH
-      ? new JsonResponse(HELLO_BODY)
-      : new JsonResponse(NOT_FOUND_BODY, 404, undefined, 'application/problem+json'),
-};
-const server = http.createServer(createRequestListener(handler));
-server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+listen(createListener());

@@ -1,17 +1,4 @@
-// Baseline: node:http with a hand-written if/else, the least work a server can do.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { announce, HELLO_BODY, HELLO_PATH, NOT_FOUND_BODY } from '../contract.js';
+import { createListener } from '../apps/node-http.js';
+import { listen } from '../listen.js';
 
-const hello = JSON.stringify(HELLO_BODY);
-const notFound = JSON.stringify(NOT_FOUND_BODY);
-const server = http.createServer((req, res) => {
-  if (req.method === 'GET' && req.url === HELLO_PATH) {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(hello) });
-    res.end(hello);
-    return;
-  }
-  res.writeHead(404, { 'content-type': 'application/problem+json', 'content-length': Buffer.byteLength(notFound) });
-  res.end(notFound);
-});
-server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+listen(createListener());

@@ -1,38 +1,5 @@
-// Switchboard: kernel, router, error listener (problem+json for the 404), default cache-control,
-// served by the node adapter on node:http. `--debug` adds what debug mode adds: the robots
-// header, debug error pages and headers, and the profiler (tracing, tokens, a profile per request
-// saved in memory on kernel.terminate).
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  DisallowRobotsIndexingListener,
-  EventDispatcher,
-  HttpKernel,
-  JsonResponse,
-  defineController,
-  nullLogger,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
-import { createRequestListener } from '@switchboard/node-adapter';
-import { Profiler, registerProfiler } from '@switchboard/profiler';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { announce, HELLO_BODY, HELLO_PATH } from '../contract.js';
+// `--debug` serves the debug-mode app (see apps/switchboard.ts).
+import { createListener } from '../apps/switchboard.js';
+import { listen } from '../listen.js';
 
-const debug = process.argv.includes('--debug');
-const dispatcher = new EventDispatcher<KernelEventMap>();
-const routes = new RouteCollection().add('hello', HELLO_PATH, {
-  methods: ['GET'],
-  controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
-});
-dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
-dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
-dispatcher.addSubscriber(new DefaultCacheControlListener());
-if (debug) {
-  dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  registerProfiler(dispatcher, new Profiler());
-}
-const kernel = new HttpKernel({ dispatcher });
-const server = http.createServer(createRequestListener(kernel));
-server.listen(0, '127.0.0.1', () => announce((server.address() as AddressInfo).port));
+listen(createListener({ debug: process.argv.includes('--debug') }));

@@ -1,0 +1,160 @@
+/**
+ * HTTP benchmark without the network: the same apps as http.bench.ts (bench/http/apps/), each one
+ * a node:http request listener, served by a real node:http server whose connections are in-memory
+ * streams (http/memory-socket.ts). Every request goes through node's parser, IncomingMessage and
+ * ServerResponse and the framework; no system call is made, so this measures the JavaScript cost
+ * per request, the part a framework adds, and moves far less with the machine's load than a
+ * socket benchmark. Each contender runs in a process of its own (the profiler of debug mode turns
+ * on promise hooks, which would slow every other contender of a shared process), warms up, has its
+ * answers checked, then is measured. Rounds rotate the order; the cost of each contender is divided
+ * by bare node:http's in the same round, and the median ratio is reported.
+ *
+ * Run: `cd bench && node --import tsx http-inprocess.bench.ts`
+ * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7).
+ */
+import './built-packages.js';
+import { execFileSync } from 'node:child_process';
+import http, { type RequestListener } from 'node:http';
+import { createListener as adapterOnly } from './http/apps/adapter-only.js';
+import { createListener as express } from './http/apps/express.js';
+import { createListener as fastify } from './http/apps/fastify.js';
+import { createListener as hono } from './http/apps/hono.js';
+import { createListener as koa } from './http/apps/koa.js';
+import { createListener as bare } from './http/apps/node-http.js';
+import { createListener as switchboard } from './http/apps/switchboard.js';
+import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
+import { MemorySocket } from './http/memory-socket.js';
+import { machineLine, reportJson } from './report.js';
+
+const requests = Number(process.env.BENCH_INPROC_REQUESTS ?? 40_000);
+const rounds = Number(process.env.BENCH_INPROC_ROUNDS ?? 7);
+const CONNECTIONS = 10;
+
+const contenders: Array<[string, () => RequestListener | Promise<RequestListener>]> = [
+  ['node:http (bare)', bare],
+  ['node-adapter + trivial handler (no kernel)', adapterOnly],
+  ['Switchboard, debug off', () => switchboard()],
+  ['Switchboard, debug on', () => switchboard({ debug: true })],
+  ['Fastify', fastify],
+  ['Hono (@hono/node-server)', hono],
+  ['Koa (koa-tree-router)', koa],
+  ['Express', express],
+];
+
+const requestFor = (path: string): Buffer =>
+  Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: application/json\r\nUser-Agent: bench\r\n\r\n`);
+
+/** The whole first answer to `path`, on a fresh server: its status, headers and body to check, and its length. */
+async function firstAnswer(listener: RequestListener, path: string): Promise<string> {
+  const server = http.createServer(listener);
+  const socket = new MemorySocket({ keep: true });
+  server.emit('connection', socket);
+  socket.push(requestFor(path));
+  const complete = (text: string): boolean => {
+    const head = text.indexOf('\r\n\r\n');
+    const length = /content-length: (\d+)/i.exec(text);
+    return head >= 0 && length !== null && text.length >= head + 4 + Number(length[1]);
+  };
+  let text = '';
+  for (let turn = 0; turn < 1000 && !complete(text); turn++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    text = Buffer.concat(socket.kept!).toString('latin1');
+  }
+  socket.destroy();
+  server.close();
+  return text;
+}
+
+function check(name: string, answer: string, status: number, contentType: string, body: string | null): void {
+  const [head = '', payload = ''] = answer.split('\r\n\r\n');
+  const ok =
+    head.startsWith(`HTTP/1.1 ${status} `) &&
+    new RegExp(`^content-type: ${contentType}`, 'im').test(head) &&
+    (body === null ? payload.includes(`"status":${status}`) : payload === body);
+  if (!ok) throw new Error(`${name} answered ${JSON.stringify(answer)}`);
+}
+
+/** CPU µs per request over `count` requests spread on a few keep-alive connections. */
+async function measure(listener: RequestListener, path: string, count: number, answerBytes: number): Promise<number> {
+  const server = http.createServer(listener);
+  const sockets = Array.from({ length: CONNECTIONS }, () => new MemorySocket());
+  for (const socket of sockets) server.emit('connection', socket);
+  const request = requestFor(path);
+  const started = process.cpuUsage();
+  await Promise.all(
+    sockets.map(async (socket) => {
+      for (let i = 0; i < count / CONNECTIONS; i++) await socket.exchange(request, answerBytes);
+    }),
+  );
+  const used = process.cpuUsage(started);
+  for (const socket of sockets) socket.destroy();
+  server.close();
+  return (used.user + used.system) / count;
+}
+
+const cases = [
+  { name: 'hello', path: HELLO_PATH, status: 200, contentType: 'application/json', body: JSON.stringify(HELLO_BODY) },
+  { name: '404', path: MISSING_PATH, status: 404, contentType: 'application/problem\\+json', body: null },
+] as const;
+
+/** In a child process: checks one contender's answers, warms it up, prints its cost per case as JSON. */
+async function measureOne(name: string): Promise<void> {
+  const listener = await contenders.find(([contender]) => contender === name)![1]();
+  const bytes: Record<string, number> = {};
+  for (const c of cases) {
+    const answer = await firstAnswer(listener, c.path);
+    check(name, answer, c.status, c.contentType, c.body);
+    bytes[c.name] = Buffer.byteLength(answer, 'latin1');
+  }
+  // Both cases warm up before either is measured: each one's code paths settle in the JIT first.
+  for (const c of cases) await measure(listener, c.path, requests / 2, bytes[c.name]!);
+  const result: Record<string, number> = {};
+  for (const c of cases) result[c.name] = await measure(listener, c.path, requests, bytes[c.name]!);
+  process.stdout.write(JSON.stringify(result));
+}
+
+const child = process.env.BENCH_INPROC_CONTENDER;
+if (child !== undefined) {
+  await measureOne(child);
+  process.exit(0);
+}
+
+const costs = new Map<string, number[]>();
+for (let round = 0; round < rounds; round++) {
+  const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
+  for (const [name] of order) {
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'http-inprocess.bench.ts'], {
+      cwd: new URL('.', import.meta.url),
+      env: { ...process.env, BENCH_INPROC_CONTENDER: name, NODE_ENV: 'production' },
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    const measured = JSON.parse(output) as Record<string, number>;
+    for (const c of cases) costs.set(`${name} ${c.name}`, [...(costs.get(`${name} ${c.name}`) ?? []), measured[c.name]!]);
+  }
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+const rows = contenders.map(([name]) => {
+  const row: Record<string, number | string> = { name };
+  for (const c of cases) {
+    const own = costs.get(`${name} ${c.name}`)!;
+    const base = costs.get(`node:http (bare) ${c.name}`)!;
+    row[`${c.name}Us`] = median(own);
+    row[`${c.name}Ratio`] = median(own.map((cost, round) => cost / base[round]!));
+  }
+  return row;
+});
+
+console.log('\n## HTTP in process: JavaScript cost per request (no sockets)');
+console.log(machineLine());
+console.log(`${requests} requests per case on ${CONNECTIONS} in-memory keep-alive connections after ${requests / 2} of each to warm up; each contender alone in its process; ${rounds} rounds, median\n`);
+console.log('| server | hello µs/req | hello cost vs node:http | 404 µs/req | 404 cost vs node:http |');
+console.log('|---|---:|---:|---:|---:|');
+for (const row of rows) {
+  console.log(
+    `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× | ` +
+      `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |`,
+  );
+}
+reportJson('http-inprocess', rows);
