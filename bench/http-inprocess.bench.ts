@@ -10,7 +10,8 @@
  * by bare node:http's in the same round, and the median ratio is reported.
  *
  * Run: `cd bench && node --import tsx http-inprocess.bench.ts`
- * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7).
+ * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7),
+ * BENCH_INPROC_ONLY (comma list of name parts; bare node:http always runs, as the baseline).
  */
 import './built-packages.js';
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { machineLine, reportJson } from './report.js';
 
 const requests = Number(process.env.BENCH_INPROC_REQUESTS ?? 40_000);
 const rounds = Number(process.env.BENCH_INPROC_ROUNDS ?? 7);
+const only = process.env.BENCH_INPROC_ONLY?.split(',').map((part) => part.trim().toLowerCase());
 const CONNECTIONS = 10;
 
 const contenders: Array<[string, () => RequestListener | Promise<RequestListener>]> = [
@@ -119,9 +121,12 @@ if (child !== undefined) {
   process.exit(0);
 }
 
+const selected = contenders.filter(
+  ([name], index) => index === 0 || only === undefined || only.some((part) => name.toLowerCase().includes(part)),
+);
 const costs = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
-  const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
+  const order = selected.map((_, i) => selected[(i + round) % selected.length]!);
   for (const [name] of order) {
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'http-inprocess.bench.ts'], {
       cwd: new URL('.', import.meta.url),
@@ -135,7 +140,7 @@ for (let round = 0; round < rounds; round++) {
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
-const rows = contenders.map(([name]) => {
+const rows = selected.map(([name]) => {
   const row: Record<string, number | string> = { name };
   for (const c of cases) {
     const own = costs.get(`${name} ${c.name}`)!;

@@ -62,6 +62,17 @@ describe('ProblemJsonErrorRenderer', () => {
     const error = flattenError(new HttpError(400, 'bad', { details: { cyclic } }));
     const problem = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(error).body) as Record<string, unknown>;
     expect(problem['cyclic']).toEqual({ n: '10', self: '[circular]' });
+    const loop: Record<string, unknown> = { name: 'loop' };
+    loop['next'] = loop;
+    const looped = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(flattenError(new HttpError(400, 'bad', { details: { loop } }))).body);
+    expect(looped.loop).toEqual({ name: 'loop', next: '[circular]' });
+  });
+
+  it('writes an object that details share in two places twice (only cycles are cut)', () => {
+    const shared = { id: 7 };
+    const error = flattenError(new HttpError(422, 'bad', { details: { first: shared, second: shared } }));
+    const problem = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(error).body) as Record<string, unknown>;
+    expect([problem['first'], problem['second']]).toEqual([{ id: 7 }, { id: 7 }]);
   });
 });
 

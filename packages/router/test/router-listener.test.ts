@@ -196,6 +196,28 @@ describe('RouterListener in the kernel', () => {
     expect(Error.stackTraceLimit).toBe(limit);
   });
 
+  it('outside debug mode, gives later 404s and 405s the throw site the first one captured, under their own message', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes())));
+    const kernel = new HttpKernel({ dispatcher });
+    const fail = (method: string, path: string): Promise<Error> =>
+      kernel.handle(Request.fromUrl(`http://localhost${path}`, { method }), RequestType.MAIN, false).then(
+        () => expect.unreachable('routing must fail'),
+        (error: unknown) => error as Error,
+      );
+    for (const [method, first, second] of [['GET', '/nowhere', '/elsewhere'], ['DELETE', '/form', '/form']] as const) {
+      const [a, b] = [await fail(method, first), await fail(method, second)];
+      const [aHeader, ...aFrames] = String(a.stack).split('\n');
+      const [bHeader, ...bFrames] = String(b.stack).split('\n');
+      expect(aHeader).toBe(`${a.name}: ${a.message}`);
+      expect(bHeader).toBe(`${b.name}: ${b.message}`);
+      expect(bFrames).toEqual(aFrames);
+      expect(bFrames).toHaveLength(1);
+      expect(bFrames[0]).toMatch(/^ {4}at .*router-listener/);
+    }
+    expect(String((await fail('GET', '/third')).stack)).toContain('No route found for "GET http://localhost/third"');
+  });
+
   it('skips the match line when the logger says INFO is off, and still routes', async () => {
     const written: string[] = [];
     const write = (_context: Record<string, unknown>, message: string): void => void written.push(message);

@@ -42,8 +42,20 @@ function traceEntry(frame: FlattenedFrame): Record<string, unknown> {
   return { function: frame.function, file: frame.file, line: frame.line, column: frame.column };
 }
 
-/** `details` are caller data: a cycle or a BigInt must not turn the error page into a second error. */
+/**
+ * `details` are caller data: a cycle or a BigInt must not turn the error page into a second error.
+ * Plain JSON first (the common case, and the cheap one); what it refuses is written again with
+ * BigInts as strings and repeated objects as `[circular]`.
+ */
 function safeStringify(value: Record<string, unknown>): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return tolerantStringify(value);
+  }
+}
+
+function tolerantStringify(value: Record<string, unknown>): string {
   const seen = new WeakSet<object>();
   return JSON.stringify(value, (_key, member: unknown) => {
     if (typeof member === 'bigint') return member.toString();

@@ -49,6 +49,9 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   readonly #current = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
+  /** Outside debug mode: the stack line of each throw site, read once (see `ThrowSite`). */
+  readonly #notFoundSite = new ThrowSite();
+  readonly #methodNotAllowedSite = new ThrowSite();
 
   constructor(
     private readonly router: Router,
@@ -100,18 +103,20 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
         const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
         const limit = this.#limitStack(NO_FRAMES);
         const cause = new MethodNotAllowedError(allowed);
-        this.#limitStack(THROW_SITE, limit);
+        this.#limitStack(this.#methodNotAllowedSite.framesToCapture, limit);
         const error = new MethodNotAllowedHttpError(allowed, message, { cause });
         Error.stackTraceLimit = limit;
+        if (!this.#debug) this.#methodNotAllowedSite.apply(error);
         throw error;
       }
       case 'not-found': {
         const message = withReferer(notFoundMessage(request), request);
         const limit = this.#limitStack(NO_FRAMES);
         const cause = new ResourceNotFoundError(result.path);
-        this.#limitStack(THROW_SITE, limit);
+        this.#limitStack(this.#notFoundSite.framesToCapture, limit);
         const error = new NotFoundHttpError(message, { cause });
         Error.stackTraceLimit = limit;
+        if (!this.#debug) this.#notFoundSite.apply(error);
         throw error;
       }
     }
@@ -176,9 +181,37 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** The error log line names where the HTTP error was thrown; nothing reads the cause's stack outside debug. */
-const THROW_SITE = 1;
+/** Nothing reads the cause's stack outside debug mode. */
 const NO_FRAMES = 0;
+
+/**
+ * The throw site of one `throw` statement, for the error log line, which names where the HTTP
+ * error was thrown. Every error thrown there has the same one, yet capturing even one frame means
+ * walking the optimized frames above the constructor: the first error captures it for real, and
+ * later ones are built without frames and given the line it produced (their own name and message
+ * before it, as V8 writes a stack). A stack not in V8's format (a custom `prepareStackTrace`) is
+ * never copied: every error then captures its frame.
+ */
+class ThrowSite {
+  /** `undefined`: not seen yet; `null`: not reusable. */
+  #frameLines: string | null | undefined = undefined;
+
+  get framesToCapture(): number {
+    return typeof this.#frameLines === 'string' ? NO_FRAMES : 1;
+  }
+
+  /** Gives `error` (built with `framesToCapture` frames) the throw site's stack line. */
+  apply(error: Error): void {
+    if (typeof this.#frameLines === 'string') {
+      error.stack = `${error.name}: ${error.message}${this.#frameLines}`;
+      return;
+    }
+    if (this.#frameLines === null) return;
+    const stack: unknown = error.stack;
+    const header = `${error.name}: ${error.message}`;
+    this.#frameLines = typeof stack === 'string' && stack.startsWith(`${header}\n`) ? stack.slice(header.length) : null;
+  }
+}
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
 function notFoundMessage(request: Request): string {
