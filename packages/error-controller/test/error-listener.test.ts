@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   defineController,
+  ExceptionEvent,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   Request,
+  RequestType,
   Response,
   UnprocessableEntityHttpError,
 } from '@switchboard/http-kernel';
@@ -142,6 +144,36 @@ describe('ErrorListener', () => {
         /^Exception thrown when handling an exception \(RangeError: "renderer exploded" at error-listener\.test\.ts line \d+\)$/,
       );
     }
+  });
+
+  it('answers synchronously through handleEagerly while nothing waits, and with a promise once the error controller does', async () => {
+    const syncApp = throwingAtRequest(new NotFoundHttpError('nope'));
+    const now = syncApp.kernel.handleEagerly(Request.fromUrl('http://localhost/x'));
+    expect(now).toBeInstanceOf(Response);
+    expect((now as Response).status).toBe(404);
+
+    const waiting = defineController([], async () => new Response('rendered later', 200, { 'content-type': 'text/plain' }));
+    const asyncApp = errorKernel((d) =>
+      d.on('kernel.request', (event) => {
+        if (event.isMainRequest()) throw new NotFoundHttpError('nope');
+      }),
+      { controller: waiting },
+    );
+    const later = asyncApp.kernel.handleEagerly(Request.fromUrl('http://localhost/x'));
+    expect(later).toBeInstanceOf(Promise);
+    const response = await later;
+    expect([response.status, response.body]).toEqual([404, 'rendered later']);
+  });
+
+  it('runs the sub-request through handle() on a kernel that has no handleEagerly', async () => {
+    const app = throwingAtRequest(new NotFoundHttpError('nope'));
+    const listener = new ErrorListener({ debug: false });
+    const handleOnly = { handle: (request: Request, type?: RequestType, catchErrors?: boolean) => app.kernel.handle(request, type, catchErrors) };
+    const event = new ExceptionEvent(handleOnly, Request.fromUrl('http://localhost/x'), RequestType.MAIN, new NotFoundHttpError('nope'));
+    const pending = listener.onKernelException(event);
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    expect(event.response?.status).toBe(404);
   });
 
   it('survives a kernel.response listener of the sub-request that throws', async () => {

@@ -23,6 +23,7 @@ export type {
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
 export { httpDate } from './http/http-date.js';
+export { isThenable } from './internal/is-thenable.js';
 export {
   AttributeBag,
   Request,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { describeError, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { describeError, isThenable, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import type { HostedKernel } from './hosted-kernel.js';
 import { IncomingBody } from './request/incoming-body.js';
@@ -66,7 +66,7 @@ export class NodeAdapter {
       this.#kernelFailed(res, error, http2);
       return;
     }
-    if (!isPending(outcome)) {
+    if (!isThenable(outcome)) {
       this.#answer(req, res, request, outcome, http2, next);
       return;
     }
@@ -145,10 +145,6 @@ export class NodeAdapter {
       logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
     }
   }
-}
-
-function isPending(outcome: Response | Promise<Response>): outcome is Promise<Response> {
-  return typeof (outcome as Partial<Promise<Response>>).then === 'function';
 }
 
 /** The response already ended or its stream was torn down, so 'close' will not come again. */

@@ -1,4 +1,5 @@
 import {
+  isThenable,
   HttpError,
   isLogged,
   logAt,
@@ -95,7 +96,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
   }
 
-  async onKernelException(event: ExceptionEvent): Promise<void> {
+  /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
+  onKernelException(event: ExceptionEvent): void | Promise<void> {
     const error = event.throwable;
     const subRequest = event.request.duplicate({
       method: 'GET',
@@ -105,17 +107,35 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
         ['logger', this.#controllerLogger],
       ],
     });
-    let response: Response;
+    const kernel = event.kernel;
+    let outcome: Response | Promise<Response>;
     try {
-      response = await event.kernel.handle(subRequest, RequestType.SUB, false);
+      outcome = kernel.handleEagerly !== undefined
+        ? kernel.handleEagerly(subRequest, RequestType.SUB, false)
+        : kernel.handle(subRequest, RequestType.SUB, false);
     } catch (failure) {
-      const described = describeThrowSite(failure);
-      logAt(this.#logger, levelOf(failure), { exception: failure, original: error }, `Exception thrown when handling an exception (${described})`);
-      event.setResponse(this.#plainResponse(error, failure));
+      this.#subRequestFailed(event, error, failure);
       return;
     }
+    if (!isThenable(outcome)) {
+      this.#answer(event, outcome);
+      return;
+    }
+    return outcome.then(
+      (response) => this.#answer(event, response),
+      (failure: unknown) => this.#subRequestFailed(event, error, failure),
+    );
+  }
+
+  #answer(event: ExceptionEvent, response: Response): void {
     event.setResponse(response);
     if (this.#debug) event.request.attributes.set('_remove_csp_headers', true);
+  }
+
+  #subRequestFailed(event: ExceptionEvent, error: unknown, failure: unknown): void {
+    const described = describeThrowSite(failure);
+    logAt(this.#logger, levelOf(failure), { exception: failure, original: error }, `Exception thrown when handling an exception (${described})`);
+    event.setResponse(this.#plainResponse(error, failure));
   }
 
   removeCspHeader(event: ResponseEvent): void {

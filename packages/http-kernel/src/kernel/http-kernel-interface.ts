@@ -8,4 +8,9 @@ export interface HttpKernelInterface {
    * error response; without it, errors are rethrown after `kernel.finish_request`.
    */
   handle(request: Request, type?: RequestType, catchErrors?: boolean): Promise<Response>;
+  /**
+   * The same, returning the response itself when nothing in the request waited (see
+   * `HttpKernel.handleEagerly`). Optional: callers fall back to `handle`.
+   */
+  handleEagerly?(request: Request, type?: RequestType, catchErrors?: boolean): Response | Promise<Response>;
 }

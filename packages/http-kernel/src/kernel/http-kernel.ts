@@ -95,26 +95,52 @@ export class HttpKernel implements HttpKernelInterface {
     }
   }
 
-  async #recover(
+  /**
+   * The error branch, as synchronous as the main one: while the `kernel.exception` listeners and
+   * the error response's listeners answer at once, so does the kernel.
+   */
+  #recover(
     error: unknown,
+    request: Request,
+    type: RequestType,
+    catchErrors: boolean,
+    stack: RequestStack,
+  ): Response | Promise<Response> {
+    let outcome: Response | Promise<Response>;
+    try {
+      outcome = catchErrors ? this.#handleThrowable(error, request, type) : this.#finishThenThrow(error, request, type);
+    } catch (escaped) {
+      return this.#escaped(escaped, error, request, type, catchErrors, stack);
+    }
+    if (!isThenable(outcome)) {
+      stack.pop();
+      return outcome;
+    }
+    return outcome.then(
+      (response) => {
+        stack.pop();
+        return response;
+      },
+      (escaped: unknown) => this.#escaped(escaped, error, request, type, catchErrors, stack),
+    );
+  }
+
+  /**
+   * An error left the error branch: a `kernel.exception` listener threw, none answered, or errors
+   * were not to be caught. A sub-request (or a caller that catches) gets it; a main request gets
+   * one more error pass, then a plain page.
+   */
+  async #escaped(
+    escaped: unknown,
+    original: unknown,
     request: Request,
     type: RequestType,
     catchErrors: boolean,
     stack: RequestStack,
   ): Promise<Response> {
     try {
-      if (!catchErrors) {
-        await this.#finishRequest(request, type);
-        throw error;
-      }
-      try {
-        return await this.#handleThrowable(error, request, type);
-      } catch (escaped) {
-        // A kernel.exception listener threw, or none answered. A sub-request lets that reach its
-        // caller (the error listener); a main request gets one more error pass, then a plain page.
-        if (type !== RequestType.MAIN) throw escaped;
-        return await this.#lastResort(escaped, error, request);
-      }
+      if (!catchErrors || type !== RequestType.MAIN) throw escaped;
+      return await this.#lastResort(escaped, original, request);
     } finally {
       stack.pop();
     }
@@ -194,15 +220,18 @@ export class HttpKernel implements HttpKernelInterface {
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
   }
 
-  async #handleThrowable(thrown: unknown, request: Request, type: RequestType): Promise<Response> {
+  #handleThrowable(thrown: unknown, request: Request, type: RequestType): Response | Promise<Response> {
     const event = new ExceptionEvent(this, request, type, thrown);
-    await this.dispatcher.dispatch('kernel.exception', event);
+    const pending = this.dispatcher.dispatch('kernel.exception', event);
+    if (pending !== undefined) return pending.then(() => this.#answerError(event, request, type));
+    return this.#answerError(event, request, type);
+  }
+
+  /** The response a `kernel.exception` listener set, with the error's status forced on it, filtered. */
+  #answerError(event: ExceptionEvent, request: Request, type: RequestType): Response | Promise<Response> {
     const error = event.throwable;
     const response = event.response;
-    if (response === null) {
-      await this.#finishRequest(request, type);
-      throw error;
-    }
+    if (response === null) return this.#finishThenThrow(error, request, type);
     if (
       !event.isAllowingCustomResponseCode() &&
       !response.isClientError &&
@@ -214,13 +243,29 @@ export class HttpKernel implements HttpKernelInterface {
         for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
       }
     }
+    let filtered: Response | Promise<Response>;
     try {
-      return await this.#filterResponse(response, request, type);
+      filtered = this.#filterResponse(response, request, type);
     } catch (filterError) {
-      // As the reference does: the error response goes out unfiltered rather than not at all.
-      logAt(this.#logger, 'CRITICAL', { exception: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
-      return response;
+      return this.#unfiltered(filterError, response);
     }
+    if (!isThenable(filtered)) return filtered;
+    return filtered.then(undefined, (filterError: unknown) => this.#unfiltered(filterError, response));
+  }
+
+  /** As the reference does: the error response goes out unfiltered rather than not at all. */
+  #unfiltered(filterError: unknown, response: Response): Response {
+    logAt(this.#logger, 'CRITICAL', { exception: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
+    return response;
+  }
+
+  /** `kernel.finish_request`, then `error` thrown (or the promise rejected with it). */
+  #finishThenThrow(error: unknown, request: Request, type: RequestType): Promise<never> {
+    const pending = this.#finishRequest(request, type);
+    if (pending === undefined) throw error;
+    return pending.then(() => {
+      throw error;
+    });
   }
 
   async #lastResort(escaped: unknown, original: unknown, request: Request): Promise<Response> {
