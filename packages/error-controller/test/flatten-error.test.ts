@@ -66,6 +66,10 @@ describe('flattenError', () => {
     const cyclic = flattenError(a);
     expect(cyclic.cause?.message).toBe('b');
     expect(cyclic.cause?.cause).toBeNull();
+
+    // What an error page outside debug mode asks for: the error alone.
+    const alone = flattenError(top, { frames: false, causes: false });
+    expect([alone.message, alone.cause, alone.frames, alone.file]).toEqual(['Service Unavailable', null, [], null]);
   });
 
   it('maps every non-HTTP error to 500 and describes thrown non-errors', () => {

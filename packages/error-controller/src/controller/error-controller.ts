@@ -10,7 +10,10 @@ import { TextErrorRenderer } from '../renderer/text-error-renderer.js';
 export interface ErrorControllerOptions {
   /** Full pages, traces and the `x-debug-exception*` headers. Never on in production. */
   debug: boolean;
-  /** Renderers in order of preference; the first also answers when nothing else is acceptable. */
+  /**
+   * Renderers in order of preference; the first also answers when nothing else is acceptable.
+   * Outside debug mode they get the error without frames and without its cause chain.
+   */
   renderers?: readonly [ErrorRenderer, ...ErrorRenderer[]];
   /** Lines of code shown on each side of a frame in debug mode (default 5). */
   sourceLines?: number;
@@ -41,8 +44,9 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      // Outside debug mode nothing shows frames, so no stack is read (the costly part of an error).
-      const flattened = flattenError(exception, { sourceLines, frames: options.debug });
+      // Outside debug mode nothing shows frames or causes: no stack is read (the costly part of an
+      // error), and the cause chain is not flattened.
+      const flattened = flattenError(exception, { sourceLines, frames: options.debug, causes: options.debug });
       const renderer = rendererFor(request.headers.get('accept'));
       const rendered = renderer.render(flattened, request);
       const response = new Response(rendered.body, flattened.status, {

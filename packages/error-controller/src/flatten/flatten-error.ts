@@ -40,6 +40,8 @@ export interface FlattenOptions {
    * (source-mapped under tsx) is most of what an error costs.
    */
   frames?: boolean;
+  /** Flatten the `cause` chain too (default true); without it `cause` is null. */
+  causes?: boolean;
 }
 
 /** Longer chains are cut: a cause chain is for reading, not for recursion without end. */
@@ -49,7 +51,8 @@ const MAX_CAUSE_DEPTH = 16;
 export function flattenError(error: unknown, options: FlattenOptions = {}): FlattenedError {
   const withFrames = options.frames ?? true;
   const reader = withFrames && (options.sourceLines ?? 0) > 0 ? new SourceExcerptReader() : null;
-  return flattenOne(error, withFrames, options.sourceLines ?? 0, reader, new Set(), 0);
+  const maxDepth = (options.causes ?? true) ? MAX_CAUSE_DEPTH : 0;
+  return flattenOne(error, withFrames, options.sourceLines ?? 0, reader, new Set(), 0, maxDepth);
 }
 
 function flattenOne(
@@ -59,14 +62,15 @@ function flattenOne(
   reader: SourceExcerptReader | null,
   seen: Set<unknown>,
   depth: number,
+  maxDepth: number,
 ): FlattenedError {
   seen.add(error);
   const status = statusOf(error);
   const frames = withFrames ? framesOf(error, radius, reader) : [];
-  const constructors = constructorsOf(error);
-  const site = frames.find((frame) => isThrowSite(frame, constructors));
+  const constructors = frames.length === 0 ? null : constructorsOf(error);
+  const site = constructors === null ? undefined : frames.find((frame) => isThrowSite(frame, constructors));
   const next = error instanceof Error ? error.cause : undefined;
-  const hasCause = next !== undefined && next !== null && !seen.has(next) && depth < MAX_CAUSE_DEPTH;
+  const hasCause = next !== undefined && next !== null && !seen.has(next) && depth < maxDepth;
   return {
     status,
     statusText: statusText(status),
@@ -77,7 +81,7 @@ function flattenOne(
     file: site?.file ?? null,
     line: site?.line ?? null,
     frames,
-    cause: hasCause ? flattenOne(next, withFrames, radius, reader, seen, depth + 1) : null,
+    cause: hasCause ? flattenOne(next, withFrames, radius, reader, seen, depth + 1, maxDepth) : null,
   };
 }
 
