@@ -1,7 +1,7 @@
 import {
-  isThenable,
   HttpError,
   isLogged,
+  isThenable,
   logAt,
   nullLogger,
   RequestType,

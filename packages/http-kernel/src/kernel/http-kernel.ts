@@ -126,9 +126,9 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   /**
-   * An error left the error branch: a `kernel.exception` listener threw, none answered, or errors
-   * were not to be caught. A sub-request (or a caller that catches) gets it; a main request gets
-   * one more error pass, then a plain page.
+   * An error left the error branch: a `kernel.exception` listener threw, none answered, or the
+   * caller asked for errors uncaught. A sub-request's caller, or one that asked, gets it; a main
+   * request gets one more error pass, then a plain page.
    */
   async #escaped(
     escaped: unknown,
