@@ -22,7 +22,7 @@ interface RouteSpec {
 const routeSpec: fc.Arbitrary<RouteSpec> = fc.record({
   segments: fc.array(segment as fc.Arbitrary<string>, { minLength: 0, maxLength: 4 }),
   slash: fc.boolean(),
-  methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT']),
+  methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'OPTIONS']),
   schemes: fc.oneof(
     { weight: 6, arbitrary: fc.constant<string[]>([]) },
     { weight: 1, arbitrary: fc.constantFrom<string[]>(['https'], ['http']) },
@@ -63,7 +63,7 @@ const requestPath = fc
 
 const request = fc.record({
   path: requestPath,
-  method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE'),
+  method: fc.constantFrom('GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'),
   host: fc.constantFrom('localhost', 'api.example.com', 'v2.example.com'),
   scheme: fc.constantFrom('http', 'https'),
 });

@@ -90,6 +90,23 @@ describe('methods', () => {
     expect(match(router, 'POST', '/x/a')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['GET', 'PUT'] });
   });
 
+  it('answers each method of a static path from its own route, HEAD from GET, in declaration order', () => {
+    const router = routerOf([
+      ['get', '/s', { methods: 'GET' }],
+      ['post', '/s', { methods: 'POST' }],
+      ['put', '/s', { methods: 'PUT' }],
+      ['delete', '/s', { methods: 'DELETE' }],
+      ['patch', '/s', { methods: 'PATCH' }],
+      ['options', '/s', { methods: 'OPTIONS' }],
+      ['post_again', '/s', { methods: ['POST', 'PROPFIND'] }],
+    ]);
+    for (const [method, route] of [['GET', 'get'], ['HEAD', 'get'], ['POST', 'post'], ['PUT', 'put'], ['DELETE', 'delete'], ['PATCH', 'patch'], ['OPTIONS', 'options'], ['PROPFIND', 'post_again']]) {
+      expect(match(router, method!, '/s'), method).toEqual({ kind: 'match', route, params: {} });
+    }
+    expect(match(router, 'TRACE', '/s')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND'] });
+    expect(match(router, 'get', '/s').kind).toBe('method-not-allowed');
+  });
+
   it('treats a path that matches no route as not found for any method', () => {
     const router = routerOf([['a', '/a', { methods: 'GET' }]]);
     for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS', 'PROPFIND']) expect(match(router, method, '/zzz').kind).toBe('not-found');
