@@ -4,7 +4,8 @@
  * streams (http/memory-socket.ts). Every request goes through node's parser, IncomingMessage and
  * ServerResponse and the framework; no system call is made, so this measures the JavaScript cost
  * per request, the part a framework adds, and moves far less with the machine's load than a
- * socket benchmark. Each contender runs in a process of its own (the profiler of debug mode turns
+ * socket benchmark. Each contender runs in a process of its own, as plain JavaScript (this file
+ * bundled by http/compile.ts, so no loader shares the process; the profiler of debug mode turns
  * on promise hooks, which would slow every other contender of a shared process), warms up, has its
  * answers checked, then is measured. Rounds rotate the order; the cost of each contender is divided
  * by bare node:http's in the same round, and the median ratio is reported.
@@ -23,6 +24,7 @@ import { createListener as hono } from './http/apps/hono.js';
 import { createListener as koa } from './http/apps/koa.js';
 import { createListener as bare } from './http/apps/node-http.js';
 import { createListener as switchboard } from './http/apps/switchboard.js';
+import { compileEntry } from './http/compile.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { MemorySocket } from './http/memory-socket.js';
 import { machineLine, reportJson } from './report.js';
@@ -124,11 +126,12 @@ if (child !== undefined) {
 const selected = contenders.filter(
   ([name], index) => index === 0 || only === undefined || only.some((part) => name.toLowerCase().includes(part)),
 );
+const script = await compileEntry('http-inprocess.bench.ts');
 const costs = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
   const order = selected.map((_, i) => selected[(i + round) % selected.length]!);
   for (const [name] of order) {
-    const output = execFileSync(process.execPath, ['--import', 'tsx', 'http-inprocess.bench.ts'], {
+    const output = execFileSync(process.execPath, [script], {
       cwd: new URL('.', import.meta.url),
       env: { ...process.env, BENCH_INPROC_CONTENDER: name, NODE_ENV: 'production' },
       encoding: 'utf8',

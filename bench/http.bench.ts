@@ -1,7 +1,8 @@
 /**
  * HTTP benchmark: requests per second of the same JSON hello route and the same 404, served by
  * bare node:http, Switchboard (debug off and on), Fastify, Hono on @hono/node-server, Koa and
- * Express. Each server runs alone in its own child process on 127.0.0.1; autocannon (in this
+ * Express. Each server runs alone in its own child process on 127.0.0.1, as plain JavaScript
+ * (bundled by http/compile.ts: no loader in the server process); autocannon (in this
  * process) loads it for a bounded time after a warm-up; each server is first checked to answer
  * correctly. Rounds rotate the order so drift on a shared machine spreads over everyone.
  *
@@ -14,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { compileEntry } from './http/compile.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { machineLine, reportJson } from './report.js';
 
@@ -42,10 +44,14 @@ const only = process.env.BENCH_HTTP_ONLY?.split(',').map((s) => s.trim().toLower
 const HEADERS = { accept: 'application/json' };
 const here = fileURLToPath(new URL('.', import.meta.url));
 
+const compiled = new Map<string, string>();
+
 async function start(contender: Contender): Promise<{ child: ChildProcess; url: string }> {
+  let file = compiled.get(contender.file);
+  if (file === undefined) compiled.set(contender.file, (file = await compileEntry(`http/servers/${contender.file}`)));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', `http/servers/${contender.file}`, ...(contender.args ?? [])],
+    [file, ...(contender.args ?? [])],
     { cwd: here, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
   );
   const port = await new Promise<number>((resolve, reject) => {
