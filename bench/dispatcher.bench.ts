@@ -10,8 +10,15 @@ import { Bench } from 'tinybench';
 import { Event, EventDispatcher } from '@switchboard/http-kernel';
 import { printTable, reportJson } from './report.js';
 
+// The constructor is written out: a field initializer alone makes the compiled class forward its
+// arguments to `super` as a spread, which cost ~300 ns per event and buried the dispatch itself.
 class CounterEvent extends Event {
-  count = 0;
+  declare count: number;
+
+  constructor() {
+    super();
+    this.count = 0;
+  }
 }
 
 const LISTENERS = 10;
