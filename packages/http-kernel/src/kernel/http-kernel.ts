@@ -77,13 +77,7 @@ export class HttpKernel implements HttpKernelInterface {
       stack.pop();
       return outcome;
     }
-    return outcome.then(
-      (response) => {
-        stack.pop();
-        return response;
-      },
-      (error: unknown) => this.#recover(error, request, type, catchErrors, stack),
-    );
+    return poppedWhenSettled(outcome, stack, (error) => this.#recover(error, request, type, catchErrors, stack));
   }
 
   /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
@@ -116,13 +110,7 @@ export class HttpKernel implements HttpKernelInterface {
       stack.pop();
       return outcome;
     }
-    return outcome.then(
-      (response) => {
-        stack.pop();
-        return response;
-      },
-      (escaped: unknown) => this.#escaped(escaped, error, request, type, catchErrors, stack),
-    );
+    return poppedWhenSettled(outcome, stack, (escaped) => this.#escaped(escaped, error, request, type, catchErrors, stack));
   }
 
   /**
@@ -280,6 +268,18 @@ export class HttpKernel implements HttpKernelInterface {
       });
     }
   }
+}
+
+/** The response once `pending` settles, with the request popped off `stack`; a failure goes to `failed`, which pops it. */
+function poppedWhenSettled(
+  pending: Promise<Response>,
+  stack: RequestStack,
+  failed: (error: unknown) => Response | Promise<Response>,
+): Promise<Response> {
+  return pending.then((response) => {
+    stack.pop();
+    return response;
+  }, failed);
 }
 
 /** `next()` now when every listener of a dispatch was synchronous, otherwise once they have all run. */
