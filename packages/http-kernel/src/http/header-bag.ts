@@ -9,14 +9,16 @@ export type HeaderInit =
  * node:http present them); values keep their order.
  */
 export class HeaderBag implements Iterable<[string, string[]]> {
-  readonly #values: Map<string, string[]>;
+  /** Built on first use: a bag from `fromRawList` that nobody reads never allocates it. */
+  #values: Map<string, string[]> | null;
   /** A raw list given to `fromRawList`, not read into `#values` yet. */
   #unread: readonly string[] | null;
 
   constructor(init?: HeaderInit) {
-    this.#values = new Map();
+    this.#values = null;
     this.#unread = null;
     if (init === undefined) return;
+    this.#values = new Map();
     if (init instanceof HeaderBag) {
       for (const [name, values] of init.#map()) this.#values.set(name, [...values]);
     } else if (Symbol.iterator in init) {
@@ -43,6 +45,8 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 
   #map(): Map<string, string[]> {
+    if (this.#values !== null) return this.#values;
+    const values = (this.#values = new Map());
     const raw = this.#unread;
     if (raw !== null) {
       this.#unread = null;
@@ -51,7 +55,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
         if (name.charCodeAt(0) !== 58 /* ':' */) this.append(name, raw[i + 1]!);
       }
     }
-    return this.#values;
+    return values;
   }
 
   /** The first value, or `undefined`. */
