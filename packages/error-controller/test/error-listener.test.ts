@@ -73,6 +73,12 @@ describe('ErrorListener', () => {
     expect(ErrorListener.SUB_REQUEST_PRIORITY).toBe(-128);
   });
 
+  it('subscribes to kernel.response only in debug mode, the only mode where it acts', () => {
+    const { dispatcher } = errorKernel(() => {}, { debug: false });
+    expect(dispatcher.getListeners('kernel.response').filter((l) => l.name.startsWith('ErrorListener'))).toEqual([]);
+    expect(dispatcher.getListeners('kernel.exception')).toHaveLength(2);
+  });
+
   it('sends the Allow header of a 405 and logs it at ERROR', async () => {
     const app = throwingAtRequest(new MethodNotAllowedHttpError(['GET', 'POST'], 'Method Not Allowed (Allow: GET, POST)'));
     const response = await app.handle(Request.fromUrl('http://localhost/items', { method: 'DELETE' }));

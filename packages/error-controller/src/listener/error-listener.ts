@@ -46,8 +46,9 @@ export interface ErrorListenerOptions {
  *   only the error controller, the error and the logger, as a SUB request (so it runs its own
  *   request … finish_request events), and answers with its response. If that fails too, the
  *   second error is logged and the client gets a plain text response with the original status;
- * - `kernel.response` −128: in debug mode, removes `Content-Security-Policy` from the response of
- *   a request that got an error page (the debug page must render whatever the app's policy).
+ * - `kernel.response` −128, subscribed in debug mode only: removes `Content-Security-Policy` from
+ *   the response of a request that got an error page (the debug page must render whatever the
+ *   app's policy).
  */
 export class ErrorListener implements EventSubscriber<KernelEventMap> {
   /** Before any listener at a lower priority can answer, so every error is logged. */
@@ -72,17 +73,21 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
-    return {
+    const events: SubscribedEvents<KernelEventMap> = {
       'kernel.exception': [
         { listener: (event) => this.logKernelException(event), priority: ErrorListener.LOG_PRIORITY, name: 'ErrorListener.logKernelException' },
         { listener: (event) => this.onKernelException(event), priority: ErrorListener.SUB_REQUEST_PRIORITY, name: 'ErrorListener.onKernelException' },
       ],
-      'kernel.response': {
+    };
+    // Outside debug mode it could never act; every response would still pay for the call.
+    if (this.#debug) {
+      events['kernel.response'] = {
         listener: (event) => this.removeCspHeader(event),
         priority: ErrorListener.REMOVE_CSP_PRIORITY,
         name: 'ErrorListener.removeCspHeader',
-      },
-    };
+      };
+    }
+    return events;
   }
 
   logKernelException(event: ExceptionEvent): void {

@@ -242,9 +242,9 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     const cached = this.#sorted.get(eventName);
     if (cached !== undefined) return cached;
     const list = this.#registrations.get(eventName);
-    if (list === undefined) return EMPTY;
+    // An event nobody listens to is remembered too: the kernel asks about those on every request.
     // Array.prototype.sort is stable: equal priorities keep registration order.
-    const sorted = Object.freeze([...list].sort((a, b) => b.priority - a.priority));
+    const sorted = list === undefined ? EMPTY : Object.freeze([...list].sort((a, b) => b.priority - a.priority));
     this.#sorted.set(eventName, sorted);
     return sorted;
   }

@@ -12,17 +12,22 @@ export class RequestStack {
     return this.#stack.pop();
   }
 
+  // Indexes are checked before reading: V8 reads an array out of bounds (or at -1) through a
+  // slow generic path, and the main request asks for its missing parent on every request.
+
   getCurrentRequest(): Request | null {
-    return this.#stack[this.#stack.length - 1] ?? null;
+    const size = this.#stack.length;
+    return size === 0 ? null : this.#stack[size - 1]!;
   }
 
   getMainRequest(): Request | null {
-    return this.#stack[0] ?? null;
+    return this.#stack.length === 0 ? null : this.#stack[0]!;
   }
 
   /** The request below the current one; `null` while the main request is current. */
   getParentRequest(): Request | null {
-    return this.#stack[this.#stack.length - 2] ?? null;
+    const size = this.#stack.length;
+    return size < 2 ? null : this.#stack[size - 2]!;
   }
 
   get size(): number {

@@ -29,7 +29,7 @@ export class AttributeBag {
   readonly #values: Map<string, unknown>;
 
   constructor(init?: Iterable<readonly [string, unknown]>) {
-    this.#values = new Map(init);
+    this.#values = init === undefined ? new Map() : new Map(init);
   }
 
   get<K extends AttributeKey>(key: K): AttributeValue<K> | undefined {
