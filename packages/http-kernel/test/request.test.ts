@@ -77,6 +77,28 @@ describe('HeaderBag', () => {
     expect(new HeaderBag(HeaderBag.fromRawList(raw)).toObject()).toEqual({ host: 'a.example', 'x-tag': ['one', 'two'], accept: '*/*' });
     expect([...HeaderBag.fromRawList(raw)].map(([name]) => name)).toEqual(['host', 'x-tag', 'accept']);
   });
+
+  it('keeps a copy independent of its original, both ways, whether the original was read, changed or neither', () => {
+    const raw = ['Host', 'a.example', 'Accept', '*/*'];
+    const unread = HeaderBag.fromRawList(raw);
+    const read = HeaderBag.fromRawList(raw);
+    expect(read.get('accept')).toBe('*/*');
+    const changed = HeaderBag.fromRawList(raw).append('Accept', 'text/html');
+
+    const copies = [unread, read, changed].map((bag) => new HeaderBag(bag));
+    for (const copy of copies) copy.set('host', 'b.example').append('x-copy', '1');
+    for (const original of [unread, read, changed]) original.delete('accept');
+
+    expect(copies.map((copy) => copy.toObject())).toEqual([
+      { host: 'b.example', accept: '*/*', 'x-copy': '1' },
+      { host: 'b.example', accept: '*/*', 'x-copy': '1' },
+      { host: 'b.example', accept: ['*/*', 'text/html'], 'x-copy': '1' },
+    ]);
+    expect([unread, read, changed].map((bag) => bag.toObject())).toEqual([{ host: 'a.example' }, { host: 'a.example' }, { host: 'a.example' }]);
+    // A copy of a copy that was never changed still reads the raw list.
+    expect(new HeaderBag(new HeaderBag(HeaderBag.fromRawList(raw))).get('HOST')).toBe('a.example');
+    expect(new HeaderBag(new HeaderBag()).size).toBe(0);
+  });
 });
 
 describe('httpDate', () => {

@@ -41,6 +41,21 @@ describe('DefaultCacheControlListener', () => {
     expect((await answer({ 'cache-control': 'no-store, private' })).headers.get('cache-control')).toBe('no-store, private');
   });
 
+  it('judges each value on its own when one listener sees many in turn', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    dispatcher.addSubscriber(new DefaultCacheControlListener());
+    const kernel = new HttpKernel({ dispatcher });
+    const cacheControlFor = async (value: string) => {
+      const controller = () => new Response('ok', 200, { 'cache-control': value });
+      const response = await kernel.handle(Request.fromUrl('http://localhost/', { attributes: [['_controller', controller]] }));
+      return response.headers.get('cache-control');
+    };
+    expect(await cacheControlFor('public, max-age=60')).toBe('public, max-age=60');
+    expect(await cacheControlFor('max-age=60')).toBe('max-age=60, private');
+    expect(await cacheControlFor('public, max-age=60')).toBe('public, max-age=60');
+    expect(await cacheControlFor('max-age=60')).toBe('max-age=60, private');
+  });
+
   it('runs after a listener at −10 that sets caching headers', async () => {
     const response = await answer({}, (d) =>
       d.on('kernel.response', (event) => void event.response.headers.set('cache-control', 'public, max-age=5'), -10),

@@ -262,8 +262,12 @@ describe('RouterListener in the kernel', () => {
       return new Response('main');
     });
     app = routedKernel(new Router(new RouteCollection().add('main', '/main', { controller: mainController })));
+    // A later finish_request listener of the sub-request already sees the parent's context.
+    app.dispatcher.on('kernel.finish_request', (event) => {
+      if (!event.isMainRequest()) seen.push(`finishing:${app!.listener.contextOf(event.requestStack!)?.queryString}`);
+    }, -1);
     await app.kernel.handle(Request.fromUrl('http://localhost/main?main=1'));
-    expect(seen).toEqual(['main:main=1', 'sub:sub=1', 'after:main=1']);
+    expect(seen).toEqual(['main:main=1', 'sub:sub=1', 'finishing:main=1', 'after:main=1']);
     // Dropped once the main request is finished.
     expect(app.listener.contextOf(stack!)).toBeUndefined();
   });

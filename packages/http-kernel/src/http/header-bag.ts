@@ -11,13 +11,21 @@ export type HeaderInit =
 export class HeaderBag implements Iterable<[string, string[]]> {
   /** Built on first use: a bag from `fromRawList` that nobody reads never allocates it. */
   #values: Map<string, string[]> | null;
-  /** A raw list given to `fromRawList`, not read into `#values` yet. */
-  #unread: readonly string[] | null;
+  /**
+   * The raw list this bag holds exactly, until its first write: a copy made before then reads
+   * the same list on its own first use instead of copying the map (an error sub-request copies
+   * its request's headers, and mostly reads one of them).
+   */
+  #raw: readonly string[] | null;
 
   constructor(init?: HeaderInit) {
     this.#values = null;
-    this.#unread = null;
+    this.#raw = null;
     if (init === undefined) return;
+    if (init instanceof HeaderBag && (init.#raw !== null || init.#values === null)) {
+      this.#raw = init.#raw;
+      return;
+    }
     this.#values = new Map();
     if (init instanceof HeaderBag) {
       for (const [name, values] of init.#map()) this.#values.set(name, [...values]);
@@ -40,21 +48,31 @@ export class HeaderBag implements Iterable<[string, string[]]> {
    */
   static fromRawList(raw: readonly string[]): HeaderBag {
     const bag = new HeaderBag();
-    bag.#unread = raw;
+    bag.#raw = raw;
     return bag;
   }
 
   #map(): Map<string, string[]> {
     if (this.#values !== null) return this.#values;
-    const values = (this.#values = new Map());
-    const raw = this.#unread;
+    const values = (this.#values = new Map<string, string[]>());
+    const raw = this.#raw;
     if (raw !== null) {
-      this.#unread = null;
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!;
-        if (name.charCodeAt(0) !== 58 /* ':' */) this.append(name, raw[i + 1]!);
+        if (name.charCodeAt(0) === 58 /* ':' */) continue;
+        const key = name.toLowerCase();
+        const existing = values.get(key);
+        if (existing === undefined) values.set(key, [raw[i + 1]!]);
+        else existing.push(raw[i + 1]!);
       }
     }
+    return values;
+  }
+
+  /** The map, about to be changed: from now on the bag no longer matches its raw list. */
+  #mapToChange(): Map<string, string[]> {
+    const values = this.#map();
+    this.#raw = null;
     return values;
   }
 
@@ -74,13 +92,13 @@ export class HeaderBag implements Iterable<[string, string[]]> {
 
   /** Replaces every value of `name`. */
   set(name: string, value: HeaderValue | number): this {
-    this.#map().set(name.toLowerCase(), normalise(value));
+    this.#mapToChange().set(name.toLowerCase(), normalise(value));
     return this;
   }
 
   append(name: string, value: HeaderValue | number): this {
     const key = name.toLowerCase();
-    const values = this.#map();
+    const values = this.#mapToChange();
     const existing = values.get(key);
     if (existing === undefined) values.set(key, normalise(value));
     else existing.push(...normalise(value));
@@ -88,7 +106,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 
   delete(name: string): this {
-    this.#map().delete(name.toLowerCase());
+    this.#mapToChange().delete(name.toLowerCase());
     return this;
   }
 
@@ -100,8 +118,22 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     return [...this.#map().keys()];
   }
 
+  /** Each name with its values; the arrays are the bag's own, to read, not to change. */
   [Symbol.iterator](): IterableIterator<[string, string[]]> {
     return this.#map().entries();
+  }
+
+  /**
+   * A flat raw list `[name, value, name, value…]`, a multi-valued header as several pairs (the
+   * shape node:http's `writeHead` takes), without the names in `omit`.
+   */
+  toRawList(omit?: ReadonlySet<string>): string[] {
+    const list: string[] = [];
+    for (const [name, values] of this.#map()) {
+      if (omit !== undefined && omit.has(name)) continue;
+      for (let i = 0; i < values.length; i++) list.push(name, values[i]!);
+    }
+    return list;
   }
 
   /** A plain object, multi-valued names as arrays (the shape node:http's `setHeader` takes). */

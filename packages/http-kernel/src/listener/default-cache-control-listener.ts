@@ -28,6 +28,12 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
     };
   }
 
+  /**
+   * The last value seen with a scope, and so left alone. An error page passes here twice (its
+   * sub-request, then the main request) with the value this listener gave it the first time.
+   */
+  #lastScoped = '';
+
   onKernelResponse(event: ResponseEvent): void {
     const headers = event.response.headers;
     const current = headers.has('cache-control') ? headers.getAll('cache-control').join(', ').trim() : '';
@@ -36,7 +42,9 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
       headers.set('cache-control', validated ? 'private, must-revalidate' : 'no-cache, private');
       return;
     }
+    if (current === this.#lastScoped) return;
     const names = current.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
-    if (!names.some((name) => SCOPE_DIRECTIVES.has(name))) headers.set('cache-control', `${current}, private`);
+    if (names.some((name) => SCOPE_DIRECTIVES.has(name))) this.#lastScoped = current;
+    else headers.set('cache-control', `${current}, private`);
   }
 }

@@ -55,8 +55,7 @@ export function writeResponse(
 }
 
 /**
- * HTTP/1 gets node's flat raw list (`[name, value, name, value…]`, a multi-valued header as
- * several pairs), which it writes without building an object first; HTTP/2 gets an object
+ * HTTP/1 gets node's flat raw list, which it writes without building an object first; HTTP/2 gets an object
  * without the connection-specific headers.
  */
 function writeHead(
@@ -76,11 +75,7 @@ function writeHead(
     res.writeHead(status, fields);
     return;
   }
-  const lines: string[] = [];
-  for (const [name, values] of headers) {
-    if (framing.has(name)) continue;
-    for (const value of values) lines.push(name, value);
-  }
+  const lines = headers.toRawList(framing);
   if (contentLength !== undefined) lines.push('content-length', contentLength);
   (res as { writeHead(status: number, headers: string[]): unknown }).writeHead(status, lines);
 }

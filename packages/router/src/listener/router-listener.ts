@@ -45,8 +45,12 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   static readonly FINISH_REQUEST_PRIORITY = 0;
 
   readonly #logger: Logger;
-  /** Per request chain that ran a sub-request: the request currently handled on it, whose context URL generation uses. */
-  readonly #current = new WeakMap<RequestStack, Request>();
+  /**
+   * Per request chain, once a sub-request has finished: the parent request whose context is back
+   * in force, from the sub-request's `kernel.finish_request` until the next sub-request starts or
+   * the main request finishes. Otherwise the request on top of the chain's stack is the one.
+   */
+  readonly #restored = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
   /** Outside debug mode: the stack line of each throw site, read once (see `ThrowSite`). */
@@ -80,8 +84,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
-    // A main request needs no entry: `contextOf` falls back to the chain's main request.
-    if (event.requestStack !== null && !event.isMainRequest()) this.#current.set(event.requestStack, request);
+    // A delete that finds nothing is cheap; a set per sub-request would not be.
+    if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return;
 
     let result: MatchResult;
@@ -131,13 +135,13 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     return limit;
   }
 
-  /** After a sub-request, the chain's context is the parent request's again; after the main request it is dropped. */
+  /** After a sub-request, the chain's context is the parent request's again; after the main request nothing is kept. */
   onKernelFinishRequest(event: FinishRequestEvent): void {
     const stack = event.requestStack;
     if (stack === null) return;
     const parent = stack.getParentRequest();
-    if (parent === null) this.#current.delete(stack);
-    else this.#current.set(stack, parent);
+    if (parent === null) this.#restored.delete(stack);
+    else this.#restored.set(stack, parent);
   }
 
   /**
@@ -145,8 +149,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
    * generation; `undefined` once the chain's main request is done.
    */
   contextOf(stack: RequestStack): RequestContext | undefined {
-    const request = this.#current.get(stack) ?? stack.getMainRequest() ?? undefined;
-    return request === undefined ? undefined : this.router.contextFor(request);
+    const request = this.#restored.get(stack) ?? stack.getCurrentRequest();
+    return request === null ? undefined : this.router.contextFor(request);
   }
 
   #apply(request: Request, name: string, params: Record<string, unknown>): void {
