@@ -51,7 +51,7 @@ export class Response {
 export class JsonResponse extends Response {
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
     super(JSON.stringify(data), status, headers);
-    if (!this.headers.has('content-type')) this.headers.set('content-type', contentType);
+    if (headers === undefined || !this.headers.has('content-type')) this.headers.set('content-type', contentType);
   }
 }
 
