@@ -55,8 +55,8 @@ export function writeResponse(
 }
 
 /**
- * HTTP/1 gets node's flat raw list, which it writes without building an object first; HTTP/2 gets an object
- * without the connection-specific headers.
+ * HTTP/1 gets node's flat raw list, which it writes without building an object first; HTTP/2
+ * gets an object without the connection-specific headers.
  */
 function writeHead(
   res: NodeServerResponse,
