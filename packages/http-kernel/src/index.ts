@@ -82,7 +82,7 @@ export {
 } from './error/http-error.js';
 
 export { HttpKernel, describeError, type HttpKernelOptions } from './kernel/http-kernel.js';
-export type { HttpKernelInterface } from './kernel/http-kernel-interface.js';
+export { handleEagerlyWith, type HttpKernelInterface } from './kernel/http-kernel-interface.js';
 export { RequestType } from './kernel/request-type.js';
 
 export {

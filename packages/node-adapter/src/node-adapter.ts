@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { describeError, isThenable, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { describeError, handleEagerlyWith, isThenable, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import type { HostedKernel } from './hosted-kernel.js';
 import { IncomingBody } from './request/incoming-body.js';
@@ -58,10 +58,9 @@ export class NodeAdapter {
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
-    const kernel = this.#kernel;
     let outcome: Response | Promise<Response>;
     try {
-      outcome = kernel.handleEagerly !== undefined ? kernel.handleEagerly(request) : kernel.handle(request);
+      outcome = handleEagerlyWith(this.#kernel, request);
     } catch (error) {
       this.#kernelFailed(res, error, http2);
       return;

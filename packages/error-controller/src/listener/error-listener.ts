@@ -1,4 +1,5 @@
 import {
+  handleEagerlyWith,
   HttpError,
   isLogged,
   isThenable,
@@ -112,12 +113,9 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
         ['logger', this.#controllerLogger],
       ],
     });
-    const kernel = event.kernel;
     let outcome: Response | Promise<Response>;
     try {
-      outcome = kernel.handleEagerly !== undefined
-        ? kernel.handleEagerly(subRequest, RequestType.SUB, false)
-        : kernel.handle(subRequest, RequestType.SUB, false);
+      outcome = handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false);
     } catch (failure) {
       this.#subRequestFailed(event, error, failure);
       return;

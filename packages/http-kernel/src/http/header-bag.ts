@@ -22,6 +22,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     this.#values = null;
     this.#raw = null;
     if (init === undefined) return;
+    // A bag still equal to its raw list (or never used at all) is copied by sharing that list.
     if (init instanceof HeaderBag && (init.#raw !== null || init.#values === null)) {
       this.#raw = init.#raw;
       return;

@@ -14,3 +14,17 @@ export interface HttpKernelInterface {
    */
   handleEagerly?(request: Request, type?: RequestType, catchErrors?: boolean): Response | Promise<Response>;
 }
+
+/**
+ * `kernel.handleEagerly(…)` where the kernel has it, else `kernel.handle(…)`: for callers that
+ * host any kernel (adapters, the error listener's sub-request) and write the response the moment
+ * it exists.
+ */
+export function handleEagerlyWith(
+  kernel: Pick<HttpKernelInterface, 'handle' | 'handleEagerly'>,
+  request: Request,
+  type?: RequestType,
+  catchErrors?: boolean,
+): Response | Promise<Response> {
+  return kernel.handleEagerly !== undefined ? kernel.handleEagerly(request, type, catchErrors) : kernel.handle(request, type, catchErrors);
+}

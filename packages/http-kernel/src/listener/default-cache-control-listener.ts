@@ -18,6 +18,12 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
    */
   static readonly RESPONSE_PRIORITY = -32;
 
+  /**
+   * The last value seen with a scope, and so left alone. An error page passes here twice (its
+   * sub-request, then the main request) with the value this listener gave it the first time.
+   */
+  #lastScoped = '';
+
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.response': {
@@ -27,12 +33,6 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
       },
     };
   }
-
-  /**
-   * The last value seen with a scope, and so left alone. An error page passes here twice (its
-   * sub-request, then the main request) with the value this listener gave it the first time.
-   */
-  #lastScoped = '';
 
   onKernelResponse(event: ResponseEvent): void {
     const headers = event.response.headers;

@@ -224,7 +224,8 @@ function paramsExpression(candidate: Candidate, ref: string, offsets: readonly s
   if (candidate.hasDefaults || names.length > 16 || names.includes('__proto__')) {
     return `${ref}.buildParams(path, ${offsets === null ? 'pass.offsets' : `[${offsets.join(', ')}]`}, ${ref}.defaults)`;
   }
-  const slice = (i: number) => (offsets === null ? `path.slice(o[${i * 2}], o[${i * 2 + 1}])` : `path.slice(a${i}, b${i})`);
+  const slice = (i: number) =>
+    offsets === null ? `path.slice(o[${i * 2}], o[${i * 2 + 1}])` : `path.slice(${offsets[i * 2]}, ${offsets[i * 2 + 1]})`;
   const fields = names.map((name, i) => `${JSON.stringify(name)}: ${slice(i)}`);
   return offsets === null ? `(o = pass.offsets, { ${fields.join(', ')} })` : `{ ${fields.join(', ')} }`;
 }

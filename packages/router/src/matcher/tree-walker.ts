@@ -67,7 +67,7 @@ export function walk(node: TreeNode, pos: number, pass: Pass, depth: number): Ou
 }
 
 /** `path` holds `text` at `start` (same length known); char codes compared inline, cheaper than `startsWith`. */
-export function segmentEquals(path: string, start: number, text: string): boolean {
+function segmentEquals(path: string, start: number, text: string): boolean {
   for (let k = 0; k < text.length; k++) if (path.charCodeAt(start + k) !== text.charCodeAt(k)) return false;
   return true;
 }
