@@ -43,10 +43,12 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 
-  // First: in debug mode it wraps app.logger (logger panel); the key passphrase is redacted from profiles.
+  // First: in debug mode it wraps app.logger (logger panel), so every later wiring's logs reach the profiles.
   const profiler = wireProfiler(app);
   wireErrors(app);
-  profiler?.redact(wireSecurity(app).secrets);
+  // Security is wired in every mode; its secrets are then redacted from profiles when there are any.
+  const security = wireSecurity(app);
+  if (profiler !== null) profiler.redact(security.secrets);
   wireCors(app);
   wireLocale(app);
   wireHttpCache(app);
