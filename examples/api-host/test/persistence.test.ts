@@ -66,4 +66,4 @@ it('keeps items across a restart, and refuses a second host on the same folder',
   expect(shown.status).toBe(200);
   expect(await shown.json()).toMatchObject({ id, name: 'kept across restarts', quantity: 3 });
   await stop(restarted);
-}, 120_000);
+});

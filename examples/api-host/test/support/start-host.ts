@@ -58,7 +58,8 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
   child.stderr!.on('data', (chunk: string) => (errors += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no startup line within 30 s; output: ${output}`)), 30_000);
+    // Only a guard against a hang: a start on a loaded machine can take tens of seconds.
+    const timer = setTimeout(() => reject(new Error(`no startup line within 100 s; output: ${output}`)), 100_000);
     const check = (): void => {
       const match = /listening on (\S+)/.exec(output);
       if (match === null) return;
