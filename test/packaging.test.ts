@@ -4,7 +4,8 @@
  * workspace, then type-checked against and run there. One build, one pack and one install serve
  * every check below.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -144,6 +145,39 @@ describe('packages installed with npm from their release tarballs', () => {
       expect.arrayContaining([expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/src\/.+\.ts$/), expect.stringMatching(/^node_modules\/@switchboard\/router\/src\/.+\.ts$/)]),
     );
     expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
+  });
+
+  describe('docs/getting-started.md, as plain JavaScript', () => {
+    const guide = readFileSync(join(root, 'docs/getting-started.md'), 'utf8');
+    const blocks = [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    const hello = blocks.find((code) => code.startsWith('// hello.mjs'))!;
+
+    it('hello.mjs serves over node:http; its 500 is reported on stderr, its 404 is not', { timeout: 30_000 }, async () => {
+      writeFileSync(join(project, 'hello.mjs'), hello);
+      const child = spawn(process.execPath, ['hello.mjs'], { cwd: project, env: { ...process.env, PORT: '0' } });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      try {
+        const [line] = (await once(child.stdout.setEncoding('utf8'), 'data')) as [string];
+        const base = `http://127.0.0.1:${/port: (\d+)/.exec(line)![1]}`;
+        const ok = await fetch(`${base}/hello`);
+        const missing = await fetch(`${base}/nope`);
+        const failed = await fetch(`${base}/fail`);
+        expect([ok.status, await ok.text(), missing.status, failed.status]).toEqual([200, '{"hello":"world"}', 404, 500]);
+        expect(await failed.text()).not.toContain('the database is down');
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      expect(stderr).toMatch(/^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?:    at .*\n)+$/);
+    });
+
+    it('the fetch-handler snippet runs with the kernel of hello.mjs', { timeout: 30_000 }, async () => {
+      const fetchHandler = blocks.find((code) => code.includes('createFetchHandler(kernel)'))!;
+      writeFileSync(join(project, 'fetch-handler.mjs'), hello.slice(0, hello.indexOf('const server')) + fetchHandler);
+      const { stdout } = await run(process.execPath, ['fetch-handler.mjs'], project);
+      expect(stdout.trim()).toBe('200 {"hello":"world"}');
+    });
   });
 });
 
