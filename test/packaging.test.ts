@@ -126,7 +126,7 @@ describe('packages installed with npm from their release tarballs', () => {
       '404 application/problem+json Accept',
       '500 application/problem+json',
       '500 text/plain; charset=UTF-8',
-      [],
+      ['loaded: 5'],
     ]);
 
     // Built without a logger, the error listener and the bare kernel each report their 500 on
@@ -181,12 +181,20 @@ describe('packages installed with npm from their release tarballs', () => {
   });
 });
 
-/** Three apps: an error listener and no logger; a bare kernel and no logger; debug mode, silenced. */
+/**
+ * Every package imported through its published entry. Three apps: an error listener and no
+ * logger; a bare kernel and no logger; debug mode, silenced.
+ */
 const CONSUMER = `
 import { EventDispatcher, HttpKernel, JsonResponse, defineController, nullLogger, type KernelEventMap, type Logger, type ResponseEvent } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { ErrorListener, type ErrorListenerOptions } from '@switchboard/error-controller';
 import { serve } from '@switchboard/node-adapter';
+import { CorsListener } from '@switchboard/cors';
+import { FirewallListener } from '@switchboard/security';
+import { RequestPayloadValueResolver } from '@switchboard/payload';
+import { CacheAttributeListener } from '@switchboard/http-cache';
+import { Profiler } from '@switchboard/profiler';
 
 async function start(label: string, errors?: ErrorListenerOptions, logger?: Logger) {
   const routes = new RouteCollection()
@@ -223,4 +231,7 @@ for (const path of ['/broken', '/nope']) {
 }
 console.log(JSON.stringify([...files]));
 await debug.close();
+
+const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler];
+console.log('loaded:', others.filter((value) => typeof value === 'function').length);
 `;
