@@ -19,6 +19,8 @@ const workspacePackages = readdirSync(join(root, 'packages')).sort();
 const work = mkdtempSync(join(tmpdir(), 'switchboard-pack-'));
 const project = join(work, 'consumer');
 const installed = (name: string): string => join(project, 'node_modules/@switchboard', name);
+/** Each package's tarball, by package name. */
+const tarballs = new Map<string, string>();
 
 interface Output {
   stdout: string;
@@ -38,15 +40,20 @@ beforeAll(async () => {
   // Incremental: packages unchanged since the last build are not compiled again.
   await run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], root);
   await run('npx', ['-y', 'pnpm@10.34.8', '-r', '--filter', './packages/*', 'pack', '--pack-destination', work], root);
-  const tarballs = readdirSync(work).filter((file) => file.endsWith('.tgz')).map((file) => join(work, file));
-  expect(tarballs).toHaveLength(workspacePackages.length);
+  for (const file of readdirSync(work)) {
+    const name = /^switchboard-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(file)?.[1];
+    if (name !== undefined) tarballs.set(`@switchboard/${name}`, join(work, file));
+  }
+  expect([...tarballs.keys()].sort()).toEqual(workspacePackages.map((name) => `@switchboard/${name}`));
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // The third-party dependencies come from npm's cache when it has them.
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], project);
+  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values()], project);
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 interface Manifest {
   name: string;
@@ -103,6 +110,22 @@ describe('packages installed with npm from their release tarballs', () => {
     expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
+  });
+
+  it('one package installed alone pulls what it declares, and only that, from the other tarballs', { timeout: 60_000 }, async () => {
+    // The profiler reaches three other packages. npm's overrides stand in for the registry: any
+    // request for a @switchboard package is answered with its tarball.
+    const alone = join(work, 'alone');
+    mkdirSync(alone);
+    const overrides = Object.fromEntries([...tarballs].filter(([name]) => name !== '@switchboard/profiler').map(([name, file]) => [name, `file:${file}`]));
+    writeFileSync(
+      join(alone, 'package.json'),
+      JSON.stringify({ name: 'alone', private: true, type: 'module', dependencies: { '@switchboard/profiler': `file:${tarballs.get('@switchboard/profiler')}` }, overrides }),
+    );
+    await run('npm', ['install', ...NPM_FLAGS], alone);
+    expect(readdirSync(join(alone, 'node_modules/@switchboard')).sort()).toEqual(['error-controller', 'http-kernel', 'profiler', 'router']);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "console.log(typeof (await import('@switchboard/profiler')).Profiler)"], alone);
+    expect(stdout.trim()).toBe('function');
   });
 
   it('a TypeScript program type-checks against the installed packages and serves requests over node:http', { timeout: 120_000 }, async () => {
