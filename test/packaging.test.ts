@@ -55,6 +55,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
+/** The JavaScript blocks of docs/getting-started.md; hello.mjs is the complete program. */
+const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
+
 interface Manifest {
   name: string;
   version: string;
@@ -128,8 +132,13 @@ describe('packages installed with npm from their release tarballs', () => {
     expect(stdout.trim()).toBe('function');
   });
 
-  it('a TypeScript program type-checks against the installed packages and serves requests over node:http', { timeout: 120_000 }, async () => {
+  it('a TypeScript program and the guide as hello.ts type-check against the installed packages; the program serves over node:http', { timeout: 120_000 }, async () => {
     writeFileSync(join(project, 'main.ts'), CONSUMER);
+    // The guide's hello.mjs, with the one change it says TypeScript needs.
+    writeFileSync(
+      join(project, 'hello.ts'),
+      `import type { KernelEventMap } from '@switchboard/http-kernel';\n${guideHello.replace('new EventDispatcher()', 'new EventDispatcher<KernelEventMap>()')}`,
+    );
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -138,7 +147,7 @@ describe('packages installed with npm from their release tarballs', () => {
           // A Node project has @types/node (fetch included); the workspace's copy saves a download.
           typeRoots: [join(root, 'node_modules/@types')], types: ['node'],
         },
-        files: ['main.ts'],
+        files: ['main.ts', 'hello.ts'],
       }),
     );
     await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
@@ -171,12 +180,8 @@ describe('packages installed with npm from their release tarballs', () => {
   });
 
   describe('docs/getting-started.md, as plain JavaScript', () => {
-    const guide = readFileSync(join(root, 'docs/getting-started.md'), 'utf8');
-    const blocks = [...guide.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
-    const hello = blocks.find((code) => code.startsWith('// hello.mjs'))!;
-
     it('hello.mjs serves over node:http; its 500 is reported on stderr, its 404 is not', { timeout: 30_000 }, async () => {
-      writeFileSync(join(project, 'hello.mjs'), hello);
+      writeFileSync(join(project, 'hello.mjs'), guideHello);
       const child = spawn(process.execPath, ['hello.mjs'], { cwd: project, env: { ...process.env, PORT: '0' } });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -196,8 +201,8 @@ describe('packages installed with npm from their release tarballs', () => {
     });
 
     it('the fetch-handler snippet runs with the kernel of hello.mjs', { timeout: 30_000 }, async () => {
-      const fetchHandler = blocks.find((code) => code.includes('createFetchHandler(kernel)'))!;
-      writeFileSync(join(project, 'fetch-handler.mjs'), hello.slice(0, hello.indexOf('const server')) + fetchHandler);
+      const fetchHandler = guideBlocks.find((code) => code.includes('createFetchHandler(kernel)'))!;
+      writeFileSync(join(project, 'fetch-handler.mjs'), guideHello.slice(0, guideHello.indexOf('const server')) + fetchHandler);
       const { stdout } = await run(process.execPath, ['fetch-handler.mjs'], project);
       expect(stdout.trim()).toBe('200 {"hello":"world"}');
     });
