@@ -8,12 +8,16 @@ import { referenceMatch } from './support/reference-matcher.js';
 const segment = fc.oneof(
   { weight: 5, arbitrary: fc.constantFrom('a', 'b', 'users', 'me', '1', 'x.json') },
   { weight: 4, arbitrary: fc.constantFrom(':p', ':q') },
-  { weight: 1, arbitrary: fc.constantFrom(':d<num>', ':n.:ext', 'f-:p', '{:opt}', '*rest', '') },
+  { weight: 1, arbitrary: fc.constantFrom(':d<num>', ':n.:ext', 'f-:p', '{:opt}', '*rest', '', 'a\\:b') },
 );
 
 interface RouteSpec {
   segments: string[];
   slash: boolean;
+  /** Opens with an optional group that holds the first slash (`{/:lang}/…`). */
+  lead: boolean;
+  /** Ends with an optional parameter whose requirement `.*` may capture nothing (`…{/:w}`). */
+  tail: boolean;
   methods: string[];
   schemes: string[];
   host: string | null;
@@ -22,6 +26,8 @@ interface RouteSpec {
 const routeSpec: fc.Arbitrary<RouteSpec> = fc.record({
   segments: fc.array(segment as fc.Arbitrary<string>, { minLength: 0, maxLength: 4 }),
   slash: fc.boolean(),
+  lead: fc.boolean(),
+  tail: fc.boolean(),
   methods: fc.subarray(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'OPTIONS']),
   schemes: fc.oneof(
     { weight: 6, arbitrary: fc.constant<string[]>([]) },
@@ -49,14 +55,18 @@ function toRoute(spec: RouteSpec): { path: string; options: RouteOptions } {
       return `${sigil}${renamed}`;
     }),
   );
-  let path = `/${parts.join('/')}`;
+  let path = `${spec.lead ? '{/:lang}' : ''}/${parts.join('/')}`;
+  if (spec.tail) {
+    path = `${path.replace(/\/$/, '')}{/:w}`;
+    requirements['w'] = '.*';
+  }
   if (spec.slash && path !== '/') path += '/';
-  return { path, options: { methods: spec.methods, schemes: spec.schemes, host: spec.host, requirements, defaults: { opt: 'dflt' } } };
+  return { path, options: { methods: spec.methods, schemes: spec.schemes, host: spec.host, requirements, defaults: { opt: 'dflt', w: 'dw' } } };
 }
 
 const requestPath = fc
   .tuple(
-    fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb'), { maxLength: 5 }),
+    fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb', 'a:b', 'en'), { maxLength: 5 }),
     fc.constantFrom('', '/', '//'),
   )
   .map(([segments, tail]) => `/${segments.join('/')}${tail}`);

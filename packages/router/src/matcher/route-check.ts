@@ -17,8 +17,9 @@ export function check(candidate: Candidate, pass: Pass, match: RegExpExecArray |
   let trailingVar = pass.requestSlash && candidate.hasTrailingVar;
   if (trailingVar && match !== null) {
     // A trailing parameter may keep the slash (requirement `.+`); otherwise judge the trimmed path.
+    // An empty capture counts as keeping it (`/en-en/` for `/en-en{/:b}` with `.*` gives b = '').
     const last = match[candidate.pathVariables.length];
-    if (candidate.hasTrailingSlash || last === undefined || !last.endsWith('/')) {
+    if (candidate.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/'))) {
       const trimmedMatch = candidate.regex.exec(pass.trimmed);
       if (trimmedMatch !== null) {
         if (candidate.hasTrailingSlash) match = trimmedMatch;

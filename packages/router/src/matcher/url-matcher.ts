@@ -58,12 +58,13 @@ export class UrlMatcher {
     for (const route of routes) {
       const candidate = candidateOf(route, index++);
       for (const method of route.methods) methods.add(method);
-      const text = route.compiled.core.staticText;
+      // The path as requests spell it: the pattern's text with its escapes (`\\:`) resolved.
+      const text = route.compiled.path.staticText;
       if (text !== null) {
-        const key = trimTrailingSlashes(route.path);
+        const key = trimTrailingSlashes(text);
         const shadowed = dynamicRegexes.some((regex) => regex.test(key) || regex.test(`${key}/`));
         // A path ending in several slashes (`/a//`) is not its trimmed path plus an optional slash: tree.
-        const plainEnding = route.path === key || route.path === `${key}/`;
+        const plainEnding = text === key || text === `${key}/`;
         if (!shadowed && plainEnding) {
           staticEntry(this.#static, key).candidates.push(candidate);
           continue;
@@ -217,7 +218,7 @@ export class UrlMatcher {
    */
   #precomputeStaticAnswers(methods: ReadonlySet<string>): void {
     for (const { candidates } of [...this.#static.values()]) {
-      for (const path of new Set(candidates.map((c) => c.route.path))) {
+      for (const path of new Set(candidates.map((c) => c.route.compiled.path.staticText!))) {
         if (path.includes('%') || decodePath(path) !== path) continue;
         const answers = new Map<string, RouteMatch>();
         for (const method of methods) {

@@ -51,7 +51,7 @@ function loop(routes: readonly Route[], rawPath: string, method: string, host: s
     }
     let trailingVar = trimmed !== path && c.hasTrailingVar;
     const last = m[c.core.variables.length];
-    if (trailingVar && (c.hasTrailingSlash || last === undefined || !last.endsWith('/'))) {
+    if (trailingVar && (c.hasTrailingSlash || last === undefined || (last !== '' && !last.endsWith('/')))) {
       const n = c.regex.exec(trimmed);
       if (n !== null) {
         if (c.hasTrailingSlash) m = n;
