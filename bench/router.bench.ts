@@ -17,9 +17,11 @@
 import './built-packages.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineLine, reportJson } from './report.js';
-import { PEERS, switchboard, type Contender, type RouteRow } from './router/peers.js';
+import { PEERS, switchboard, type Contender, type RouteRow, type RouterPackage } from './router/peers.js';
+
+const BEFORE = 'switchboard before';
 
 const DATA = new URL('./data/', import.meta.url);
 const rows = JSON.parse(readFileSync(new URL('github-api-routes.json', DATA), 'utf8')) as RouteRow[];
@@ -53,9 +55,15 @@ const wrongMethod = [...staticHits, ...dynamicHits].map((lookup) => ({ ...lookup
 const slashToggled = [...staticHits, ...dynamicHits].filter((l) => l.method === 'GET').map((l) => ({ ...l, path: `${l.path}/` }));
 
 const ours = switchboard(rows);
+/**
+ * `ROUTER_BENCH_BEFORE=<dir>`: also measure another build of the router package (its `index.js`
+ * in `<dir>`, e.g. the previous commit's `tsc` output) as "switchboard before", in the same run.
+ */
+const beforeDir = process.env.ROUTER_BENCH_BEFORE;
+const before = beforeDir === undefined ? [] : [switchboard(rows, (await import(pathToFileURL(`${beforeDir}/index.js`).href)) as RouterPackage, BEFORE)];
 /** `ROUTER_BENCH_ONLY=switchboard,find-my-way` limits the contenders (for a quick comparison). */
 const onlyNames = process.env.ROUTER_BENCH_ONLY?.split(',');
-const contenders: Contender[] = [ours, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
+const contenders: Contender[] = [ours, ...before, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
 
 // Correctness first: a benchmark of a wrong answer is worthless.
 const failures: string[] = [];
@@ -198,7 +206,7 @@ const only = process.env.ROUTER_BENCH_WORKLOAD;
 if (only !== undefined) {
   const [index, strings] = only.split(':') as [string, Strings];
   const [name, lookups, who] = workloads[Number(index)]!;
-  const rows = await measure(name, lookups, who === 'all' ? contenders : [ours], strings);
+  const rows = await measure(name, lookups, who === 'all' ? contenders : contenders.filter((c) => c.name.startsWith('switchboard')), strings);
   process.stdout.write(`${JSON.stringify(rows)}\n`);
   process.exit(0);
 }
@@ -229,14 +237,14 @@ for (const strings of stringModes) {
   const slice = ofMode.find((r) => r.sliceNs > 0)?.sliceNs;
   console.log(`\n### ${strings} strings${slice === undefined ? '' : ` (slice alone: ${slice.toFixed(1)} ns per lookup, subtracted)`}\n`);
   console.log('| workload | contender | lookups/s | ns/lookup | vs best peer |\n|---|---|---:|---:|---:|');
-  const ownHit = ofMode.find((r) => r.contender === 'switchboard' && r.workload.startsWith('dynamic'))!.opsPerSecond;
+  const ownHit = (contender: string) => ofMode.find((r) => r.contender === contender && r.workload.startsWith('dynamic'))!.opsPerSecond;
   for (const workload of [...new Set(ofMode.map((r) => r.workload))]) {
     const rowsOf = ofMode.filter((r) => r.workload === workload);
-    const peers = rowsOf.filter((r) => r.contender !== 'switchboard');
+    const peers = rowsOf.filter((r) => !r.contender.startsWith('switchboard'));
     const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
     // (405 and slash toggles: no peer does this work, so they are set against our own dynamic hit.)
     for (const row of rowsOf) {
-      const ratio = best === null ? `${(row.opsPerSecond / ownHit).toFixed(2)}× our dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
+      const ratio = best === null ? `${(row.opsPerSecond / ownHit(row.contender)).toFixed(2)}× its dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
       const ns = (1e9 / row.opsPerSecond).toFixed(1);
       console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ns} | ${ratio} |`);
     }

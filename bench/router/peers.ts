@@ -31,10 +31,16 @@ export interface Contender {
   find(method: string, path: string): Found | null;
 }
 
-export function switchboard(rows: readonly RouteRow[]): Contender & { router: Router } {
-  const routes = new RouteCollection();
+/** The router package's exports used here (another build of it can be measured beside this one). */
+export interface RouterPackage {
+  readonly RouteCollection: typeof RouteCollection;
+  readonly Router: typeof Router;
+}
+
+export function switchboard(rows: readonly RouteRow[], build: RouterPackage = { RouteCollection, Router }, name = 'switchboard'): Contender & { router: Router } {
+  const routes = new build.RouteCollection();
   rows.forEach((row, id) => routes.add(`r${id}`, row.path, { methods: row.method, defaults: {} }));
-  const router = new Router(routes);
+  const router = new build.Router(routes);
   // The matcher reads method, host and scheme from a context; in a server that context is the
   // Request itself. Here one context object per method stands in for it, found without a hash
   // lookup so the adapter adds no cost the peers do not have.
@@ -49,7 +55,7 @@ export function switchboard(rows: readonly RouteRow[]): Contender & { router: Ro
     method === 'GET' ? GET : method === 'POST' ? POST : method === 'PUT' ? PUT : method === 'DELETE' ? DELETE : method === 'PATCH' ? PATCH
       : (others.get(method) ?? others.set(method, make(method)).get(method)!);
   return {
-    name: 'switchboard',
+    name,
     router,
     lookup: (method, path) => router.matchPath(path, contextOf(method)),
     find(method, path) {

@@ -63,4 +63,13 @@ describe('debug:router', () => {
     expect(parsed.map((route) => route.name)).toEqual(['item', 'item_write']);
     expect(parsed[1]?.methods).toEqual(['PUT', 'POST']);
   });
+
+  it("prints the matcher's generated source, which is the code that matches", () => {
+    const written: string[] = [];
+    const output = debugRouter(router, { source: true, write: (text) => written.push(text) });
+    expect(written.join('')).toBe(output);
+    expect(output).toBe(`${router.matcher.source}\n`);
+    expect(output).toContain('// #1 item: GET /items/:id');
+    expect(output).toMatch(/^ {4}route1: \{$/m);
+  });
 });
