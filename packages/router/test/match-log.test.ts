@@ -70,6 +70,6 @@ describe('debug:router', () => {
     expect(written.join('')).toBe(output);
     expect(output).toBe(`${router.matcher.source}\n`);
     expect(output).toContain('// #1 item: GET /items/:id');
-    expect(output).toMatch(/^ {4}route1: \{$/m);
+    expect(output).toMatch(/^ {4}rule1: \{$/m);
   });
 });

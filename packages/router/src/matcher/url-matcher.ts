@@ -2,12 +2,14 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf } from './candidate.js';
-import { emitMatcher, Refusals, REFUSED, STOP, type Walk, type WalkOutcome } from './matcher-emitter.js';
+import { emitMatcher, Refusals, REFUSED, STOP, type CollectingWalk, type Walk, type WalkOutcome } from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
   redirectMatch,
+  routeMatch,
   type MatchContext,
+  type RouteMatch,
   type MatchResult,
   type TrailingSlashMode,
 } from './match-result.js';
@@ -30,6 +32,11 @@ export class UrlMatcher {
   /** The generated JavaScript (print it to see how a path is matched); `null` when matching with the reference loop. */
   readonly source: string | null;
   readonly #walk: Walk | null;
+  readonly #collect: CollectingWalk | null;
+  /** Finished results of exact static paths, by raw path then method (see `StaticAnswers`). */
+  readonly #static = new Map<string, StaticAnswers>();
+  /** `sketch()` of each path in `#static`: a path whose sketch is not here skips the map lookup. */
+  readonly #staticSketches = new Set<number>();
   readonly #routes: readonly Route[];
   readonly #mode: TrailingSlashMode;
   /**
@@ -46,7 +53,9 @@ export class UrlMatcher {
     this.#toggleMayReachNewRoutes = builder.opaqueCount > 0 || builder.hasEmptySegment;
     const emitted = (options.generateCode ?? true) ? emitMatcher(builder.build(), this.#mode, this.#routes.length) : null;
     this.#walk = emitted?.walk ?? null;
+    this.#collect = emitted?.collect ?? null;
     this.source = emitted?.source ?? null;
+    if (emitted !== null) this.#precomputeStaticAnswers(emitted.collect);
   }
 
   /**
@@ -54,18 +63,48 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
+    if (this.#staticSketches.has(sketch(rawPath))) {
+      const answer = this.#static.get(rawPath)?.for(context.method);
+      if (answer !== undefined) return answer;
+    }
     if (this.#walk === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
+    // A path ending with a slash (not `/` itself) is most likely headed for a redirect: it takes
+    // the collecting walk, so that the first walk only ever sees what hits and 404s need.
+    if (rawPath.charCodeAt(rawPath.length - 1) === 47 && rawPath.length > 1) return this.#matchCollecting(rawPath, context);
     const path = decodePath(rawPath);
-    const found = this.#walk(path, context.method, context, null);
+    const found = this.#walk(path, context.method, context);
     if (typeof found === 'object') return found;
-    return this.#afterFirstPass(rawPath, path, context, found);
+    if (found === undefined && !this.#toggleMayReachNewRoutes) return this.#notFound(rawPath, context.method);
+    return this.#afterFirstPass(rawPath, path, context, found, null);
   }
 
-  /** What follows a pass that found no route (kept out of `match`, so hits run a small function). */
-  #afterFirstPass(rawPath: string, path: string, context: MatchContext, found: Exclude<WalkOutcome, object>): MatchResult {
+  /**
+   * No route's path matched, and the toggled path cannot match one either: the 404, its message
+   * naming the path a slash retry would have tried. A function of its own, so that misses do not
+   * share the JIT feedback of the rarer outcomes.
+   */
+  #notFound(rawPath: string, method: string): MatchResult {
+    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
+    const trimmed = trimTrailingSlashes(rawPath);
+    if (trimmed === '/') return notFoundMatch(rawPath);
+    return notFoundMatch(trimmed === rawPath ? `${rawPath}/` : trimmed);
+  }
+
+  #matchCollecting(rawPath: string, context: MatchContext): MatchResult {
+    const path = decodePath(rawPath);
+    const refusals = new Refusals();
+    const found = this.#collect!(path, context.method, context, refusals);
+    if (typeof found === 'object') return found;
+    return this.#afterFirstPass(rawPath, path, context, found, found === REFUSED ? refusals : null);
+  }
+
+  /**
+   * What follows a first pass that found no route (kept out of `match`, so hits run a small
+   * function). `refusals`: what that pass gathered, when it was the collecting walk.
+   */
+  #afterFirstPass(rawPath: string, path: string, context: MatchContext, found: Exclude<WalkOutcome, object>, refusals: Refusals | null): MatchResult {
     const method = context.method;
-    let refusals: Refusals | null = null;
-    if (found === REFUSED) refusals = this.#refusals(path, context);
+    if (found === REFUSED && refusals === null) refusals = this.#refusals(path, context);
     if (refusals?.allow) return methodNotAllowedMatch(refusals.allow);
     if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
     if (refusals?.schemes) return this.#redirectScheme(rawPath, context, refusals.schemes[0]!);
@@ -74,25 +113,108 @@ export class UrlMatcher {
     const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
     // No route's path matched: with plain segments, the toggled path cannot match one either.
     if (found === undefined && !this.#toggleMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
-    const togglePath = decodePath(toggled);
-    const retry = this.#walk!(togglePath, method, context, null);
+    const again = new Refusals();
+    const retry = this.#collect!(decodePath(toggled), method, context, again);
     if (typeof retry === 'object') return redirectMatch(retry.route, retry.params, toggled, null);
-    if (retry === REFUSED) {
-      const schemes = this.#refusals(togglePath, context).schemes;
-      if (schemes !== null) return this.#redirectScheme(toggled, context, schemes[0]!);
-    }
+    if (retry === REFUSED && again.schemes !== null) return this.#redirectScheme(toggled, context, again.schemes[0]!);
     return notFoundMatch(toggled);
   }
 
-  /** The same pass again, this time gathering the refused methods and schemes. */
+  /** The first walk again, this time gathering the refused methods and schemes. */
   #refusals(path: string, context: MatchContext): Refusals {
     const refusals = new Refusals();
-    this.#walk!(path, context.method, context, refusals);
+    this.#collect!(path, context.method, context, refusals);
     return refusals;
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
-    const found = this.#walk!(decodePath(rawPath), context.method, { method: context.method, host: context.host, scheme }, null);
+    const found = this.#collect!(decodePath(rawPath), context.method, { method: context.method, host: context.host, scheme }, new Refusals());
     return typeof found === 'object' ? redirectMatch(found.route, found.params, rawPath, scheme) : notFoundMatch(rawPath);
+  }
+
+  /**
+   * For each exact static route path and each method some route names (and GET, HEAD), the
+   * result a request gets when it depends on nothing else: found by the walk itself, with a
+   * context that notes whether a route read its host or scheme (then nothing is kept).
+   */
+  #precomputeStaticAnswers(collect: CollectingWalk): void {
+    const methods = new Set(['GET', 'HEAD', ...this.#routes.flatMap((route) => route.methods)]);
+    for (const route of this.#routes) {
+      const path = route.compiled.path.staticText;
+      if (path === null || this.#static.has(path) || decodePath(path) !== path) continue;
+      const byMethod = new Map<string, RouteMatch>();
+      for (const method of methods) {
+        let readsMore = false;
+        const probe: MatchContext = {
+          method,
+          get host() {
+            readsMore = true;
+            return '';
+          },
+          get scheme() {
+            readsMore = true;
+            return '';
+          },
+        };
+        const found = collect(path, method, probe, new Refusals());
+        if (typeof found === 'object' && !readsMore) byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
+      }
+      if (byMethod.size === 0) continue;
+      this.#static.set(path, new StaticAnswers(byMethod));
+      this.#staticSketches.add(sketch(path));
+    }
+  }
+}
+
+/**
+ * A number that only a few paths share: length, second and last character. A server gets a new
+ * path string per request, and looking it up in a map first computes its hash over every
+ * character; this check spares dynamic paths and misses that cost (docs/decisions.md).
+ */
+function sketch(path: string): number {
+  return path.length | (path.charCodeAt(1) << 10) | (path.charCodeAt(path.length - 1) << 20);
+}
+
+/**
+ * The finished results of one exact static path, by method. The common methods each have a field
+ * found by string comparisons (pointer compares for the interned method strings servers pass), so
+ * a static hit costs one map lookup, the path's; other methods are looked up in the full map.
+ */
+class StaticAnswers {
+  readonly #get: RouteMatch | undefined;
+  readonly #head: RouteMatch | undefined;
+  readonly #post: RouteMatch | undefined;
+  readonly #put: RouteMatch | undefined;
+  readonly #delete: RouteMatch | undefined;
+  readonly #patch: RouteMatch | undefined;
+  readonly #all: ReadonlyMap<string, RouteMatch>;
+
+  constructor(byMethod: ReadonlyMap<string, RouteMatch>) {
+    this.#get = byMethod.get('GET');
+    this.#head = byMethod.get('HEAD');
+    this.#post = byMethod.get('POST');
+    this.#put = byMethod.get('PUT');
+    this.#delete = byMethod.get('DELETE');
+    this.#patch = byMethod.get('PATCH');
+    this.#all = byMethod;
+  }
+
+  for(method: string): RouteMatch | undefined {
+    switch (method) {
+      case 'GET':
+        return this.#get;
+      case 'HEAD':
+        return this.#head;
+      case 'POST':
+        return this.#post;
+      case 'PUT':
+        return this.#put;
+      case 'DELETE':
+        return this.#delete;
+      case 'PATCH':
+        return this.#patch;
+      default:
+        return this.#all.get(method);
+    }
   }
 }
