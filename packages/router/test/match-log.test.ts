@@ -34,6 +34,13 @@ describe('matchLog', () => {
     expect(matched.slice(1).every((entry) => entry.reason === 'Not tried: an earlier route matched.')).toBe(true);
   });
 
+  it('judges the trailing slash as the matcher does: a trailing parameter may keep it, even empty', () => {
+    const optional = new Router(new RouteCollection().add('en', '/en-en{/:b}', { requirements: { b: '.*' }, defaults: { b: 'bbb' } }));
+    const context = { method: 'GET', host: 'localhost', scheme: 'http' };
+    expect(optional.matchLog('/en-en/', context)[0]).toMatchObject({ level: 'match' });
+    expect(optional.matchPath('/en-en/', context)).toMatchObject({ kind: 'match', params: { b: '' } });
+  });
+
   it('explains a malformed path instead of throwing', () => {
     const log = router.matchLog('/%zz', { method: 'GET', host: 'localhost', scheme: 'http' });
     expect(log[0]?.reason).toBe('Malformed percent-encoding in the request path "/%zz".');

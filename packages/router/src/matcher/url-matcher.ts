@@ -35,8 +35,11 @@ export class UrlMatcher {
   readonly #collect: CollectingWalk | null;
   /** Finished results of exact static paths, by raw path then method (see `StaticAnswers`). */
   readonly #static = new Map<string, StaticAnswers>();
-  /** `sketch()` of each path in `#static`: a path whose sketch is not here skips the map lookup. */
-  readonly #staticSketches = new Set<number>();
+  /**
+   * A filter in front of `#static`: bit `last & 31` of entry `length & 63` is set for each path in
+   * it (its length, its last character). A path whose bit is clear skips the map lookup.
+   */
+  readonly #staticFilter = new Uint32Array(64);
   readonly #routes: readonly Route[];
   readonly #mode: TrailingSlashMode;
   /**
@@ -63,7 +66,7 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
-    if (this.#staticSketches.has(sketch(rawPath))) {
+    if (this.#mayBeStatic(rawPath)) {
       const answer = this.#static.get(rawPath)?.for(context.method);
       if (answer !== undefined) return answer;
     }
@@ -96,6 +99,15 @@ export class UrlMatcher {
     const found = this.#collect!(path, context.method, context, refusals);
     if (typeof found === 'object') return found;
     return this.#afterFirstPass(rawPath, path, context, found, found === REFUSED ? refusals : null);
+  }
+
+  /**
+   * Whether the path may be in `#static`. A server gets a new path string per request, and a map
+   * lookup first hashes every character of it: this check spares most dynamic paths and misses
+   * that cost (docs/decisions.md).
+   */
+  #mayBeStatic(path: string): boolean {
+    return ((this.#staticFilter[path.length & 63]! >>> (path.charCodeAt(path.length - 1) & 31)) & 1) === 1;
   }
 
   /**
@@ -161,18 +173,9 @@ export class UrlMatcher {
       }
       if (byMethod.size === 0) continue;
       this.#static.set(path, new StaticAnswers(byMethod));
-      this.#staticSketches.add(sketch(path));
+      this.#staticFilter[path.length & 63]! |= 1 << (path.charCodeAt(path.length - 1) & 31);
     }
   }
-}
-
-/**
- * A number that only a few paths share: length, second and last character. A server gets a new
- * path string per request, and looking it up in a map first computes its hash over every
- * character; this check spares dynamic paths and misses that cost (docs/decisions.md).
- */
-function sketch(path: string): number {
-  return path.length | (path.charCodeAt(1) << 10) | (path.charCodeAt(path.length - 1) << 20);
 }
 
 /**
