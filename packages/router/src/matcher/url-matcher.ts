@@ -36,10 +36,10 @@ export class UrlMatcher {
   /** Finished results of exact static paths, by raw path then method (see `StaticAnswers`). */
   readonly #static = new Map<string, StaticAnswers>();
   /**
-   * A filter in front of `#static`: bit `last & 31` of entry `length & 63` is set for each path in
-   * it (its length, its last character). A path whose bit is clear skips the map lookup.
+   * A filter in front of `#static`: the entry of each path in it (see `filterSlot`) is 1, and a
+   * path whose entry is 0 skips the map lookup.
    */
-  readonly #staticFilter = new Uint32Array(64);
+  readonly #staticFilter = new Uint8Array(64 * 32);
   readonly #routes: readonly Route[];
   readonly #mode: TrailingSlashMode;
   /**
@@ -107,7 +107,7 @@ export class UrlMatcher {
    * that cost (docs/decisions.md).
    */
   #mayBeStatic(path: string): boolean {
-    return ((this.#staticFilter[path.length & 63]! >>> (path.charCodeAt(path.length - 1) & 31)) & 1) === 1;
+    return this.#staticFilter[filterSlot(path)] === 1;
   }
 
   /**
@@ -173,9 +173,14 @@ export class UrlMatcher {
       }
       if (byMethod.size === 0) continue;
       this.#static.set(path, new StaticAnswers(byMethod));
-      this.#staticFilter[path.length & 63]! |= 1 << (path.charCodeAt(path.length - 1) & 31);
+      this.#staticFilter[filterSlot(path)] = 1;
     }
   }
+}
+
+/** A path's slot in the static filter: its length and last character, folded. */
+function filterSlot(path: string): number {
+  return ((path.length & 63) << 5) | (path.charCodeAt(path.length - 1) & 31);
 }
 
 /**
