@@ -5,6 +5,11 @@
  * in the same run, each first checked to resolve every request correctly. Wrong-method (405 with
  * its Allow list) and trailing-slash toggles (redirect) are Switchboard-only work no peer does;
  * they are reported against Switchboard's own hit figures.
+ *
+ * Each workload is measured twice. *Reused strings*: the same path strings every lookup, so a
+ * router's first `Map.get` finds the string's hash already cached. *Fresh strings*: what a server
+ * sees, a new path string per lookup, sliced from a request URL (`/path?page=2`); the cost of the
+ * slice alone (measured in the same rounds) is subtracted from every contender's time.
  * Run: `cd bench && node --import tsx router.bench.ts`
  * Timing is process CPU time (the machine is shared), best of `BENCH_ROUNDS` rotated rounds of
  * `BENCH_TIME_MS` each (`BENCH_TIME_MS=100 BENCH_ROUNDS=1` for a quick run).
@@ -12,9 +17,11 @@
 import './built-packages.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineLine, reportJson } from './report.js';
-import { PEERS, switchboard, type Contender, type RouteRow } from './router/peers.js';
+import { PEERS, switchboard, type Contender, type RouteRow, type RouterPackage } from './router/peers.js';
+
+const BEFORE = 'switchboard before';
 
 const DATA = new URL('./data/', import.meta.url);
 const rows = JSON.parse(readFileSync(new URL('github-api-routes.json', DATA), 'utf8')) as RouteRow[];
@@ -48,9 +55,15 @@ const wrongMethod = [...staticHits, ...dynamicHits].map((lookup) => ({ ...lookup
 const slashToggled = [...staticHits, ...dynamicHits].filter((l) => l.method === 'GET').map((l) => ({ ...l, path: `${l.path}/` }));
 
 const ours = switchboard(rows);
+/**
+ * `ROUTER_BENCH_BEFORE=<dir>`: also measure another build of the router package (its `index.js`
+ * in `<dir>`, e.g. the previous commit's `tsc` output) as "switchboard before", in the same run.
+ */
+const beforeDir = process.env.ROUTER_BENCH_BEFORE;
+const before = beforeDir === undefined ? [] : [switchboard(rows, (await import(pathToFileURL(`${beforeDir}/index.js`).href)) as RouterPackage, BEFORE)];
 /** `ROUTER_BENCH_ONLY=switchboard,find-my-way` limits the contenders (for a quick comparison). */
 const onlyNames = process.env.ROUTER_BENCH_ONLY?.split(',');
-const contenders: Contender[] = [ours, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
+const contenders: Contender[] = [ours, ...before, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
 
 // Correctness first: a benchmark of a wrong answer is worthless.
 const failures: string[] = [];
@@ -84,8 +97,12 @@ const TIME = Number(process.env.BENCH_TIME_MS ?? 300);
 
 interface Row {
   workload: string;
+  strings: Strings;
   contender: string;
+  /** Fresh strings: with the slice's cost subtracted. */
   opsPerSecond: number;
+  /** Fresh strings: what the slice alone cost per lookup (ns). */
+  sliceNs: number;
 }
 
 /** Rounds per workload; each contender keeps its best round, and the order rotates between rounds. */
@@ -97,16 +114,44 @@ function cpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
-async function measure(workload: string, lookups: readonly Lookup[], who: readonly Contender[]): Promise<Row[]> {
+type Strings = 'reused' | 'fresh';
+
+/**
+ * The fresh-string baseline: creates the path string as the others do and keeps it (in a small
+ * ring, so the slice cannot be optimised away), nothing else.
+ */
+function sliceOnly(): Contender {
+  const ring: string[] = new Array<string>(1024).fill('');
+  let next = 0;
+  return {
+    name: SLICE_ONLY,
+    lookup: (_method, path) => (ring[next++ & 1023] = path),
+    find: () => null,
+  };
+}
+const SLICE_ONLY = 'slice only';
+
+async function measure(workload: string, lookups: readonly Lookup[], contenders: readonly Contender[], strings: Strings): Promise<Row[]> {
+  const who = strings === 'fresh' ? [...contenders, sliceOnly()] : contenders;
   const methods = lookups.map((l) => l.method);
   const paths = lookups.map((l) => l.path);
+  // A request target per lookup; `ends[i]` is where its path stops.
+  const urls = lookups.map((l) => `${l.path}?page=2`);
+  const ends = lookups.map((l) => l.path.length);
   const n = lookups.length;
   const passes = Math.max(1, Math.ceil(2000 / n));
   const best = new Map<string, number>();
   let sink = 0;
-  const batch = (contender: Contender) => {
-    for (let p = 0; p < passes; p++) for (let i = 0; i < n; i++) if (contender.lookup(methods[i]!, paths[i]!) !== undefined) sink++;
-  };
+  const batch =
+    strings === 'reused'
+      ? (contender: Contender) => {
+          for (let p = 0; p < passes; p++) for (let i = 0; i < n; i++) if (contender.lookup(methods[i]!, paths[i]!) !== undefined) sink++;
+        }
+      : (contender: Contender) => {
+          for (let p = 0; p < passes; p++) {
+            for (let i = 0; i < n; i++) if (contender.lookup(methods[i]!, urls[i]!.slice(0, ends[i])) !== undefined) sink++;
+          }
+        };
   for (const contender of who) for (let w = 0; w < 200; w++) batch(contender); // warm-up: let the JIT settle
   for (let round = 0; round < ROUNDS; round++) {
     const order = [...who.slice(round % who.length), ...who.slice(0, round % who.length)];
@@ -125,7 +170,15 @@ async function measure(workload: string, lookups: readonly Lookup[], who: readon
     await new Promise((resolve) => setImmediate(resolve));
   }
   if (sink < 0) console.log(sink);
-  return who.map((contender) => ({ workload, contender: contender.name, opsPerSecond: best.get(contender.name)! }));
+  // Fresh strings: subtract the time the slice alone takes (ns per lookup) from each contender's.
+  const sliceNs = strings === 'fresh' ? 1e9 / best.get(SLICE_ONLY)! : 0;
+  return contenders.map((contender) => ({
+    workload,
+    strings,
+    contender: contender.name,
+    opsPerSecond: 1e9 / (1e9 / best.get(contender.name)! - sliceNs),
+    sliceNs,
+  }));
 }
 
 /** Mixed traffic: static hits, dynamic hits and misses interleaved, as a public API sees them. */
@@ -151,20 +204,25 @@ const workloads: Array<[string, readonly Lookup[], 'all' | 'ours']> = [
  */
 const only = process.env.ROUTER_BENCH_WORKLOAD;
 if (only !== undefined) {
-  const [name, lookups, who] = workloads[Number(only)]!;
-  const rows = await measure(name, lookups, who === 'all' ? contenders : [ours]);
+  const [index, strings] = only.split(':') as [string, Strings];
+  const [name, lookups, who] = workloads[Number(index)]!;
+  const rows = await measure(name, lookups, who === 'all' ? contenders : contenders.filter((c) => c.name.startsWith('switchboard')), strings);
   process.stdout.write(`${JSON.stringify(rows)}\n`);
   process.exit(0);
 }
+/** `ROUTER_BENCH_STRINGS=fresh` measures one way only. */
+const stringModes = (process.env.ROUTER_BENCH_STRINGS?.split(',') ?? ['reused', 'fresh']) as Strings[];
 const results: Row[] = [];
-for (const index of workloads.keys()) {
-  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-    env: { ...process.env, ROUTER_BENCH_WORKLOAD: String(index) },
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (child.status !== 0) throw new Error(`workload ${index} failed: ${child.stderr}`);
-  results.push(...(JSON.parse(child.stdout.trim().split('\n').pop()!) as Row[]));
+for (const strings of stringModes) {
+  for (const index of workloads.keys()) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+      env: { ...process.env, ROUTER_BENCH_WORKLOAD: `${index}:${strings}` },
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    if (child.status !== 0) throw new Error(`workload ${index} failed: ${child.stderr}`);
+    results.push(...(JSON.parse(child.stdout.trim().split('\n').pop()!) as Row[]));
+  }
 }
 
 /** Read from the installed package's own package.json (some packages do not export it). */
@@ -172,18 +230,24 @@ const versionOf = (name: string) =>
   (JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
 console.log(`\n## Router: GitHub API table (${rows.length} routes)\n${machineLine()}`);
 console.log(
-  `Peers: find-my-way ${versionOf('find-my-way')}, hono ${versionOf('hono')}, koa-tree-router ${versionOf('koa-tree-router')}, memoirist ${versionOf('memoirist')}, path-to-regexp ${versionOf('path-to-regexp')}\n`,
+  `Peers: find-my-way ${versionOf('find-my-way')}, hono ${versionOf('hono')}, koa-tree-router ${versionOf('koa-tree-router')}, memoirist ${versionOf('memoirist')}, rou3 ${versionOf('rou3')}, path-to-regexp ${versionOf('path-to-regexp')}\n`,
 );
-console.log('| workload | contender | lookups/s | vs best peer |\n|---|---|---:|---:|');
-for (const workload of [...new Set(results.map((r) => r.workload))]) {
-  const rowsOf = results.filter((r) => r.workload === workload);
-  const peers = rowsOf.filter((r) => r.contender !== 'switchboard');
-  const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
-  const ownHit = results.find((r) => r.contender === 'switchboard' && r.workload.startsWith('dynamic'))!.opsPerSecond;
-  // (405 and slash toggles: no peer does this work, so they are set against our own dynamic hit.)
-  for (const row of rowsOf) {
-    const ratio = best === null ? `${(row.opsPerSecond / ownHit).toFixed(2)}× our dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
-    console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ratio} |`);
+for (const strings of stringModes) {
+  const ofMode = results.filter((r) => r.strings === strings);
+  const slice = ofMode.find((r) => r.sliceNs > 0)?.sliceNs;
+  console.log(`\n### ${strings} strings${slice === undefined ? '' : ` (slice alone: ${slice.toFixed(1)} ns per lookup, subtracted)`}\n`);
+  console.log('| workload | contender | lookups/s | ns/lookup | vs best peer |\n|---|---|---:|---:|---:|');
+  const ownHit = (contender: string) => ofMode.find((r) => r.contender === contender && r.workload.startsWith('dynamic'))!.opsPerSecond;
+  for (const workload of [...new Set(ofMode.map((r) => r.workload))]) {
+    const rowsOf = ofMode.filter((r) => r.workload === workload);
+    const peers = rowsOf.filter((r) => !r.contender.startsWith('switchboard'));
+    const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
+    // (405 and slash toggles: no peer does this work, so they are set against our own dynamic hit.)
+    for (const row of rowsOf) {
+      const ratio = best === null ? `${(row.opsPerSecond / ownHit(row.contender)).toFixed(2)}× its dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
+      const ns = (1e9 / row.opsPerSecond).toFixed(1);
+      console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ns} | ${ratio} |`);
+    }
   }
 }
 reportJson('router', results);

@@ -9,6 +9,8 @@ import { TrieRouter } from 'hono/router/trie-router';
 import KoaTreeRouter from 'koa-tree-router';
 import { Memoirist } from 'memoirist';
 import { match as compileMatch } from 'path-to-regexp';
+import { addRoute, createRouter, findRoute } from 'rou3';
+import { compileRouter } from 'rou3/compiler';
 import { RouteCollection, Router } from '@switchboard/router';
 
 export interface RouteRow {
@@ -29,10 +31,16 @@ export interface Contender {
   find(method: string, path: string): Found | null;
 }
 
-export function switchboard(rows: readonly RouteRow[]): Contender & { router: Router } {
-  const routes = new RouteCollection();
+/** The router package's exports used here (another build of it can be measured beside this one). */
+export interface RouterPackage {
+  readonly RouteCollection: typeof RouteCollection;
+  readonly Router: typeof Router;
+}
+
+export function switchboard(rows: readonly RouteRow[], build: RouterPackage = { RouteCollection, Router }, name = 'switchboard'): Contender & { router: Router } {
+  const routes = new build.RouteCollection();
   rows.forEach((row, id) => routes.add(`r${id}`, row.path, { methods: row.method, defaults: {} }));
-  const router = new Router(routes);
+  const router = new build.Router(routes);
   // The matcher reads method, host and scheme from a context; in a server that context is the
   // Request itself. Here one context object per method stands in for it, found without a hash
   // lookup so the adapter adds no cost the peers do not have.
@@ -47,7 +55,7 @@ export function switchboard(rows: readonly RouteRow[]): Contender & { router: Ro
     method === 'GET' ? GET : method === 'POST' ? POST : method === 'PUT' ? PUT : method === 'DELETE' ? DELETE : method === 'PATCH' ? PATCH
       : (others.get(method) ?? others.set(method, make(method)).get(method)!);
   return {
-    name: 'switchboard',
+    name,
     router,
     lookup: (method, path) => router.matchPath(path, contextOf(method)),
     find(method, path) {
@@ -128,6 +136,34 @@ export function memoirist(rows: readonly RouteRow[]): Contender {
   };
 }
 
+function rou3Router(rows: readonly RouteRow[]) {
+  const router = createRouter<number>();
+  rows.forEach((row, id) => addRoute(router, row.method, row.path, id));
+  return router;
+}
+
+function rou3Contender(name: string, find: (method: string, path: string) => { data: number; params?: Record<string, string> } | undefined): Contender {
+  return {
+    name,
+    lookup: find,
+    find(method, path) {
+      const found = find(method, path);
+      if (found === undefined) return null;
+      return { id: found.data, params: { ...found.params } };
+    },
+  };
+}
+
+export function rou3(rows: readonly RouteRow[]): Contender {
+  const router = rou3Router(rows);
+  return rou3Contender('rou3', (method, path) => findRoute(router, method, path));
+}
+
+/** rou3's matcher compiled to one JavaScript function (`rou3/compiler`). */
+export function rou3Compiled(rows: readonly RouteRow[]): Contender {
+  return rou3Contender('rou3 compiled', compileRouter(rou3Router(rows)));
+}
+
 /** What a hand-written router does: one path-to-regexp matcher per route, tried in order. */
 export function pathToRegexpLoop(rows: readonly RouteRow[]): Contender {
   const matchers = rows.map((row, id) => ({ id, method: row.method, match: compileMatch(row.path) }));
@@ -142,4 +178,4 @@ export function pathToRegexpLoop(rows: readonly RouteRow[]): Contender {
   return { name: 'path-to-regexp loop', lookup, find: (method, path) => lookup(method, path) };
 }
 
-export const PEERS = [findMyWay, honoRegExp, honoTrie, koaTree, memoirist, pathToRegexpLoop] as const;
+export const PEERS = [findMyWay, honoRegExp, honoTrie, koaTree, memoirist, rou3, rou3Compiled, pathToRegexpLoop] as const;

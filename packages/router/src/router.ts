@@ -14,7 +14,7 @@ export interface RouterOptions {
   baseUrl?: string;
   /** Context for URLs generated outside a request (defaults to `http://localhost`). */
   context?: RequestContext;
-  /** Compile the matcher to JavaScript (default `true`); `false` interprets it (same answers). */
+  /** Generate the matcher's JavaScript (default `true`); `false` matches with the reference loop (same answers, slower). */
   generateCode?: boolean;
 }
 

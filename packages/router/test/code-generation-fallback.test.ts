@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 describe('where code generation from strings is disallowed', () => {
-  it('matches with the interpreted tree and loop-built params, same answers', () => {
+  it('matches with the reference loop, same answers', () => {
     const script = fileURLToPath(new URL('./support/no-eval-check.ts', import.meta.url));
     const run = spawnSync(
       process.execPath,

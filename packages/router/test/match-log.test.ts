@@ -34,6 +34,13 @@ describe('matchLog', () => {
     expect(matched.slice(1).every((entry) => entry.reason === 'Not tried: an earlier route matched.')).toBe(true);
   });
 
+  it('judges the trailing slash as the matcher does: a trailing parameter may keep it, even empty', () => {
+    const optional = new Router(new RouteCollection().add('en', '/en-en{/:b}', { requirements: { b: '.*' }, defaults: { b: 'bbb' } }));
+    const context = { method: 'GET', host: 'localhost', scheme: 'http' };
+    expect(optional.matchLog('/en-en/', context)[0]).toMatchObject({ level: 'match' });
+    expect(optional.matchPath('/en-en/', context)).toMatchObject({ kind: 'match', params: { b: '' } });
+  });
+
   it('explains a malformed path instead of throwing', () => {
     const log = router.matchLog('/%zz', { method: 'GET', host: 'localhost', scheme: 'http' });
     expect(log[0]?.reason).toBe('Malformed percent-encoding in the request path "/%zz".');
@@ -62,5 +69,14 @@ describe('debug:router', () => {
     const parsed = JSON.parse(written.join('')) as Array<{ name: string; methods: string[] }>;
     expect(parsed.map((route) => route.name)).toEqual(['item', 'item_write']);
     expect(parsed[1]?.methods).toEqual(['PUT', 'POST']);
+  });
+
+  it("prints the matcher's generated source, which is the code that matches", () => {
+    const written: string[] = [];
+    const output = debugRouter(router, { source: true, write: (text) => written.push(text) });
+    expect(written.join('')).toBe(output);
+    expect(output).toBe(`${router.matcher.source}\n`);
+    expect(output).toContain('// #1 item: GET /items/:id');
+    expect(output).toMatch(/^ {4}rule1: \{$/m);
   });
 });

@@ -224,6 +224,9 @@ describe('parameters, requirements and defaults', () => {
     const router = routerOf([['cafe', '/café/:drink']]);
     expect(match(router, 'GET', '/caf%C3%A9/th%C3%A9')).toMatchObject({ route: 'cafe', params: { drink: 'thé' } });
     expect(match(router, 'GET', '/café/😀')).toMatchObject({ route: 'cafe', params: { drink: '😀' } });
+    // Characters, not bytes: a one-character requirement takes a two-byte UTF-8 character whole.
+    const oneChar = routerOf([['letter', '/letter/:c', { requirements: { c: '.' } }]]);
+    expect(match(oneChar, 'GET', '/letter/%C3%A9')).toMatchObject({ route: 'letter', params: { c: 'é' } });
   });
 
   it('throws MalformedPathError for malformed percent-encoding', () => {
@@ -304,5 +307,43 @@ describe('mounted collections', () => {
     expect(match(router, 'GET', '/_profiler/abc123')).toEqual({ kind: 'match', route: '_profiler', params: { token: 'abc123' } });
     expect(match(router, 'GET', '/_profiler/')).toMatchObject({ route: '_profiler_home' });
     expect(match(router, 'GET', '/')).toMatchObject({ route: 'home' });
+  });
+});
+
+describe("shapes from the reference's own test cases", () => {
+  it('matches a path that opens with an optional group, and generates it with one slash', () => {
+    const router = routerOf([['docs', '{/:lang}/docs']]);
+    expect(match(router, 'GET', '/docs')).toEqual({ kind: 'match', route: 'docs', params: {} });
+    expect(match(router, 'GET', '/en/docs')).toEqual({ kind: 'match', route: 'docs', params: { lang: 'en' } });
+    expect(match(router, 'GET', '//docs')).toEqual({ kind: 'not-found', path: '//docs/' });
+    expect(router.generate('docs', { lang: 'en' })).toBe('/en/docs');
+    expect(router.generate('docs')).toBe('/docs');
+  });
+
+  it('matches a static path written with an escaped character', () => {
+    const router = routerOf([
+      ['batch', '/things\\:batchGet'],
+      ['slashed', '/foo\\:bar/'],
+    ]);
+    expect(match(router, 'GET', '/things:batchGet')).toEqual({ kind: 'match', route: 'batch', params: {} });
+    expect(match(router, 'GET', '/foo:bar/')).toEqual({ kind: 'match', route: 'slashed', params: {} });
+    expect(match(router, 'GET', '/foo:bar')).toEqual({ kind: 'redirect', route: 'slashed', params: {}, path: '/foo:bar/', scheme: null });
+    expect(router.generate('slashed')).toBe('/foo:bar/');
+  });
+
+  it('gives an empty last capture when its requirement allows it and the path ends with the slash', () => {
+    for (const trailingSlash of ['redirect', 'strict', 'ignore'] as const) {
+      const router = routerOf(
+        [
+          ['fr', '/fr-fr{/:a}', { requirements: { a: '.+' }, defaults: { a: 'aaa' } }],
+          ['en', '/en-en{/:b}', { requirements: { b: '.*' }, defaults: { b: 'bbb' } }],
+        ],
+        { trailingSlash },
+      );
+      expect(match(router, 'GET', '/en-en/'), trailingSlash).toEqual({ kind: 'match', route: 'en', params: { b: '' } });
+      expect(match(router, 'GET', '/en-en'), trailingSlash).toEqual({ kind: 'match', route: 'en', params: { b: 'bbb' } });
+      expect(match(router, 'GET', '/en-en/BBB'), trailingSlash).toEqual({ kind: 'match', route: 'en', params: { b: 'BBB' } });
+      expect(match(router, 'GET', '/fr-fr/AAA'), trailingSlash).toEqual({ kind: 'match', route: 'fr', params: { a: 'AAA' } });
+    }
   });
 });

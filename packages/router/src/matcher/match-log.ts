@@ -2,6 +2,7 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import { compilePattern } from '../route/compiled-pattern.js';
 import type { Route } from '../route/route.js';
 import type { MatchContext } from './match-result.js';
+import { trailingParameterMatch } from './reference-loop.js';
 
 /** How far a route got with a request: `match`, `almost` (path matched, something else did not), `none`. */
 export type RouteTraceLevel = 'match' | 'almost' | 'none';
@@ -38,7 +39,8 @@ export function traceRoutes(routes: Iterable<Route>, rawPath: string, context: M
       continue;
     }
     const compiled = route.compiled;
-    if (!compiled.regex.test(path)) {
+    const match = compiled.regex.exec(path);
+    if (match === null) {
       trace(...pathMismatch(route, path));
       continue;
     }
@@ -46,7 +48,9 @@ export function traceRoutes(routes: Iterable<Route>, rawPath: string, context: M
       trace('almost', `Host "${context.host}" does not match the requirement ("${route.host}").`);
       continue;
     }
-    if (path !== '/' && compiled.hasTrailingSlash === (trimmed === path) && !(compiled.hasTrailingVar && trimmed !== path && compiled.hasTrailingSlash)) {
+    // The matcher's own slash rule (reference-loop.ts): a trailing parameter may keep the slash.
+    const kept = trimmed !== path && compiled.hasTrailingVar ? trailingParameterMatch(route, match, path) : null;
+    if (kept === null && path !== '/' && compiled.hasTrailingSlash === (trimmed === path)) {
       trace('almost', `The trailing slash differs (route ${compiled.hasTrailingSlash ? 'has' : 'has none'}); a GET request is redirected to the toggled path.`);
       continue;
     }

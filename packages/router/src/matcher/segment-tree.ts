@@ -2,8 +2,8 @@ import type { Token } from 'path-to-regexp';
 import type { Candidate } from './candidate.js';
 
 /**
- * The dynamic part of the compiled matcher: a tree of path segments whose children are tried in
- * order, so the first leaf reached in depth-first order is the first route in declaration order.
+ * Every route of the matcher in a tree of path segments whose children are tried in order, so the
+ * first leaf reached in depth-first order is the first route in declaration order.
  *
  * A route is inserted by walking down children that equal its next segment. It may only join an
  * existing child when every child after that one is *disjoint* from its segment (no path can
@@ -13,16 +13,14 @@ import type { Candidate } from './candidate.js';
  * wildcards, requirements that could span a `/`) become *opaque* items, tested with their own
  * expression at the deepest node their leading literal segments reach.
  */
-/** Item kinds, numbers so the matcher's hot loop compares integers. */
+
+/** Item kinds. */
 export const LITERALS = 0;
 export const PARAM = 1;
 export const END = 2;
 export const OPAQUE = 3;
 
-/**
- * One ordered item of a node. Every item has the same shape (unused fields `null`), so the
- * matcher's loop over items stays monomorphic.
- */
+/** One ordered item of a node (unused fields `null`). */
 export interface TreeItem {
   readonly kind: 0 | 1 | 2 | 3;
   /**
@@ -33,6 +31,8 @@ export interface TreeItem {
   readonly nodes: ReadonlyArray<readonly TreeNode[] | undefined> | null;
   /** PARAM: the requirement as a whole-segment test, `null` for the default (any non-empty segment). */
   readonly test: RegExp | null;
+  /** PARAM: the name the first route through it gave the parameter (for reading generated code). */
+  readonly name: string | null;
   readonly child: TreeNode | null;
   /** END: the routes ending here, in order. OPAQUE: the one route. */
   readonly candidates: readonly Candidate[] | null;
@@ -44,13 +44,13 @@ export interface TreeNode {
 
 type Atom =
   | { kind: 'literal'; text: string }
-  | { kind: 'param'; key: string; test: RegExp | null }
+  | { kind: 'param'; key: string; name: string; test: RegExp | null }
   | { kind: 'end' }
   | { kind: 'opaque' };
 
 type BuildChild =
   | { kind: 'literal'; text: string; node: BuildNode }
-  | { kind: 'param'; key: string; test: RegExp | null; node: BuildNode }
+  | { kind: 'param'; key: string; name: string; test: RegExp | null; node: BuildNode }
   | { kind: 'end'; candidates: Candidate[] }
   | { kind: 'opaque'; candidate: Candidate };
 
@@ -151,7 +151,7 @@ function freeze(node: BuildNode): TreeNode {
       continue;
     }
     flush();
-    if (child.kind === 'param') items.push(item(PARAM, { test: child.test, child: freeze(child.node) }));
+    if (child.kind === 'param') items.push(item(PARAM, { test: child.test, name: child.name, child: freeze(child.node) }));
     else if (child.kind === 'end') items.push(item(END, { candidates: child.candidates }));
     else items.push(item(OPAQUE, { candidates: [child.candidate] }));
   }
@@ -165,6 +165,7 @@ function item(kind: TreeItem['kind'], fields: Partial<Omit<TreeItem, 'kind'>>): 
     texts: fields.texts ?? null,
     nodes: fields.nodes ?? null,
     test: fields.test ?? null,
+    name: fields.name ?? null,
     child: fields.child ?? null,
     candidates: fields.candidates ?? null,
   };
@@ -209,7 +210,7 @@ function plainSegments(tokens: readonly Token[], requirements: Readonly<Record<s
     const requirement = requirements[token.name]!;
     const test = segmentSafeTest(requirement);
     if (test === undefined) return null;
-    current = { kind: 'param', key: requirement, test };
+    current = { kind: 'param', key: requirement, name: token.name, test };
   }
   if (mixed) return null;
   atoms.push(current ?? { kind: 'literal', text: '' });

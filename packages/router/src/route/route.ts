@@ -56,7 +56,7 @@ export class Route {
 
   constructor(readonly name: string, path: string, options: RouteOptions = {}) {
     if (typeof name !== 'string' || name === '') throw new RouteDefinitionError(String(name), 'a route needs a non-empty name.');
-    this.path = `/${path.replace(/^\/+/, '')}`;
+    this.path = withLeadingSlash(path);
     this.methods = unique(list(options.methods).map((m) => m.toUpperCase()));
     this.schemes = unique(list(options.schemes).map((s) => s.toLowerCase()));
     this.host = options.host === undefined || options.host === null || options.host === '' ? null : options.host.toLowerCase();
@@ -116,6 +116,15 @@ function endsWithVariable(tokens: readonly Token[]): boolean {
   if (last === undefined) return false;
   if (last.type === 'group') return endsWithVariable(last.tokens);
   return last.type === 'param' || last.type === 'wildcard';
+}
+
+/**
+ * The path with exactly one leading `/`. A path opening with an optional group whose text starts
+ * with the slash (`{/:lang}/docs`) already has it: another one would only match `//docs`.
+ */
+function withLeadingSlash(path: string): string {
+  if (path.startsWith('{/')) return path;
+  return `/${path.replace(/^\/+/, '')}`;
 }
 
 function list(value: string | readonly string[] | undefined): string[] {
