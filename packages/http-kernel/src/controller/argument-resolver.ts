@@ -1,4 +1,5 @@
 import type { Request } from '../http/request.js';
+import { andThen, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { argumentMetadataOf, controllerName, type ArgumentMetadata, type Controller } from './controller.js';
 import { DefaultValueResolver } from './value-resolver/default-value-resolver.js';
 import { RequestAttributeValueResolver } from './value-resolver/request-attribute-value-resolver.js';
@@ -18,46 +19,46 @@ export class ArgumentResolver {
     this.#resolvers = withDefaults ? [...resolvers, ...defaultValueResolvers()] : [...resolvers];
   }
 
-  getArguments(request: Request, controller: Controller): unknown[] | Promise<unknown[]> {
-    const metadata = argumentMetadataOf(controller);
-    const values: unknown[] = [];
-    for (let i = 0; i < metadata.length; i++) {
+  getArguments(request: Request, controller: Controller): MaybePromise<unknown[]> {
+    return this.#resolveFrom(request, controller, argumentMetadataOf(controller), 0, []);
+  }
+
+  /** Resolves the arguments from `index` on into `values`, in order. */
+  #resolveFrom(
+    request: Request,
+    controller: Controller,
+    metadata: readonly ArgumentMetadata[],
+    index: number,
+    values: unknown[],
+  ): MaybePromise<unknown[]> {
+    for (let i = index; i < metadata.length; i++) {
       const resolved = this.#resolveOne(request, controller, metadata[i]!, 0);
-      if (resolved instanceof Promise) return this.#finishAsync(request, controller, metadata, i, resolved, values);
+      if (isThenable(resolved)) {
+        return andThen(resolved, (found) => {
+          values.push(...found);
+          return this.#resolveFrom(request, controller, metadata, i + 1, values);
+        });
+      }
       values.push(...resolved);
     }
     return values;
   }
 
+  /** The first answer for `argument` from the resolvers, starting at `from`. */
   #resolveOne(
     request: Request,
     controller: Controller,
     argument: ArgumentMetadata,
     from: number,
-  ): readonly unknown[] | Promise<readonly unknown[]> {
+  ): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
       const resolved = this.#resolvers[r]!.resolve(request, argument);
-      if (resolved instanceof Promise) {
-        return resolved.then((values) => values ?? this.#resolveOne(request, controller, argument, r + 1));
+      if (isThenable(resolved)) {
+        return andThen(resolved, (values) => values ?? this.#resolveOne(request, controller, argument, r + 1));
       }
       if (resolved !== null) return resolved;
     }
     throw unresolved(controller, argument.name);
-  }
-
-  async #finishAsync(
-    request: Request,
-    controller: Controller,
-    metadata: readonly ArgumentMetadata[],
-    index: number,
-    pending: Promise<readonly unknown[]>,
-    values: unknown[],
-  ): Promise<unknown[]> {
-    values.push(...(await pending));
-    for (let i = index + 1; i < metadata.length; i++) {
-      values.push(...(await this.#resolveOne(request, controller, metadata[i]!, 0)));
-    }
-    return values;
   }
 }
 
