@@ -71,6 +71,7 @@ export { DefaultValueResolver } from './controller/value-resolver/default-value-
 export {
   AccessDeniedHttpError,
   BadRequestHttpError,
+  buildError,
   HttpError,
   MethodNotAllowedHttpError,
   NotFoundHttpError,

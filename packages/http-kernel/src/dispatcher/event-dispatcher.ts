@@ -13,13 +13,16 @@ import type {
 
 type AnyListener = (event: unknown, eventName: string) => unknown;
 
-/** The listeners of one event in call order, as registered and as called. */
+/**
+ * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
+ * and as called (a plain array of functions, never handed out; see docs/decisions.md D3).
+ */
 interface ListenerChain {
   readonly registered: ReadonlyArray<RegisteredListener<never>>;
   readonly calls: readonly AnyListener[];
 }
 
-const NO_LISTENERS: ListenerChain = Object.freeze({ registered: Object.freeze([]), calls: Object.freeze([]) });
+const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [] };
 
 /**
  * A typed, prioritised, stoppable event dispatcher.
@@ -131,10 +134,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     const chain: ListenerChain =
       registered.length === 0
         ? NO_LISTENERS
-        : Object.freeze({
-            registered: Object.freeze(registered),
-            calls: Object.freeze(registered.map((entry) => entry.listener as AnyListener)),
-          });
+        : { registered: Object.freeze(registered), calls: registered.map((entry) => entry.listener as AnyListener) };
     this.#chains.set(eventName, chain);
     return chain;
   }
