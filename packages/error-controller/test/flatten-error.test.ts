@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildError, HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError } from '@switchboard/http-kernel';
+import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError, withoutStackTrace } from '@switchboard/http-kernel';
 import { describeThrowSite, flattenError } from '../src/index.js';
 import { SourceExcerptReader } from '../src/flatten/source-excerpt.js';
 import { parseStack } from '../src/flatten/stack-frame.js';
@@ -89,9 +89,9 @@ describe('flattenError', () => {
   });
 
   it('names the throw site an HttpError built without a stack trace gives, and prefers a stack it has', () => {
-    const quiet = buildError(() => new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' }), false);
+    const quiet = withoutStackTrace(() => new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' }));
     expect(describeThrowSite(quiet)).toBe('NotFoundHttpError: "No route" at RouterListener.onKernelRequest');
-    const full = buildError(() => new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' }), true);
+    const full = new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' });
     expect(describeThrowSite(full)).toMatch(/^NotFoundHttpError: "No route" at flatten-error\.test\.ts line \d+$/);
   });
 

@@ -71,7 +71,6 @@ export { DefaultValueResolver } from './controller/value-resolver/default-value-
 export {
   AccessDeniedHttpError,
   BadRequestHttpError,
-  buildError,
   HttpError,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
@@ -83,6 +82,7 @@ export {
   UnauthorizedHttpError,
   UnprocessableEntityHttpError,
   UnsupportedMediaTypeHttpError,
+  withoutStackTrace,
   type HttpErrorOptions,
 } from './error/http-error.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestHttpError, buildError, HeaderBag, Request, Response, httpDate } from '../src/index.js';
+import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response, httpDate } from '../src/index.js';
 
 describe('Request', () => {
   it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {
@@ -123,17 +123,17 @@ describe('Response', () => {
   });
 });
 
-describe('buildError', () => {
-  it('builds without stack traces when asked, and restores Error.stackTraceLimit however the build ends', () => {
+describe('withoutStackTrace', () => {
+  it('builds errors without stack traces, and restores Error.stackTraceLimit however the build ends', () => {
     const limit = Error.stackTraceLimit;
-    const quiet = buildError(() => new BadRequestHttpError('quiet', { cause: new Error('cause') }), false);
+    const quiet = withoutStackTrace(() => new BadRequestHttpError('quiet', { cause: new Error('cause') }));
     expect(quiet.stack).toBe('BadRequestHttpError: quiet');
     expect((quiet.cause as Error).stack).toBe('Error: cause');
     expect(Error.stackTraceLimit).toBe(limit);
-    expect(() => buildError(() => {
+    expect(() => withoutStackTrace(() => {
       throw new Error('the build failed');
-    }, false)).toThrow('the build failed');
+    })).toThrow('the build failed');
     expect(Error.stackTraceLimit).toBe(limit);
-    expect(buildError(() => new BadRequestHttpError('full'), true).stack).toContain('\n    at ');
+    expect(new BadRequestHttpError('full').stack).toContain('\n    at ');
   });
 });

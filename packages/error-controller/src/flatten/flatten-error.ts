@@ -36,8 +36,7 @@ export interface FlattenOptions {
   sourceLines?: number;
   /**
    * Read the stack traces (default true). Without them `frames` is empty and `file`/`line` are
-   * null: what a page outside debug mode needs, at a fraction of the cost — formatting a stack
-   * (source-mapped under tsx) is most of what an error costs.
+   * null, which is all a page outside debug mode shows (docs/decisions.md D8).
    */
   frames?: boolean;
   /** Flatten the `cause` chain too (default true); without it `cause` is null. */

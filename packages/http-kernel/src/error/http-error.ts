@@ -12,7 +12,7 @@ export interface HttpErrorOptions {
   /**
    * Where the error was thrown, as its thrower names it (`RouterListener.onKernelRequest`): what
    * the error log line shows when the error carries no stack trace to read it from (see
-   * `buildError`).
+   * `withoutStackTrace`).
    */
   thrownBy?: string;
 }
@@ -126,13 +126,12 @@ export function statusOf(error: unknown): number {
 }
 
 /**
- * `build()`, with stack traces captured only when `stackTrace` is true. For errors thrown often
- * and read by nobody outside debug mode (a router's 404), where capturing the stack is most of
- * their cost; such an error names its throw site instead (`thrownBy`). `Error.stackTraceLimit`,
- * which is process-wide, is restored however `build` ends.
+ * `build()`, capturing no stack trace for the errors it creates: for errors thrown often and read
+ * by nobody outside debug mode (a router's 404), where capturing the stack is most of their cost
+ * (docs/decisions.md D8). Such an error names its throw site instead (`thrownBy`).
+ * `Error.stackTraceLimit`, which is process-wide, is restored however `build` ends.
  */
-export function buildError<E>(build: () => E, stackTrace: boolean): E {
-  if (stackTrace) return build();
+export function withoutStackTrace<E>(build: () => E): E {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

@@ -104,12 +104,10 @@ export class HttpKernel implements HttpKernelInterface {
     const { request, type } = h;
     return andThen(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, request, type)), (requested) => {
       if (requested.response !== null) return this.#filterResponse(requested.response, h);
-      const found = this.#controllerFor(request);
-      return andThen(this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, request, type, found)), ({ controller }) =>
+      return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
         andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
-          andThen(
-            this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, request, type, controller, resolved)),
-            (call) => andThen((call.controller as CallableController)(...call.arguments), (result) => this.#toResponse(call.controller, result, h)),
+          andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
+            andThen((call.controller as CallableController)(...call.arguments), (result) => this.#toResponse(call.controller, result, h)),
           ),
         ),
       );
@@ -122,6 +120,21 @@ export class HttpKernel implements HttpKernelInterface {
       throw new NotFoundHttpError(`Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`);
     }
     return controller;
+  }
+
+  // `kernel.controller`, `kernel.controller_arguments` and `kernel.finish_request` often have no
+  // listener: their event is then not built (docs/decisions.md D4).
+
+  /** `kernel.controller`: listeners may replace the controller. */
+  #controllerEvent(controller: Controller, h: Handling): MaybePromise<{ readonly controller: Controller }> {
+    if (!this.dispatcher.isObserved('kernel.controller')) return { controller };
+    return this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, h.request, h.type, controller));
+  }
+
+  /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
+  #controllerArgumentsEvent(controller: Controller, args: unknown[], h: Handling): MaybePromise<{ readonly controller: Controller; readonly arguments: unknown[] }> {
+    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return { controller, arguments: args };
+    return this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, controller, args));
   }
 
   /** A Response as it is; anything else through `kernel.view`, whose listeners must make one. */
@@ -144,6 +157,7 @@ export class HttpKernel implements HttpKernelInterface {
   #finishRequest(h: Handling): MaybePromise<unknown> {
     if (h.finishRequestDispatched) return undefined;
     h.finishRequestDispatched = true;
+    if (!this.dispatcher.isObserved('kernel.finish_request')) return undefined;
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, h.request, h.type));
   }
 

@@ -18,12 +18,6 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
    */
   static readonly RESPONSE_PRIORITY = -32;
 
-  /**
-   * The last value seen with a scope, and so left alone. An error page passes here twice (its
-   * sub-request, then the main request) with the value this listener gave it the first time.
-   */
-  #lastScoped = '';
-
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.response': {
@@ -42,9 +36,7 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
       headers.set('cache-control', validated ? 'private, must-revalidate' : 'no-cache, private');
       return;
     }
-    if (current === this.#lastScoped) return;
     const names = current.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
-    if (names.some((name) => SCOPE_DIRECTIVES.has(name))) this.#lastScoped = current;
-    else headers.set('cache-control', `${current}, private`);
+    if (!names.some((name) => SCOPE_DIRECTIVES.has(name))) headers.set('cache-control', `${current}, private`);
   }
 }

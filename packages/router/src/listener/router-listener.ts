@@ -1,12 +1,13 @@
 import {
   BadRequestHttpError,
-  buildError,
   isLogged,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   nullLogger,
   type EventSubscriber,
+  withoutStackTrace,
   type FinishRequestEvent,
+  type HttpError,
   type KernelEventMap,
   type Logger,
   type Request,
@@ -15,7 +16,7 @@ import {
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
-import type { MatchResult, RedirectMatch } from '../matcher/match-result.js';
+import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
@@ -26,7 +27,7 @@ export interface RouterListenerOptions {
   logger?: Logger;
   /**
    * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
-   * them. Otherwise (the default) they are built without (see `buildError`) and name their throw
+   * them. Otherwise (the default) they are built without (see `withoutStackTrace`) and name their throw
    * site, which is all the error log line reads.
    */
   debug?: boolean;
@@ -81,7 +82,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
-    // A delete that finds nothing is cheap; a set per sub-request would not be.
+    // A new sub-request: the chain's context is the top of its stack again.
     if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return;
 
@@ -99,18 +100,9 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       case 'redirect':
         this.#applyRedirect(request, result);
         return;
-      case 'method-not-allowed': {
-        const allowed = result.allowedMethods;
-        const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-        throw buildError(
-          () => new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY }),
-          this.#debug,
-        );
-      }
-      case 'not-found': {
-        const message = withReferer(notFoundMessage(request), request);
-        throw buildError(() => new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY }), this.#debug);
-      }
+      case 'method-not-allowed':
+      case 'not-found':
+        throw this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
     }
   }
 
@@ -166,6 +158,18 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
 /** The throw site the router's 404 and 405 errors name. */
 const THROWN_BY = 'RouterListener.onKernelRequest';
+
+/** The 405 or 404 for a request no route takes, with the matcher's finding as its cause. */
+function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): HttpError {
+  if (result.kind === 'method-not-allowed') {
+    const allowed = result.allowedMethods;
+    const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
+    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
+  }
+  const message = withReferer(notFoundMessage(request), request);
+  const error = new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
+  return error;
+}
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
 function notFoundMessage(request: Request): string {
