@@ -93,7 +93,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   logKernelException(event: ExceptionEvent): void {
     const error = event.throwable;
-    // A record nobody keeps is not built: its throw site means reading the stack (D8).
+    // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
     if (!isLogged(this.#logger, levelOf(error))) return;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;

@@ -1,5 +1,5 @@
 import type { Request } from '../http/request.js';
-import { andThen, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { argumentMetadataOf, controllerName, type ArgumentMetadata, type Controller } from './controller.js';
 import { DefaultValueResolver } from './value-resolver/default-value-resolver.js';
 import { RequestAttributeValueResolver } from './value-resolver/request-attribute-value-resolver.js';
@@ -33,7 +33,7 @@ export class ArgumentResolver {
   ): MaybePromise<unknown[]> {
     for (let i = index; i < metadata.length; i++) {
       const resolved = this.#resolveOne(request, controller, metadata[i]!, 0);
-      if (isThenable(resolved)) {
+      if (resolved instanceof Promise) {
         return andThen(resolved, (found) => {
           values.push(...found);
           return this.#resolveFrom(request, controller, metadata, i + 1, values);
@@ -52,8 +52,8 @@ export class ArgumentResolver {
     from: number,
   ): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
-      const resolved = this.#resolvers[r]!.resolve(request, argument);
-      if (isThenable(resolved)) {
+      const resolved = fromThenable(this.#resolvers[r]!.resolve(request, argument));
+      if (resolved instanceof Promise) {
         return andThen(resolved, (values) => values ?? this.#resolveOne(request, controller, argument, r + 1));
       }
       if (resolved !== null) return resolved;

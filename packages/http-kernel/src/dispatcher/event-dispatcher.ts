@@ -1,4 +1,4 @@
-import { andThen, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import type {
   DispatchableEvent,
   EventDispatcherInterface,
@@ -153,8 +153,8 @@ export function callListeners<E>(
 ): MaybePromise<E> {
   for (let i = from; i < listeners.length; i++) {
     if ((event as DispatchableEvent).propagationStopped === true) break;
-    const result = listeners[i]!(event, eventName);
-    if (isThenable(result)) return andThen(result, () => callListeners(listeners, eventName, event, i + 1));
+    const result = fromThenable(listeners[i]!(event, eventName));
+    if (result instanceof Promise) return andThen(result, () => callListeners(listeners, eventName, event, i + 1));
   }
   return event;
 }

@@ -128,7 +128,7 @@ export function statusOf(error: unknown): number {
 /**
  * `build()`, capturing no stack trace for the errors it creates: for errors thrown often and read
  * by nobody outside debug mode (a router's 404), where capturing the stack is most of their cost
- * (docs/decisions.md D8). Such an error names its throw site instead (`thrownBy`).
+ * (docs/decisions.md D5). Such an error names its throw site instead (`thrownBy`).
  * `Error.stackTraceLimit`, which is process-wide, is restored however `build` ends.
  */
 export function withoutStackTrace<E>(build: () => E): E {

@@ -16,7 +16,7 @@ import { ViewEvent } from '../event/view-event.js';
 import type { Request } from '../http/request.js';
 import { RequestStack } from '../http/request-stack.js';
 import { Response } from '../http/response.js';
-import { andFinally, andThen, attempt, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, nullLogger, type Logger } from '../log/logger.js';
 import type { HttpKernelInterface } from './http-kernel-interface.js';
 import { RequestType } from './request-type.js';
@@ -80,14 +80,16 @@ export class HttpKernel implements HttpKernelInterface {
     const stack = (request.requestStack ??= new RequestStack());
     stack.push(request);
     const handling = new Handling(request, type, catchErrors);
+    let response: MaybePromise<Response>;
     try {
-      return andFinally(
-        () => attempt(() => this.#handleRaw(handling), (error) => this.#handleError(error, handling)),
-        () => stack.pop(),
-      );
+      response = attempt(() => this.#handleRaw(handling), (error) => this.#handleError(error, handling));
     } catch (error) {
+      stack.pop();
       return Promise.reject(error);
     }
+    if (response instanceof Promise) return response.finally(() => stack.pop());
+    stack.pop();
+    return response;
   }
 
   /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
@@ -107,7 +109,7 @@ export class HttpKernel implements HttpKernelInterface {
       return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
         andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
           andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
-            andThen((call.controller as CallableController)(...call.arguments), (result) => this.#toResponse(call.controller, result, h)),
+            andThen(fromThenable((call.controller as CallableController)(...call.arguments)), (result) => this.#toResponse(call.controller, result, h)),
           ),
         ),
       );
