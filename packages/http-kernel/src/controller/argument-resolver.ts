@@ -33,15 +33,26 @@ export class ArgumentResolver {
   ): MaybePromise<unknown[]> {
     for (let i = index; i < metadata.length; i++) {
       const resolved = this.#resolveOne(request, controller, metadata[i]!, 0);
-      if (resolved instanceof Promise) {
-        return andThen(resolved, (found) => {
-          values.push(...found);
-          return this.#resolveFrom(request, controller, metadata, i + 1, values);
-        });
-      }
+      if (resolved instanceof Promise) return this.#resumeFrom(resolved, request, controller, metadata, i + 1, values);
       values.push(...resolved);
     }
     return values;
+  }
+
+  // The continuations of both loops are written outside them (docs/decisions.md D3).
+
+  #resumeFrom(
+    pending: Promise<readonly unknown[]>,
+    request: Request,
+    controller: Controller,
+    metadata: readonly ArgumentMetadata[],
+    next: number,
+    values: unknown[],
+  ): Promise<unknown[]> {
+    return andThen(pending, (found) => {
+      values.push(...found);
+      return this.#resolveFrom(request, controller, metadata, next, values);
+    }) as Promise<unknown[]>;
   }
 
   /** The first answer for `argument` from the resolvers, starting at `from`. */
@@ -53,12 +64,20 @@ export class ArgumentResolver {
   ): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
       const resolved = fromThenable(this.#resolvers[r]!.resolve(request, argument));
-      if (resolved instanceof Promise) {
-        return andThen(resolved, (values) => values ?? this.#resolveOne(request, controller, argument, r + 1));
-      }
+      if (resolved instanceof Promise) return this.#resumeOne(resolved, request, controller, argument, r + 1);
       if (resolved !== null) return resolved;
     }
     throw unresolved(controller, argument.name);
+  }
+
+  #resumeOne(
+    pending: Promise<readonly unknown[] | null>,
+    request: Request,
+    controller: Controller,
+    argument: ArgumentMetadata,
+    next: number,
+  ): Promise<readonly unknown[]> {
+    return andThen(pending, (values) => values ?? this.#resolveOne(request, controller, argument, next)) as Promise<readonly unknown[]>;
   }
 }
 

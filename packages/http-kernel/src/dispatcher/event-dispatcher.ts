@@ -154,9 +154,14 @@ export function callListeners<E>(
   for (let i = from; i < listeners.length; i++) {
     if ((event as DispatchableEvent).propagationStopped === true) break;
     const result = fromThenable(listeners[i]!(event, eventName));
-    if (result instanceof Promise) return andThen(result, () => callListeners(listeners, eventName, event, i + 1));
+    if (result instanceof Promise) return resumeAfter(result, listeners, eventName, event, i + 1);
   }
   return event;
+}
+
+/** The rest of a dispatch once `pending` settles; written outside the loop (docs/decisions.md D3). */
+function resumeAfter<E>(pending: Promise<unknown>, listeners: readonly AnyListener[], eventName: string, event: E, next: number): Promise<E> {
+  return andThen(pending, () => callListeners(listeners, eventName, event, next)) as Promise<E>;
 }
 
 function eachSubscription<M extends EventMap>(
