@@ -4,8 +4,8 @@ import {
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   nullLogger,
-  type EventSubscriber,
   withoutStackTrace,
+  type EventSubscriber,
   type FinishRequestEvent,
   type HttpError,
   type KernelEventMap,
@@ -27,8 +27,8 @@ export interface RouterListenerOptions {
   logger?: Logger;
   /**
    * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
-   * them. Otherwise (the default) they are built without (see `withoutStackTrace`) and name their throw
-   * site, which is all the error log line reads.
+   * them. Otherwise (the default) they are built without (`withoutStackTrace`) and name their
+   * throw site, which is all the error log line reads.
    */
   debug?: boolean;
 }
