@@ -202,6 +202,7 @@ export class HttpKernel implements HttpKernelInterface {
     return attempt(() => this.#handleThrowable(escaped, h), (final) => this.#lastResort(final, original, h));
   }
 
+  /** The plain page with the original status, after the request's `kernel.finish_request` if it is still due. */
   #lastResort(final: unknown, original: unknown, h: Handling): MaybePromise<Response> {
     logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
     const page = (): Response => plainErrorPage(statusOf(original));
