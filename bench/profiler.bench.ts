@@ -33,12 +33,12 @@ function switchboard(withProfiler: boolean) {
   const routes = new RouteCollection().add('hello', '/hello', { methods: 'GET', controller: () => new Response('hello', 200, { 'content-type': 'text/plain' }) });
   if (withProfiler) routes.mount('/_profiler', profilerRoutes(new ProfilerController(profiler)));
   const router = new Router(routes);
-  if (withProfiler) registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
+  const kernelDispatcher = withProfiler ? registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) }) : dispatcher;
   dispatcher.addSubscriber(new RouterListener(router, { logger }));
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  const kernel = new HttpKernel({ dispatcher, logger });
+  const kernel = new HttpKernel({ dispatcher: kernelDispatcher, logger });
   return {
     profiler,
     async handle(request: Request) {

@@ -28,9 +28,9 @@ export function createListener({ debug = false }: { debug?: boolean } = {}): Req
   dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
   dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  if (debug) {
-    dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-    registerProfiler(dispatcher, new Profiler());
-  }
-  return createRequestListener(new HttpKernel({ dispatcher })) as RequestListener;
+  if (!debug) return createRequestListener(new HttpKernel({ dispatcher })) as RequestListener;
+  dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
+  // The kernel dispatches through the profiler's tracing decorator, as a debug host does.
+  const traced = registerProfiler(dispatcher, new Profiler());
+  return createRequestListener(new HttpKernel({ dispatcher: traced })) as RequestListener;
 }

@@ -1,4 +1,4 @@
-import { EventDispatcher, HttpKernel, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import { RouteCollection } from '@switchboard/router';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
@@ -21,6 +21,9 @@ export interface App {
   readonly config: AppConfig;
   readonly debug: boolean;
   readonly dispatcher: EventDispatcher<KernelEventMap>;
+  /** What the kernel dispatches through: `dispatcher`, or in debug mode the profiler's traceable wrapper of it. */
+  kernelDispatcher: EventDispatcherInterface<KernelEventMap>;
+  /** Built on first use, once the wirings are done. */
   readonly kernel: HttpKernel;
   /** In debug mode the profiler wiring wraps it, so every later wiring's logs reach the profiles. */
   logger: Logger;
@@ -61,13 +64,18 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
 function createHost(config: AppConfig, logger: Logger): App {
   const dispatcher = new EventDispatcher<KernelEventMap>();
+  // The payload step is both a listener and a value resolver, so the kernel is built with it.
+  const argumentResolver = wirePayload({ dispatcher });
+  let kernel: HttpKernel | undefined;
   const cleanups: Array<() => void | Promise<void>> = [];
   return {
     config,
     debug: config.debug,
     dispatcher,
-    // The payload step is both a listener and a value resolver, so the kernel is built with it.
-    kernel: new HttpKernel({ dispatcher, logger, argumentResolver: wirePayload({ dispatcher }) }),
+    kernelDispatcher: dispatcher,
+    get kernel() {
+      return (kernel ??= new HttpKernel({ dispatcher: this.kernelDispatcher, logger, argumentResolver }));
+    },
     logger,
     routes: new RouteCollection(),
     profilerPath: null,

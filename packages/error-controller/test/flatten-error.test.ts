@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError } from '@switchboard/http-kernel';
+import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError, withoutStackTrace } from '@switchboard/http-kernel';
 import { describeThrowSite, flattenError } from '../src/index.js';
 import { SourceExcerptReader } from '../src/flatten/source-excerpt.js';
 import { parseStack } from '../src/flatten/stack-frame.js';
@@ -86,6 +86,13 @@ describe('flattenError', () => {
     expect(flat.headers).toEqual({ 'www-authenticate': 'Bearer' });
     expect(flattenError(error, { frames: false })).toMatchObject({ frames: [], file: null, line: null, message: 'JWT Token not found' });
     expect(describeThrowSite(error)).toMatch(/^UnauthorizedHttpError: "JWT Token not found" at flatten-error\.test\.ts line \d+$/);
+  });
+
+  it('names the throw site an HttpError built without a stack trace gives, and prefers a stack it has', () => {
+    const quiet = withoutStackTrace(() => new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' }));
+    expect(describeThrowSite(quiet)).toBe('NotFoundHttpError: "No route" at RouterListener.onKernelRequest');
+    const full = new NotFoundHttpError('No route', { thrownBy: 'RouterListener.onKernelRequest' });
+    expect(describeThrowSite(full)).toMatch(/^NotFoundHttpError: "No route" at flatten-error\.test\.ts line \d+$/);
   });
 
   it('skips frames of the error\'s own constructors when the stack was captured there', () => {

@@ -37,7 +37,7 @@ const router = new Router(routes);
 /** The kernel with the real router listener (sharing the app's logger), the error listener and the response defaults. */
 function app(options: Partial<ErrorListenerOptions> = {}) {
   const kernel = errorKernel(() => {}, options);
-  kernel.dispatcher.addSubscriber(new RouterListener(router, { logger: kernel.logger }));
+  kernel.dispatcher.addSubscriber(new RouterListener(router, { logger: kernel.logger, debug: true }));
   return Object.assign(kernel, {
     /** Records at ERROR or above: the router's `Matched route` INFO lines are not errors. */
     errors: () => kernel.logger.records.filter((r) => r.level === 'ERROR' || r.level === 'CRITICAL'),

@@ -18,7 +18,7 @@ const routes = new RouteCollection().add('search', '/search', {
     throw new BadRequestHttpError(`Invalid search "${request.query.get('q') ?? ''}"`);
   }),
 });
-const kernel = errorKernel((dispatcher) => dispatcher.addSubscriber(new RouterListener(new Router(routes))));
+const kernel = errorKernel((dispatcher) => dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug: true })));
 let served: RunningServer;
 let browser: Browser | undefined;
 

@@ -20,9 +20,7 @@ beforeAll(async () => {
         _cache: defineCache({ public: true, maxAge: 120, vary: ['Accept'], etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}` }),
       },
     },
-  });
-  // What the profiler's events panel reads.
-  server.dispatcher.setTracer((trace) => traces.push(trace));
+  }, (trace) => traces.push(trace)); // what the profiler's events panel reads
 });
 afterAll(() => server.close());
 

@@ -5,16 +5,20 @@
  */
 export { Event } from './dispatcher/event.js';
 export { EventDispatcher } from './dispatcher/event-dispatcher.js';
+export {
+  TraceableEventDispatcher,
+  type DispatchTrace,
+  type DispatchTracer,
+  type ListenerCall,
+  type ListenerInfo,
+} from './dispatcher/traceable-event-dispatcher.js';
 export type {
   DispatchableEvent,
-  DispatchTrace,
-  DispatchTracer,
+  EventDispatcherInterface,
   EventMap,
   EventName,
   EventSubscriber,
   Listener,
-  ListenerCall,
-  ListenerInfo,
   ListenerOptions,
   ListenerSpec,
   RegisteredListener,
@@ -23,7 +27,7 @@ export type {
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
 export { httpDate } from './http/http-date.js';
-export { isThenable } from './internal/is-thenable.js';
+export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
   Request,
@@ -78,6 +82,7 @@ export {
   UnauthorizedHttpError,
   UnprocessableEntityHttpError,
   UnsupportedMediaTypeHttpError,
+  withoutStackTrace,
   type HttpErrorOptions,
 } from './error/http-error.js';
 

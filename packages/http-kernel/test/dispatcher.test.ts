@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   Event,
   EventDispatcher,
+  TraceableEventDispatcher,
   type DispatchTrace,
   type EventSubscriber,
   type KernelEventMap,
@@ -30,7 +31,7 @@ describe('EventDispatcher ordering', () => {
     const d = new EventDispatcher<Events>();
     d.on('ping', recorder('p0a'), 0).on('ping', recorder('m5'), -5).on('ping', recorder('p0b'), 0).on('ping', recorder('p5'), 5);
     const event = new Recorded();
-    expect(d.dispatch('ping', event)).toBeUndefined();
+    expect(d.dispatch('ping', event)).toBe(event);
     expect(event.calls).toEqual(['p5', 'p0a', 'p0b', 'm5']);
     expect(d.getListeners('ping').map((l) => [l.name, l.priority])).toEqual([
       ['p5', 5],
@@ -226,7 +227,7 @@ describe('EventDispatcher async listeners', () => {
     const pending = d.dispatch('ping', event);
     expect(pending).toBeInstanceOf(Promise);
     expect(event.calls).toEqual(['sync-1']);
-    await pending;
+    expect(await pending).toBe(event);
     expect(event.calls).toEqual(['sync-1', 'async-2', 'sync-3', 'async-4']);
   });
 
@@ -260,11 +261,10 @@ describe('EventDispatcher async listeners', () => {
   });
 });
 
-describe('EventDispatcher tracing', () => {
+describe('TraceableEventDispatcher', () => {
   it('records listeners called with durations, the stopper, and those skipped', async () => {
-    const d = new EventDispatcher<Events>();
     const traces: DispatchTrace[] = [];
-    d.setTracer((trace) => traces.push(trace));
+    const d = new TraceableEventDispatcher(new EventDispatcher<Events>(), (trace) => traces.push(trace));
     d.on('ping', recorder('a'), 10);
     d.on('ping', async (e: Recorded) => {
       await Promise.resolve();
@@ -291,9 +291,8 @@ describe('EventDispatcher tracing', () => {
   });
 
   it('records a throwing listener and the error, and rethrows', () => {
-    const d = new EventDispatcher<Events>();
     const traces: DispatchTrace[] = [];
-    d.setTracer((trace) => traces.push(trace));
+    const d = new TraceableEventDispatcher(new EventDispatcher<Events>(), (trace) => traces.push(trace));
     const boom = new Error('boom');
     d.on('ping', () => {
       throw boom;
@@ -304,21 +303,29 @@ describe('EventDispatcher tracing', () => {
     expect(traces[0]!.error).toBe(boom);
   });
 
-  it('stays synchronous when every listener is, and stops recording once the tracer is removed', () => {
-    const d = new EventDispatcher<Events>();
+  it('stays synchronous when every listener is; the decorated dispatcher, used directly, records nothing', () => {
     const traces: DispatchTrace[] = [];
-    d.setTracer((trace) => traces.push(trace));
+    const inner = new EventDispatcher<Events>();
+    const d = new TraceableEventDispatcher(inner, (trace) => traces.push(trace));
     d.on('ping', recorder('a'));
-    expect(d.dispatch('ping', new Recorded())).toBeUndefined();
-    d.setTracer(null);
-    d.dispatch('ping', new Recorded());
+    const event = new Recorded();
+    expect(d.dispatch('ping', event)).toBe(event);
+    expect(inner.getListeners('ping').map((listener) => listener.name)).toEqual(['a']);
+    inner.dispatch('ping', new Recorded());
     expect(traces).toHaveLength(1);
-    expect(d.tracing).toBe(false);
+  });
+
+  it('records a dispatch nobody listens to', () => {
+    const traces: DispatchTrace[] = [];
+    const d = new TraceableEventDispatcher(new EventDispatcher<Events>(), (trace) => traces.push(trace));
+    expect(d.isObserved('pong')).toBe(true);
+    d.dispatch('pong', new Recorded());
+    expect(traces.map((trace) => [trace.eventName, trace.called.length])).toEqual([['pong', 0]]);
   });
 });
 
 describe('EventDispatcher.isObserved', () => {
-  it('is true with a listener or a tracer, false once neither is left', () => {
+  it('is true with a listener, false once none is left', () => {
     const d = new EventDispatcher<Events>();
     const listener = recorder('a');
     expect(d.isObserved('ping')).toBe(false);
@@ -326,8 +333,6 @@ describe('EventDispatcher.isObserved', () => {
     expect(d.isObserved('ping')).toBe(true);
     d.off('ping', listener);
     expect(d.isObserved('ping')).toBe(false);
-    d.setTracer(() => {});
-    expect(d.isObserved('ping')).toBe(true);
   });
 });
 

@@ -12,24 +12,24 @@ import {
   Request,
   RequestType,
   Response,
+  TraceableEventDispatcher,
   type Controller,
-  type DispatchTrace,
+  type EventDispatcherInterface,
   type KernelEventMap,
   type RequestStack,
 } from '../src/index.js';
 
 interface Harness {
-  dispatcher: EventDispatcher<KernelEventMap>;
+  dispatcher: EventDispatcherInterface<KernelEventMap>;
   kernel: HttpKernel;
-  /** `event (main|sub)` for every dispatch, read from the dispatcher's tracer. */
+  /** `event (main|sub)` for every dispatch, as the traceable dispatcher recorded it. */
   events: string[];
   logger: MemoryLogger;
 }
 
 function harness(controllers: Record<string, Controller> = {}): Harness {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
   const events: string[] = [];
-  dispatcher.setTracer((trace: DispatchTrace) => {
+  const dispatcher = new TraceableEventDispatcher(new EventDispatcher<KernelEventMap>(), (trace) => {
     const request = (trace.event as { requestType?: RequestType }).requestType;
     events.push(`${trace.eventName} ${request === RequestType.SUB ? 'sub' : 'main'}`);
   });
@@ -143,8 +143,12 @@ describe('HttpKernel main flow', () => {
         }
         expect(response.body).toBe(`handled: ${step} failed`);
         expect(h.events).toContain('kernel.exception main');
-        // A failing kernel.response also fails on the error response, which then goes out unfiltered.
-        expect(h.events.at(-1)).toBe(step === 'kernel.response' ? 'kernel.response main' : 'kernel.finish_request main');
+        // A failing kernel.response also fails on the error response, which then goes out
+        // unfiltered; a failing kernel.finish_request has had its one dispatch.
+        const finishes = h.events.filter((event) => event === 'kernel.finish_request main');
+        expect(finishes).toHaveLength(step === 'kernel.response' ? 0 : 1);
+        const last = step === 'kernel.response' || step === 'kernel.finish_request' ? 'kernel.response main' : 'kernel.finish_request main';
+        expect(h.events.at(-1)).toBe(last);
       });
     }
   }
@@ -178,7 +182,7 @@ describe('HttpKernel.handleEagerly', () => {
   });
 
   it('still lets listeners of kernel.controller and kernel.controller_arguments replace what the kernel calls', () => {
-    // Without the tracer these events are only built when someone listens: this checks the listening side.
+    // On a plain dispatcher, as in production: the listening side, without a trace.
     const dispatcher = new EventDispatcher<KernelEventMap>();
     const kernel = new HttpKernel({ dispatcher });
     dispatcher.on('kernel.controller', (event) =>
@@ -337,6 +341,34 @@ describe('HttpKernel errors', () => {
     expect(response.body).toBe('404 Not Found\n');
     expect(response.headers.get('content-type')).toBe('text/plain; charset=UTF-8');
     expect(h.logger.records.at(-1)?.message).toContain('error listener broken');
+  });
+
+  it('dispatches kernel.finish_request once for a main request, whichever error path it took', async () => {
+    const missing = () => {
+      throw new NotFoundHttpError('missing');
+    };
+    const finishRequests = async (controller: Controller, setup: (h: Harness) => void, status: number): Promise<string[]> => {
+      const h = harness();
+      setup(h);
+      expect((await h.kernel.handle(get('/', controller))).status).toBe(status);
+      return h.events.filter((event) => event.startsWith('kernel.finish_request'));
+    };
+    // No kernel.exception listener answers, on either pass: the plain page.
+    expect(await finishRequests(missing, () => {}, 404)).toEqual(['kernel.finish_request main']);
+    // Every kernel.exception listener throws: the plain page too.
+    const brokenErrorListener = (h: Harness) =>
+      h.dispatcher.on('kernel.exception', () => {
+        throw new Error('error listener broken');
+      });
+    expect(await finishRequests(missing, brokenErrorListener, 404)).toEqual(['kernel.finish_request main']);
+    // A kernel.finish_request listener fails: its error is answered, without a second dispatch.
+    const brokenFinishListener = (h: Harness) => {
+      answerErrors(h, 500);
+      h.dispatcher.on('kernel.finish_request', () => {
+        throw new Error('finish failed');
+      });
+    };
+    expect(await finishRequests(ok, brokenFinishListener, 500)).toEqual(['kernel.finish_request main']);
   });
 
   it('answers a plain 500 when no listener handles the error (no unhandled rejection)', async () => {

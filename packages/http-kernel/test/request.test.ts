@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestHttpError, HeaderBag, Request, Response, httpDate } from '../src/index.js';
+import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response, httpDate } from '../src/index.js';
 
 describe('Request', () => {
   it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {
@@ -120,5 +120,20 @@ describe('Response', () => {
     expect(new Response(null, 304).isEmpty).toBe(true);
     // A Date given by the caller is kept.
     expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual(['Sun, 06 Nov 1994 08:49:37 GMT']);
+  });
+});
+
+describe('withoutStackTrace', () => {
+  it('builds errors without stack traces, and restores Error.stackTraceLimit however the build ends', () => {
+    const limit = Error.stackTraceLimit;
+    const quiet = withoutStackTrace(() => new BadRequestHttpError('quiet', { cause: new Error('cause') }));
+    expect(quiet.stack).toBe('BadRequestHttpError: quiet');
+    expect((quiet.cause as Error).stack).toBe('Error: cause');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(() => withoutStackTrace(() => {
+      throw new Error('the build failed');
+    })).toThrow('the build failed');
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new BadRequestHttpError('full').stack).toContain('\n    at ');
   });
 });

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { AccessDeniedHttpError, defineController, EventDispatcher, JsonResponse, type KernelEventMap } from '@switchboard/http-kernel';
+import { AccessDeniedHttpError, defineController, EventDispatcher, JsonResponse, type DispatchTracer, type KernelEventMap } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload, RequestPayloadValueResolver, type Violation } from '../src/index.js';
@@ -21,6 +21,8 @@ const handWritten: StandardSchemaV1<unknown, { ok: true }> = {
 const noteSchema = z.object({ text: z.string() });
 let app: TestApp;
 let calls = 0;
+/** Receives the kernel's dispatch traces while set. */
+let onTrace: DispatchTracer | null = null;
 
 beforeAll(async () => {
   app = await startTestApp({
@@ -41,7 +43,7 @@ beforeAll(async () => {
       calls++;
       return new JsonResponse({});
     }),
-  });
+  }, {}, (trace) => onTrace?.(trace));
   // An authorization check at its usual priority (20) refusing one route: the payload step (0) must not run.
   app.dispatcher.on(
     'kernel.controller_arguments',
@@ -106,11 +108,11 @@ describe('payload resolution', () => {
 
   it('appears, by name and priority, in the dispatch traces the profiler reads', async () => {
     const called: string[] = [];
-    app.dispatcher.setTracer((trace) => {
+    onTrace = (trace) => {
       for (const call of trace.called) called.push(`${trace.eventName} ${call.priority} ${call.name}`);
-    });
+    };
     await post('/hand-written', '{"ok":true}');
-    app.dispatcher.setTracer(null);
+    onTrace = null;
     expect(called).toContain('kernel.controller_arguments 0 RequestPayloadValueResolver.onControllerArguments');
   });
 

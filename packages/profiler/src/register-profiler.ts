@@ -1,4 +1,4 @@
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import { TraceableEventDispatcher, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import { DebugTokenLinkListener, type ProfileLinkGenerator } from './listener/debug-token-link-listener.js';
 import { ProfileSaveListener } from './listener/profile-save-listener.js';
 import { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
@@ -12,21 +12,22 @@ export interface RegisterProfilerOptions {
 }
 
 /**
- * Plugs the profiler into a kernel's dispatcher (debug mode only): sets the dispatcher's tracer
- * (the events and time panels read it) and adds the four profiler listeners. The pages are
- * mounted separately (`profilerRoutes`).
+ * Plugs the profiler into a kernel's dispatcher (debug mode only): adds the four profiler
+ * listeners to `dispatcher` and returns it wrapped in a `TraceableEventDispatcher` whose traces
+ * the events and time panels read. Give the kernel the returned dispatcher; listeners may still
+ * be added to either. The pages are mounted separately (`profilerRoutes`).
  */
 export function registerProfiler(
-  dispatcher: EventDispatcher<KernelEventMap>,
+  dispatcher: EventDispatcherInterface<KernelEventMap>,
   profiler: Profiler,
   options: RegisterProfilerOptions = {},
-): void {
+): TraceableEventDispatcher<KernelEventMap> {
   const recorder = profiler.recorder;
-  dispatcher.setTracer((trace) => recorder.recordTrace(trace));
   dispatcher.addSubscriber(new ProfilerLogContextListener(recorder));
   dispatcher.addSubscriber(new ProfilerTokenListener(profiler));
   dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor));
   dispatcher.addSubscriber(new ProfileSaveListener(profiler));
+  return new TraceableEventDispatcher(dispatcher, (trace) => recorder.recordTrace(trace));
 }
 
 /** `logger`, with a copy of each record filed under the current request for the logger panel. */

@@ -132,12 +132,12 @@ describe('debug token headers (spec 7.1, ruling 1)', () => {
   it('sets x-debug-error instead of a link when the URL cannot be generated', async () => {
     const dispatcher = new EventDispatcher<KernelEventMap>();
     const profiler = new Profiler();
-    registerProfiler(dispatcher, profiler, {
+    const traced = registerProfiler(dispatcher, profiler, {
       linkFor: () => {
         throw new Error('Unable to generate a URL for the named route "_profiler"\r\nas such route does not exist.');
       },
     });
-    const kernel = new HttpKernel({ dispatcher });
+    const kernel = new HttpKernel({ dispatcher: traced });
     const request = Request.fromUrl('http://localhost/');
     request.attributes.set('_controller', () => new Response('ok'));
     const response = await kernel.handle(request);

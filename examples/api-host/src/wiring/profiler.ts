@@ -1,4 +1,4 @@
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import type { EventDispatcher, EventDispatcherInterface, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import {
   FileProfilerStorage,
   MemoryProfilerStorage,
@@ -15,6 +15,8 @@ import { Router, type RouteCollection } from '@switchboard/router';
 /** What the profiler wiring needs from the app. */
 export interface ProfilerHost {
   dispatcher: EventDispatcher<KernelEventMap>;
+  /** Replaced by the profiler's traceable wrapper of `dispatcher`, which the kernel dispatches through. */
+  kernelDispatcher: EventDispatcherInterface<KernelEventMap>;
   routes: RouteCollection;
   debug: boolean;
   /** Replaced by a logger that also files each record under the current request (logger panel). */
@@ -47,7 +49,7 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
   const appRouter = (): Router => (router ??= new Router(host.routes));
   const pages = new ProfilerController(profiler, { basePath: PROFILER_PATH, explainRoute: (input) => routerMatchExplainer(appRouter())(input) });
   host.routes.mount(PROFILER_PATH, profilerRoutes(pages));
-  registerProfiler(host.dispatcher, profiler, { linkFor: (token, request) => routerProfileLink(appRouter())(token, request) });
+  host.kernelDispatcher = registerProfiler(host.dispatcher, profiler, { linkFor: (token, request) => routerProfileLink(appRouter())(token, request) });
   host.profilerPath = PROFILER_PATH;
   return profiler;
 }

@@ -31,23 +31,12 @@ export function defaultErrorRenderers(debug: boolean): [ErrorRenderer, ...ErrorR
 export function createErrorController(options: ErrorControllerOptions): Controller {
   const renderers = options.renderers ?? defaultErrorRenderers(options.debug);
   const sourceLines = options.debug ? (options.sourceLines ?? 5) : 0;
-  // The same Accept value comes again and again (one client, one browser): its answer is kept.
-  let lastAccept: string | undefined;
-  let lastRenderer = negotiateRenderer(undefined, renderers);
-  const rendererFor = (accept: string | undefined): ErrorRenderer => {
-    if (accept !== lastAccept) {
-      lastRenderer = negotiateRenderer(accept, renderers);
-      lastAccept = accept;
-    }
-    return lastRenderer;
-  };
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      // Outside debug mode nothing shows frames or causes: no stack is read (the costly part of an
-      // error), and the cause chain is not flattened.
+      // Outside debug mode no renderer shows frames or causes, so neither is read.
       const flattened = flattenError(exception, { sourceLines, frames: options.debug, causes: options.debug });
-      const renderer = rendererFor(request.headers.get('accept'));
+      const renderer = negotiateRenderer(request.headers.get('accept'), renderers);
       const rendered = renderer.render(flattened, request);
       const response = new Response(rendered.body, flattened.status, {
         'content-type': rendered.contentType,

@@ -36,8 +36,7 @@ export interface FlattenOptions {
   sourceLines?: number;
   /**
    * Read the stack traces (default true). Without them `frames` is empty and `file`/`line` are
-   * null: what a page outside debug mode needs, at a fraction of the cost — formatting a stack
-   * (source-mapped under tsx) is most of what an error costs.
+   * null, which is all a page outside debug mode shows (docs/decisions.md D8).
    */
   frames?: boolean;
   /** Flatten the `cause` chain too (default true); without it `cause` is null. */
@@ -86,8 +85,9 @@ function flattenOne(
 }
 
 /**
- * Class, message and throw site of an error in one line, as log messages quote it. Parses the
- * stack only down to the throw site and maps only that frame.
+ * Class, message and throw site of an error in one line, as log messages quote it: the file and
+ * line of the throw site in its stack (parsed only down to there, only that frame mapped), or,
+ * for an `HttpError` built without a stack trace, the site its thrower named (`thrownBy`).
  */
 export function describeThrowSite(error: unknown): string {
   const stack = stackOf(error);
@@ -96,7 +96,8 @@ export function describeThrowSite(error: unknown): string {
   const site = found === undefined || found.file === null || found.line === null
     ? null
     : originalPosition({ file: found.file, line: found.line, column: found.column ?? 1 });
-  const where = site === null ? '' : ` at ${basename(site.file)} line ${site.line}`;
+  const named = error instanceof HttpError ? error.thrownBy : null;
+  const where = site !== null ? ` at ${basename(site.file)} line ${site.line}` : named !== null ? ` at ${named}` : '';
   return `${classOf(error)}: "${messageOf(error)}"${where}`;
 }
 

@@ -83,7 +83,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
         { listener: (event) => this.onKernelException(event), priority: ErrorListener.SUB_REQUEST_PRIORITY, name: 'ErrorListener.onKernelException' },
       ],
     };
-    // Outside debug mode it could never act; every response would still pay for the call.
+    // Outside debug mode it could never act.
     if (this.#debug) {
       events['kernel.response'] = {
         listener: (event) => this.removeCspHeader(event),
@@ -96,7 +96,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   logKernelException(event: ExceptionEvent): void {
     const error = event.throwable;
-    // Nobody keeps it: finding the throw site means formatting the stack, the dearest part of a 404.
+    // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
     if (!isLogged(this.#logger, levelOf(error))) return;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;

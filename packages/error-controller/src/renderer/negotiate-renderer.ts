@@ -22,6 +22,13 @@ const QUALITY = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
  * (HTML): an error page is always sent, never a 406.
  */
 export function negotiateRenderer<F extends Negotiable>(accept: string | undefined, formats: readonly [F, ...F[]]): F {
+  // A single exact media type (`application/json`, what API clients send) needs no parsing: the
+  // first format that lists it is the one the full negotiation below would pick.
+  if (accept !== undefined && !accept.includes(',') && !accept.includes(';')) {
+    const mediaType = accept.trim().toLowerCase();
+    const exact = formats.find((format) => format.accepts.includes(mediaType));
+    if (exact !== undefined) return exact;
+  }
   const ranges = parseAccept(accept ?? '');
   let best: { format: F; quality: number; specificity: number; index: number; order: number } | null = null;
   formats.forEach((format, order) => {

@@ -4,6 +4,7 @@ import {
   EventDispatcher,
   HttpKernel,
   MemoryLogger,
+  TraceableEventDispatcher,
   type DispatchTrace,
   type KernelEvent,
   type KernelEventMap,
@@ -19,8 +20,8 @@ export interface TracedEvent {
 }
 
 /**
- * A real kernel with the error listener and the response defaults, a memory logger, and the
- * dispatcher's tracer recording every dispatch. `setup` adds the listeners a test needs.
+ * A real kernel with the error listener and the response defaults, a memory logger, and a
+ * traceable dispatcher recording every dispatch. `setup` adds the listeners a test needs.
  */
 export function errorKernel(
   setup: (dispatcher: EventDispatcher<KernelEventMap>) => void = () => {},
@@ -29,12 +30,11 @@ export function errorKernel(
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const logger = new MemoryLogger();
   const traces: DispatchTrace[] = [];
-  dispatcher.setTracer((trace) => traces.push(trace));
   setup(dispatcher);
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger, ...options }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  const kernel = new HttpKernel({ dispatcher, logger });
+  const kernel = new HttpKernel({ dispatcher: new TraceableEventDispatcher(dispatcher, (trace) => traces.push(trace)), logger });
   return {
     dispatcher,
     kernel,

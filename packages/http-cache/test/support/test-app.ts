@@ -1,5 +1,13 @@
 import { ErrorListener } from '@switchboard/error-controller';
-import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type Controller, type KernelEventMap } from '@switchboard/http-kernel';
+import {
+  DefaultCacheControlListener,
+  EventDispatcher,
+  HttpKernel,
+  TraceableEventDispatcher,
+  type Controller,
+  type DispatchTracer,
+  type KernelEventMap,
+} from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { serve } from '@switchboard/node-adapter';
 import { CacheAttributeListener } from '../../src/index.js';
@@ -20,8 +28,9 @@ export interface TestApp {
 /**
  * A kernel as a host wires it — the cache attribute listener, the real router, error listener and
  * default Cache-Control rule — served by the real node adapter. Routes are keyed `METHOD /path/:id`.
+ * With a `tracer`, the kernel dispatches through a `TraceableEventDispatcher`, as the profiler wires it.
  */
-export async function startTestApp(routes: Readonly<Record<string, TestRoute>>): Promise<TestApp> {
+export async function startTestApp(routes: Readonly<Record<string, TestRoute>>, tracer?: DispatchTracer): Promise<TestApp> {
   const collection = new RouteCollection();
   for (const [key, { controller, defaults = {} }] of Object.entries(routes)) {
     const [method, path] = key.split(' ') as [string, string];
@@ -32,6 +41,7 @@ export async function startTestApp(routes: Readonly<Record<string, TestRoute>>):
   dispatcher.addSubscriber(new CacheAttributeListener());
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  const running = await serve(new HttpKernel({ dispatcher }), { port: 0, handleSignals: false });
+  const kernelDispatcher = tracer === undefined ? dispatcher : new TraceableEventDispatcher(dispatcher, tracer);
+  const running = await serve(new HttpKernel({ dispatcher: kernelDispatcher }), { port: 0, handleSignals: false });
   return { origin: running.url, dispatcher, close: () => running.close() };
 }

@@ -1,4 +1,5 @@
 import type { Request } from '../http/request.js';
+import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { argumentMetadataOf, controllerName, type ArgumentMetadata, type Controller } from './controller.js';
 import { DefaultValueResolver } from './value-resolver/default-value-resolver.js';
 import { RequestAttributeValueResolver } from './value-resolver/request-attribute-value-resolver.js';
@@ -18,46 +19,65 @@ export class ArgumentResolver {
     this.#resolvers = withDefaults ? [...resolvers, ...defaultValueResolvers()] : [...resolvers];
   }
 
-  getArguments(request: Request, controller: Controller): unknown[] | Promise<unknown[]> {
-    const metadata = argumentMetadataOf(controller);
-    const values: unknown[] = [];
-    for (let i = 0; i < metadata.length; i++) {
+  getArguments(request: Request, controller: Controller): MaybePromise<unknown[]> {
+    return this.#resolveFrom(request, controller, argumentMetadataOf(controller), 0, []);
+  }
+
+  /** Resolves the arguments from `index` on into `values`, in order. */
+  #resolveFrom(
+    request: Request,
+    controller: Controller,
+    metadata: readonly ArgumentMetadata[],
+    index: number,
+    values: unknown[],
+  ): MaybePromise<unknown[]> {
+    for (let i = index; i < metadata.length; i++) {
       const resolved = this.#resolveOne(request, controller, metadata[i]!, 0);
-      if (resolved instanceof Promise) return this.#finishAsync(request, controller, metadata, i, resolved, values);
+      if (resolved instanceof Promise) return this.#resumeFrom(resolved, request, controller, metadata, i + 1, values);
       values.push(...resolved);
     }
     return values;
   }
 
+  // The continuations of both loops are written outside them (docs/decisions.md D3).
+
+  #resumeFrom(
+    pending: Promise<readonly unknown[]>,
+    request: Request,
+    controller: Controller,
+    metadata: readonly ArgumentMetadata[],
+    next: number,
+    values: unknown[],
+  ): Promise<unknown[]> {
+    return andThen(pending, (found) => {
+      values.push(...found);
+      return this.#resolveFrom(request, controller, metadata, next, values);
+    }) as Promise<unknown[]>;
+  }
+
+  /** The first answer for `argument` from the resolvers, starting at `from`. */
   #resolveOne(
     request: Request,
     controller: Controller,
     argument: ArgumentMetadata,
     from: number,
-  ): readonly unknown[] | Promise<readonly unknown[]> {
+  ): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
-      const resolved = this.#resolvers[r]!.resolve(request, argument);
-      if (resolved instanceof Promise) {
-        return resolved.then((values) => values ?? this.#resolveOne(request, controller, argument, r + 1));
-      }
+      const resolved = fromThenable(this.#resolvers[r]!.resolve(request, argument));
+      if (resolved instanceof Promise) return this.#resumeOne(resolved, request, controller, argument, r + 1);
       if (resolved !== null) return resolved;
     }
     throw unresolved(controller, argument.name);
   }
 
-  async #finishAsync(
+  #resumeOne(
+    pending: Promise<readonly unknown[] | null>,
     request: Request,
     controller: Controller,
-    metadata: readonly ArgumentMetadata[],
-    index: number,
-    pending: Promise<readonly unknown[]>,
-    values: unknown[],
-  ): Promise<unknown[]> {
-    values.push(...(await pending));
-    for (let i = index + 1; i < metadata.length; i++) {
-      values.push(...(await this.#resolveOne(request, controller, metadata[i]!, 0)));
-    }
-    return values;
+    argument: ArgumentMetadata,
+    next: number,
+  ): Promise<readonly unknown[]> {
+    return andThen(pending, (values) => values ?? this.#resolveOne(request, controller, argument, next)) as Promise<readonly unknown[]>;
   }
 }
 

@@ -1,11 +1,7 @@
 /**
- * Base class for dispatched events. Propagation is a plain field so the dispatcher's
- * check before each listener is one property read.
- *
- * Fields of the event classes are declared and assigned in constructors rather than written as
- * class fields with initializers: building events is on every request's path, and assignments are
- * what V8 (Node 20) optimizes best (the whole project also compiles with
- * `useDefineForClassFields: false`, see docs/decisions.md).
+ * Base class for dispatched events. Propagation is a plain field, which the dispatcher reads
+ * before each listener. Event classes declare their fields and assign them in their constructors
+ * (docs/decisions.md D6).
  */
 export class Event {
   declare propagationStopped: boolean;

@@ -1,3 +1,5 @@
+import type { MaybePromise } from '../internal/maybe-promise.js';
+
 /** Any object may be dispatched; one with `propagationStopped === true` reaches no further listener. */
 export interface DispatchableEvent {
   readonly propagationStopped?: boolean;
@@ -41,30 +43,28 @@ export type SubscribedEvents<M extends EventMap> = {
   [K in EventName<M>]?: ListenerSpec<M[K]> | ReadonlyArray<ListenerSpec<M[K]>>;
 };
 
-/** What a tracer receives for each dispatch (see `EventDispatcher.setTracer`). */
-export interface DispatchTrace {
-  readonly eventName: string;
-  readonly event: object;
-  /** `performance.now()` at the start of the dispatch. */
-  readonly startedAt: number;
-  readonly durationMs: number;
-  readonly called: ReadonlyArray<ListenerCall>;
-  /** Listeners not called because propagation was stopped. */
-  readonly notCalled: ReadonlyArray<ListenerInfo>;
-  /** Name of the listener that stopped propagation, if one did. */
-  readonly stoppedBy: string | null;
-  /** The error a listener threw or rejected with; the dispatch ended there. */
-  readonly error?: unknown;
+/**
+ * What the kernel and the listeners' owners need of a dispatcher: `EventDispatcher` itself, or a
+ * decorator of it such as `TraceableEventDispatcher`.
+ */
+export interface EventDispatcherInterface<M extends EventMap> {
+  addListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority?: number, options?: ListenerOptions): this;
+  /** Alias of `addListener`. */
+  on<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority?: number, options?: ListenerOptions): this;
+  removeListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this;
+  /** Alias of `removeListener`. */
+  off<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this;
+  addSubscriber(subscriber: EventSubscriber<M>): this;
+  removeSubscriber(subscriber: EventSubscriber<M>): this;
+  getListeners<K extends EventName<M>>(eventName: K): ReadonlyArray<RegisteredListener<M[K]>>;
+  getAllListeners(): Map<string, ReadonlyArray<RegisteredListener<unknown>>>;
+  getListenerPriority<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): number | null;
+  hasListeners(eventName?: EventName<M>): boolean;
+  /** Whether a dispatch of `eventName` would be seen at all; when not, a caller may skip building the event. */
+  isObserved(eventName: EventName<M>): boolean;
+  /**
+   * Calls the listeners of `eventName` with `event`, in priority order, until one stops
+   * propagation. Returns the event, or a promise of it when a listener returned a promise.
+   */
+  dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]>;
 }
-
-export interface ListenerInfo {
-  readonly name: string;
-  readonly priority: number;
-}
-
-export interface ListenerCall extends ListenerInfo {
-  readonly durationMs: number;
-  readonly threw?: boolean;
-}
-
-export type DispatchTracer = (trace: DispatchTrace) => void;

@@ -9,6 +9,12 @@ export interface HttpErrorOptions {
    * Renderers include them in every mode, so put nothing secret here.
    */
   details?: Readonly<Record<string, unknown>>;
+  /**
+   * Where the error was thrown, as its thrower names it (`RouterListener.onKernelRequest`): what
+   * the error log line shows when the error carries no stack trace to read it from (see
+   * `withoutStackTrace`).
+   */
+  thrownBy?: string;
 }
 
 /**
@@ -19,6 +25,7 @@ export class HttpError extends Error {
   readonly status: number;
   readonly headers: Readonly<Record<string, HeaderValue>>;
   readonly details: Readonly<Record<string, unknown>>;
+  readonly thrownBy: string | null;
 
   constructor(status: number, message = '', options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -29,6 +36,7 @@ export class HttpError extends Error {
     this.status = status;
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
+    this.thrownBy = options.thrownBy ?? null;
   }
 }
 
@@ -115,4 +123,20 @@ export function statusText(status: number): string {
 /** The status an error maps to: its own for an `HttpError`, 500 for anything else. */
 export function statusOf(error: unknown): number {
   return error instanceof HttpError ? error.status : 500;
+}
+
+/**
+ * `build()`, capturing no stack trace for the errors it creates: for errors thrown often and read
+ * by nobody outside debug mode (a router's 404), where capturing the stack is most of their cost
+ * (docs/decisions.md D5). Such an error names its throw site instead (`thrownBy`).
+ * `Error.stackTraceLimit`, which is process-wide, is restored however `build` ends.
+ */
+export function withoutStackTrace<E>(build: () => E): E {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return build();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }

@@ -12,9 +12,6 @@ export class RequestStack {
     return this.#stack.pop();
   }
 
-  // Indexes are checked before reading: V8 reads an array out of bounds (or at -1) through a
-  // slow generic path, and the main request asks for its missing parent on every request.
-
   getCurrentRequest(): Request | null {
     const size = this.#stack.length;
     return size === 0 ? null : this.#stack[size - 1]!;

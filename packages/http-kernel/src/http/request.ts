@@ -126,9 +126,9 @@ export class Request {
   requestStack: RequestStack | null = null;
 
   constructor(init: RequestInit) {
-    this.method = upperCased(init.method);
+    this.method = init.method.toUpperCase();
     this.scheme = init.scheme ?? 'http';
-    this.host = lowerCased(init.host ?? 'localhost');
+    this.host = (init.host ?? 'localhost').toLowerCase();
     this.port = init.port ?? (this.scheme === 'https' ? 443 : 80);
     this.rawPath = init.path === '' ? '/' : init.path;
     this.queryString = init.query ?? '';
@@ -223,24 +223,6 @@ export class Request {
     copy.requestStack = this.requestStack;
     return copy;
   }
-}
-
-// Adapters hand over methods and hosts already in canonical case: a scan is cheaper than the
-// case-mapping call (for upper case, a call into V8's runtime) that would find nothing to change.
-function upperCased(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 97 || code < 65) return text.toUpperCase();
-  }
-  return text;
-}
-
-function lowerCased(text: string): string {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if ((code >= 65 && code <= 90) || code >= 128) return text.toLowerCase();
-  }
-  return text;
 }
 
 function decodePath(raw: string): string {

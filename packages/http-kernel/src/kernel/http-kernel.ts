@@ -2,7 +2,7 @@ import { ArgumentResolver } from '../controller/argument-resolver.js';
 import type { Controller } from '../controller/controller.js';
 import { controllerName } from '../controller/controller.js';
 import { ControllerResolver } from '../controller/controller-resolver.js';
-import type { EventDispatcher } from '../dispatcher/event-dispatcher.js';
+import type { EventDispatcherInterface } from '../dispatcher/types.js';
 import { HttpError, NotFoundHttpError, statusOf, statusText } from '../error/http-error.js';
 import { ControllerArgumentsEvent } from '../event/controller-arguments-event.js';
 import { ControllerEvent } from '../event/controller-event.js';
@@ -16,13 +16,14 @@ import { ViewEvent } from '../event/view-event.js';
 import type { Request } from '../http/request.js';
 import { RequestStack } from '../http/request-stack.js';
 import { Response } from '../http/response.js';
-import { isThenable } from '../internal/is-thenable.js';
+import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import type { HttpKernelInterface } from './http-kernel-interface.js';
 import { RequestType } from './request-type.js';
 
 export interface HttpKernelOptions {
-  dispatcher: EventDispatcher<KernelEventMap>;
+  /** `EventDispatcher`, or a decorator of it (`TraceableEventDispatcher` in debug mode). */
+  dispatcher: EventDispatcherInterface<KernelEventMap>;
   controllerResolver?: ControllerResolver;
   argumentResolver?: ArgumentResolver;
   /**
@@ -36,16 +37,27 @@ const REDIRECT_STATUSES = new Set([201, 301, 302, 303, 307, 308]);
 
 type CallableController = (...args: unknown[]) => unknown;
 
+/** One call of `handle()`: what is handled, how, and whether `kernel.finish_request` went out for it. */
+class Handling {
+  finishRequestDispatched = false;
+
+  constructor(
+    readonly request: Request,
+    readonly type: RequestType,
+    readonly catchErrors: boolean,
+  ) {}
+}
+
 /**
  * Takes a request through `kernel.request` → controller → `kernel.controller_arguments` →
  * [`kernel.view`] → `kernel.response` → `kernel.finish_request`, with `kernel.exception` on any
  * error. See docs/events.md for what each step may change.
  *
- * A dispatch returns a promise only when a listener was async, and so do the steps: the whole
- * request stays synchronous until something in it waits.
+ * Each step runs as soon as the one before it has: at once, unless that one returned a promise
+ * (see `maybe-promise.ts`). A request that never waits is answered without a promise.
  */
 export class HttpKernel implements HttpKernelInterface {
-  readonly dispatcher: EventDispatcher<KernelEventMap>;
+  readonly dispatcher: EventDispatcherInterface<KernelEventMap>;
   readonly controllerResolver: ControllerResolver;
   readonly argumentResolver: ArgumentResolver;
   readonly #logger: Logger;
@@ -64,23 +76,23 @@ export class HttpKernel implements HttpKernelInterface {
   /**
    * `handle()` without a promise when none is needed: the response itself when every listener
    * and the controller answered synchronously, otherwise a promise of it. For adapters, which
-   * write the response the moment it exists. Never throws; errors take the same path as in
-   * `handle()`.
+   * write the response the moment it exists. Never throws: an error that is not turned into a
+   * response rejects the promise returned.
    */
-  handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Response | Promise<Response> {
+  handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): MaybePromise<Response> {
     const stack = (request.requestStack ??= new RequestStack());
     stack.push(request);
-    let outcome: Response | Promise<Response>;
+    const handling = new Handling(request, type, catchErrors);
+    let response: MaybePromise<Response>;
     try {
-      outcome = this.#handleRaw(request, type);
+      response = attempt(() => this.#handleRaw(handling), (error) => this.#handleError(error, handling));
     } catch (error) {
-      return this.#recover(error, request, type, catchErrors, stack);
-    }
-    if (!isThenable(outcome)) {
       stack.pop();
-      return outcome;
+      return Promise.reject(error);
     }
-    return poppedWhenSettled(outcome, stack, (error) => this.#recover(error, request, type, catchErrors, stack));
+    if (response instanceof Promise) return response.finally(() => stack.pop());
+    stack.pop();
+    return response;
   }
 
   /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
@@ -92,158 +104,82 @@ export class HttpKernel implements HttpKernelInterface {
     }
   }
 
-  /**
-   * The error branch, as synchronous as the main one: while the `kernel.exception` listeners and
-   * the error response's listeners answer at once, so does the kernel.
-   */
-  #recover(
-    error: unknown,
-    request: Request,
-    type: RequestType,
-    catchErrors: boolean,
-    stack: RequestStack,
-  ): Response | Promise<Response> {
-    let outcome: Response | Promise<Response>;
-    try {
-      outcome = catchErrors ? this.#handleThrowable(error, request, type) : this.#finishThenThrow(error, request, type);
-    } catch (escaped) {
-      return this.#escaped(escaped, error, request, type, catchErrors, stack);
-    }
-    if (!isThenable(outcome)) {
-      stack.pop();
-      return outcome;
-    }
-    return poppedWhenSettled(outcome, stack, (escaped) => this.#escaped(escaped, error, request, type, catchErrors, stack));
-  }
-
-  /**
-   * An error left the error branch: a `kernel.exception` listener threw, none answered, or the
-   * caller asked for errors uncaught. A sub-request's caller, or one that asked, gets it; a main
-   * request gets one more error pass, then a plain page.
-   */
-  async #escaped(
-    escaped: unknown,
-    original: unknown,
-    request: Request,
-    type: RequestType,
-    catchErrors: boolean,
-    stack: RequestStack,
-  ): Promise<Response> {
-    try {
-      if (!catchErrors || type !== RequestType.MAIN) throw escaped;
-      return await this.#lastResort(escaped, original, request);
-    } finally {
-      stack.pop();
-    }
-  }
-
-  // The steps below return a Response while every listener and the controller answer
-  // synchronously, and a promise from the first one that does not: a request that never waits
-  // pays for no promise. Each step writes out `after()` (dispatch, then the next step now or once
-  // the dispatch settles) so that the synchronous way allocates no continuation closure. A step
-  // whose event nobody observes (no listener, no tracer) builds no event object: nothing could
-  // read or change it.
-
-  #handleRaw(request: Request, type: RequestType): Response | Promise<Response> {
-    const event = new RequestEvent(this, request, type);
-    const pending = this.dispatcher.dispatch('kernel.request', event);
-    if (pending !== undefined) return pending.then(() => this.#afterRequestEvent(event, request, type));
-    return this.#afterRequestEvent(event, request, type);
-  }
-
-  #afterRequestEvent(event: RequestEvent, request: Request, type: RequestType): Response | Promise<Response> {
-    return event.response !== null ? this.#filterResponse(event.response, request, type) : this.#resolveController(request, type);
-  }
-
-  #resolveController(request: Request, type: RequestType): Response | Promise<Response> {
-    const resolved = this.controllerResolver.getController(request);
-    if (resolved === null) {
-      throw new NotFoundHttpError(
-        `Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`,
+  /** The lifecycle, step by step; an error thrown anywhere in it goes to `#handleError`. */
+  #handleRaw(h: Handling): MaybePromise<Response> {
+    const { request, type } = h;
+    return andThen(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, request, type)), (requested) => {
+      if (requested.response !== null) return this.#filterResponse(requested.response, h);
+      return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
+        andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
+          andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
+            andThen(fromThenable((call.controller as CallableController)(...call.arguments)), (result) => this.#toResponse(call.controller, result, h)),
+          ),
+        ),
       );
-    }
-    if (!this.dispatcher.isObserved('kernel.controller')) return this.#resolveArguments(resolved, request, type);
-    const event = new ControllerEvent(this, request, type, resolved);
-    const pending = this.dispatcher.dispatch('kernel.controller', event);
-    if (pending !== undefined) return pending.then(() => this.#resolveArguments(event.controller, request, type));
-    return this.#resolveArguments(event.controller, request, type);
-  }
-
-  #resolveArguments(controller: Controller, request: Request, type: RequestType): Response | Promise<Response> {
-    const resolvedArguments = this.argumentResolver.getArguments(request, controller);
-    return isThenable(resolvedArguments)
-      ? Promise.resolve(resolvedArguments).then((args) => this.#callController(controller, args, request, type))
-      : this.#callController(controller, resolvedArguments, request, type);
-  }
-
-  #callController(controller: Controller, args: unknown[], request: Request, type: RequestType): Response | Promise<Response> {
-    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return this.#invoke(controller, args, request, type);
-    const event = new ControllerArgumentsEvent(this, request, type, controller, args);
-    const pending = this.dispatcher.dispatch('kernel.controller_arguments', event);
-    if (pending !== undefined) return pending.then(() => this.#invoke(event.controller, event.arguments, request, type));
-    return this.#invoke(event.controller, event.arguments, request, type);
-  }
-
-  #invoke(controller: Controller, args: unknown[], request: Request, type: RequestType): Response | Promise<Response> {
-    const result = (controller as CallableController)(...args);
-    return isThenable(result)
-      ? Promise.resolve(result).then((value) => this.#toResponse(controller, value, request, type))
-      : this.#toResponse(controller, result, request, type);
-  }
-
-  #toResponse(controller: Controller, result: unknown, request: Request, type: RequestType): Response | Promise<Response> {
-    if (result instanceof Response) return this.#filterResponse(result, request, type);
-    const event = new ViewEvent(this, request, type, result);
-    return after(this.dispatcher.dispatch('kernel.view', event), () => {
-      if (event.response === null) throw controllerReturnedNoResponse(controller, result);
-      return this.#filterResponse(event.response, request, type);
     });
   }
 
-  #filterResponse(response: Response, request: Request, type: RequestType): Response | Promise<Response> {
-    const event = new ResponseEvent(this, request, type, response);
-    const pending = this.dispatcher.dispatch('kernel.response', event);
-    if (pending !== undefined) return pending.then(() => after(this.#finishRequest(request, type), () => event.response));
-    const finishing = this.#finishRequest(request, type);
-    return finishing === undefined ? event.response : finishing.then(() => event.response);
-  }
-
-  #finishRequest(request: Request, type: RequestType): void | Promise<void> {
-    if (!this.dispatcher.isObserved('kernel.finish_request')) return;
-    return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, request, type));
-  }
-
-  #handleThrowable(thrown: unknown, request: Request, type: RequestType): Response | Promise<Response> {
-    const event = new ExceptionEvent(this, request, type, thrown);
-    const pending = this.dispatcher.dispatch('kernel.exception', event);
-    if (pending !== undefined) return pending.then(() => this.#answerError(event, request, type));
-    return this.#answerError(event, request, type);
-  }
-
-  /** The response a `kernel.exception` listener set, with the error's status forced on it, filtered. */
-  #answerError(event: ExceptionEvent, request: Request, type: RequestType): Response | Promise<Response> {
-    const error = event.throwable;
-    const response = event.response;
-    if (response === null) return this.#finishThenThrow(error, request, type);
-    if (
-      !event.isAllowingCustomResponseCode() &&
-      !response.isClientError &&
-      !response.isServerError &&
-      !REDIRECT_STATUSES.has(response.status)
-    ) {
-      response.status = statusOf(error);
-      if (error instanceof HttpError) {
-        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-      }
+  #controllerFor(request: Request): Controller {
+    const controller = this.controllerResolver.getController(request);
+    if (controller === null) {
+      throw new NotFoundHttpError(`Unable to find the controller for path "${request.rawPath}". The route is wrongly configured.`);
     }
-    let filtered: Response | Promise<Response>;
-    try {
-      filtered = this.#filterResponse(response, request, type);
-    } catch (filterError) {
-      return this.#unfiltered(filterError, response);
-    }
-    if (!isThenable(filtered)) return filtered;
-    return filtered.then(undefined, (filterError: unknown) => this.#unfiltered(filterError, response));
+    return controller;
+  }
+
+  // `kernel.controller`, `kernel.controller_arguments` and `kernel.finish_request` often have no
+  // listener: their event is then not built (docs/decisions.md D4).
+
+  /** `kernel.controller`: listeners may replace the controller. */
+  #controllerEvent(controller: Controller, h: Handling): MaybePromise<{ readonly controller: Controller }> {
+    if (!this.dispatcher.isObserved('kernel.controller')) return { controller };
+    return this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, h.request, h.type, controller));
+  }
+
+  /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
+  #controllerArgumentsEvent(controller: Controller, args: unknown[], h: Handling): MaybePromise<{ readonly controller: Controller; readonly arguments: unknown[] }> {
+    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return { controller, arguments: args };
+    return this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, controller, args));
+  }
+
+  /** A Response as it is; anything else through `kernel.view`, whose listeners must make one. */
+  #toResponse(controller: Controller, result: unknown, h: Handling): MaybePromise<Response> {
+    if (result instanceof Response) return this.#filterResponse(result, h);
+    return andThen(this.dispatcher.dispatch('kernel.view', new ViewEvent(this, h.request, h.type, result)), (viewed) => {
+      if (viewed.response === null) throw controllerReturnedNoResponse(controller, result);
+      return this.#filterResponse(viewed.response, h);
+    });
+  }
+
+  /** `kernel.response`, then `kernel.finish_request`; the response as the listeners left it. */
+  #filterResponse(response: Response, h: Handling): MaybePromise<Response> {
+    return andThen(this.dispatcher.dispatch('kernel.response', new ResponseEvent(this, h.request, h.type, response)), (filtered) =>
+      andThen(this.#finishRequest(h), () => filtered.response),
+    );
+  }
+
+  /** `kernel.finish_request`, once per handling whichever way it went (a second call does nothing). */
+  #finishRequest(h: Handling): MaybePromise<unknown> {
+    if (h.finishRequestDispatched) return undefined;
+    h.finishRequestDispatched = true;
+    if (!this.dispatcher.isObserved('kernel.finish_request')) return undefined;
+    return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, h.request, h.type));
+  }
+
+  /** An error left the lifecycle: it becomes the error response, or reaches the caller who asked for errors. */
+  #handleError(error: unknown, h: Handling): MaybePromise<Response> {
+    if (!h.catchErrors) return this.#finishThenThrow(error, h);
+    return attempt(() => this.#handleThrowable(error, h), (escaped) => this.#errorBranchFailed(escaped, error, h));
+  }
+
+  /** `kernel.exception`; the response a listener set, with the error's status forced on it, filtered. */
+  #handleThrowable(error: unknown, h: Handling): MaybePromise<Response> {
+    return andThen(this.dispatcher.dispatch('kernel.exception', new ExceptionEvent(this, h.request, h.type, error)), (event) => {
+      const response = event.response;
+      if (response === null) return this.#finishThenThrow(event.throwable, h);
+      forceErrorStatus(event, response);
+      return attempt(() => this.#filterResponse(response, h), (filterError) => this.#unfiltered(filterError, response));
+    });
   }
 
   /** As the reference does: the error response goes out unfiltered rather than not at all. */
@@ -253,43 +189,53 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   /** `kernel.finish_request`, then `error` thrown (or the promise rejected with it). */
-  #finishThenThrow(error: unknown, request: Request, type: RequestType): Promise<never> {
-    const pending = this.#finishRequest(request, type);
-    if (pending === undefined) throw error;
-    return pending.then(() => {
+  #finishThenThrow(error: unknown, h: Handling): MaybePromise<never> {
+    return andThen(this.#finishRequest(h), () => {
       throw error;
     });
   }
 
-  async #lastResort(escaped: unknown, original: unknown, request: Request): Promise<Response> {
-    try {
-      return await this.#handleThrowable(escaped, request, RequestType.MAIN);
-    } catch (final) {
-      logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
-      const status = statusOf(original);
-      return new Response(`${status} ${statusText(status)}\n`, status, {
-        'content-type': 'text/plain; charset=UTF-8',
-        'cache-control': 'no-cache, private',
-      });
-    }
+  /**
+   * The error branch failed: a `kernel.exception` listener threw, or none answered. A
+   * sub-request's caller gets the error; a main request gets one more error pass, then a plain
+   * page with the original status.
+   */
+  #errorBranchFailed(escaped: unknown, original: unknown, h: Handling): MaybePromise<Response> {
+    if (h.type !== RequestType.MAIN) throw escaped;
+    return attempt(() => this.#handleThrowable(escaped, h), (final) => this.#lastResort(final, original, h));
+  }
+
+  /** The plain page with the original status, after the request's `kernel.finish_request` if it is still due. */
+  #lastResort(final: unknown, original: unknown, h: Handling): MaybePromise<Response> {
+    logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
+    const page = (): Response => plainErrorPage(statusOf(original));
+    return attempt(
+      () => andThen(this.#finishRequest(h), page),
+      (failed) => {
+        logAt(this.#logger, 'CRITICAL', { exception: failed }, `Error during kernel.finish_request: ${describeError(failed)}`);
+        return page();
+      },
+    );
   }
 }
 
-/** The response once `pending` settles, with the request popped off `stack`; a failure goes to `failed`, which pops it. */
-function poppedWhenSettled(
-  pending: Promise<Response>,
-  stack: RequestStack,
-  failed: (error: unknown) => Response | Promise<Response>,
-): Promise<Response> {
-  return pending.then((response) => {
-    stack.pop();
-    return response;
-  }, failed);
+/** The error's status (and an HttpError's headers) on a response that is neither an error nor a redirect, unless a listener allowed it. */
+function forceErrorStatus(event: ExceptionEvent, response: Response): void {
+  if (event.isAllowingCustomResponseCode() || response.isClientError || response.isServerError || REDIRECT_STATUSES.has(response.status)) {
+    return;
+  }
+  const error = event.throwable;
+  response.status = statusOf(error);
+  if (error instanceof HttpError) {
+    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  }
 }
 
-/** `next()` now when every listener of a dispatch was synchronous, otherwise once they have all run. */
-function after<T>(pending: void | Promise<void>, next: () => T | Promise<T>): T | Promise<T> {
-  return pending === undefined ? next() : pending.then(next);
+function plainErrorPage(status: number): Response {
+  return new Response(`${status} ${statusText(status)}\n`, status, {
+    'content-type': 'text/plain; charset=UTF-8',
+    'cache-control': 'no-cache, private',
+  });
 }
 
 function controllerReturnedNoResponse(controller: Controller, result: unknown): Error {

@@ -4,6 +4,8 @@ import type { ResponseEvent } from '../event/response-event.js';
 
 /** The directives that already say who may cache; without one of them `private` is added. */
 const SCOPE_DIRECTIVES = new Set(['public', 'private', 's-maxage']);
+const DEFAULT = 'no-cache, private';
+const DEFAULT_VALIDATED = 'private, must-revalidate';
 
 /**
  * Gives every response a Cache-Control, as the reference's response header bag does on its own:
@@ -17,12 +19,6 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
    * before the profiler (−100) records the response, so the profile shows what the client gets.
    */
   static readonly RESPONSE_PRIORITY = -32;
-
-  /**
-   * The last value seen with a scope, and so left alone. An error page passes here twice (its
-   * sub-request, then the main request) with the value this listener gave it the first time.
-   */
-  #lastScoped = '';
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
@@ -39,12 +35,12 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
     const current = headers.has('cache-control') ? headers.getAll('cache-control').join(', ').trim() : '';
     if (current === '') {
       const validated = headers.has('last-modified') || headers.has('expires');
-      headers.set('cache-control', validated ? 'private, must-revalidate' : 'no-cache, private');
+      headers.set('cache-control', validated ? DEFAULT_VALIDATED : DEFAULT);
       return;
     }
-    if (current === this.#lastScoped) return;
+    // One of our own defaults (an error page passes here twice: its sub-request, then the main request).
+    if (current === DEFAULT || current === DEFAULT_VALIDATED) return;
     const names = current.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
-    if (names.some((name) => SCOPE_DIRECTIVES.has(name))) this.#lastScoped = current;
-    else headers.set('cache-control', `${current}, private`);
+    if (!names.some((name) => SCOPE_DIRECTIVES.has(name))) headers.set('cache-control', `${current}, private`);
   }
 }

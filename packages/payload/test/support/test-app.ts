@@ -4,7 +4,9 @@ import {
   DefaultCacheControlListener,
   EventDispatcher,
   HttpKernel,
+  TraceableEventDispatcher,
   type Controller,
+  type DispatchTracer,
   type KernelEventMap,
 } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
@@ -22,13 +24,18 @@ export interface TestApp extends ServedKernel {
  * A kernel as a host wires it — payload resolver in both of its roles, the real router, error
  * listener and default Cache-Control — served by the real node adapter.
  */
-export async function startTestApp(routes: RouteTable, options: RequestPayloadOptions = {}): Promise<TestApp> {
-  const { kernel, dispatcher } = buildTestKernel(routes, options);
+export async function startTestApp(routes: RouteTable, options: RequestPayloadOptions = {}, tracer?: DispatchTracer): Promise<TestApp> {
+  const { kernel, dispatcher } = buildTestKernel(routes, options, tracer);
   const served = await serveKernel(kernel);
   return { ...served, dispatcher };
 }
 
-export function buildTestKernel(routes: RouteTable, options: RequestPayloadOptions): { kernel: HttpKernel; dispatcher: EventDispatcher<KernelEventMap> } {
+/** With a `tracer`, the kernel dispatches through a `TraceableEventDispatcher`, as the profiler wires it. */
+export function buildTestKernel(
+  routes: RouteTable,
+  options: RequestPayloadOptions,
+  tracer?: DispatchTracer,
+): { kernel: HttpKernel; dispatcher: EventDispatcher<KernelEventMap> } {
   const collection = new RouteCollection();
   for (const [key, controller] of Object.entries(routes)) {
     const [method, path] = key.split(' ') as [string, string];
@@ -40,5 +47,6 @@ export function buildTestKernel(routes: RouteTable, options: RequestPayloadOptio
   dispatcher.addSubscriber(new RouterListener(new Router(collection)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  return { kernel: new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]) }), dispatcher };
+  const kernelDispatcher = tracer === undefined ? dispatcher : new TraceableEventDispatcher(dispatcher, tracer);
+  return { kernel: new HttpKernel({ dispatcher: kernelDispatcher, argumentResolver: new ArgumentResolver([payload]) }), dispatcher };
 }

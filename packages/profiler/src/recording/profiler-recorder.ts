@@ -27,7 +27,7 @@ export class ProfilerRecorder {
    */
   readonly #logContext = new AsyncLocalStorage<RequestStack>();
 
-  /** The dispatcher's tracer: `dispatcher.setTracer((trace) => recorder.recordTrace(trace))`. */
+  /** The tracer of the kernel's `TraceableEventDispatcher` (see `registerProfiler`). */
   recordTrace(trace: DispatchTrace): void {
     const event = trace.event;
     if (!(event instanceof KernelEvent) || event instanceof TerminateEvent) return;

@@ -42,12 +42,12 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
   collection.mount('/_profiler', profilerRoutes(pages));
   const router = new Router(collection);
 
-  registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
+  const traced = registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
   dispatcher.addSubscriber(new RouterListener(router, { logger, debug: true }));
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  const kernel = new HttpKernel({ dispatcher, logger });
+  const kernel = new HttpKernel({ dispatcher: traced, logger });
   return {
     dispatcher,
     kernel,

@@ -4,8 +4,10 @@ import {
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   nullLogger,
+  withoutStackTrace,
   type EventSubscriber,
   type FinishRequestEvent,
+  type HttpError,
   type KernelEventMap,
   type Logger,
   type Request,
@@ -14,7 +16,7 @@ import {
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
-import type { MatchResult, RedirectMatch } from '../matcher/match-result.js';
+import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
@@ -24,10 +26,9 @@ export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
   logger?: Logger;
   /**
-   * In debug mode the 404/405/400 errors carry a full stack, as the debug error page shows it.
-   * Otherwise (the default) the HTTP error keeps only its throw site, which is all the error log
-   * line reads, and its routing cause no stack: misses are the most common requests, and
-   * capturing stacks was their dearest part.
+   * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
+   * them. Otherwise (the default) they are built without (`withoutStackTrace`) and name their
+   * throw site, which is all the error log line reads.
    */
   debug?: boolean;
 }
@@ -53,9 +54,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   readonly #restored = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
-  /** Outside debug mode: the stack line of each throw site, read once (see `ThrowSite`). */
-  readonly #notFoundSite = new ThrowSite();
-  readonly #methodNotAllowedSite = new ThrowSite();
 
   constructor(
     private readonly router: Router,
@@ -84,7 +82,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
-    // A delete that finds nothing is cheap; a set per sub-request would not be.
+    // A new sub-request: the chain's context is the top of its stack again.
     if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return;
 
@@ -102,37 +100,10 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       case 'redirect':
         this.#applyRedirect(request, result);
         return;
-      case 'method-not-allowed': {
-        const allowed = result.allowedMethods;
-        const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-        const limit = this.#limitStack(NO_FRAMES);
-        const cause = new MethodNotAllowedError(allowed);
-        this.#limitStack(this.#methodNotAllowedSite.framesToCapture, limit);
-        const error = new MethodNotAllowedHttpError(allowed, message, { cause });
-        Error.stackTraceLimit = limit;
-        if (!this.#debug) this.#methodNotAllowedSite.apply(error);
-        throw error;
-      }
-      case 'not-found': {
-        const message = withReferer(notFoundMessage(request), request);
-        const limit = this.#limitStack(NO_FRAMES);
-        const cause = new ResourceNotFoundError(result.path);
-        this.#limitStack(this.#notFoundSite.framesToCapture, limit);
-        const error = new NotFoundHttpError(message, { cause });
-        Error.stackTraceLimit = limit;
-        if (!this.#debug) this.#notFoundSite.apply(error);
-        throw error;
-      }
+      case 'method-not-allowed':
+      case 'not-found':
+        throw this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
     }
-  }
-
-  /**
-   * Outside debug mode, lets the next error capture at most `frames` stack frames; returns the
-   * limit to restore once the error is built.
-   */
-  #limitStack(frames: number, limit = Error.stackTraceLimit): number {
-    if (!this.#debug) Error.stackTraceLimit = Math.min(limit, frames);
-    return limit;
   }
 
   /** After a sub-request, the chain's context is the parent request's again; after the main request nothing is kept. */
@@ -185,36 +156,19 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** Nothing reads the cause's stack outside debug mode. */
-const NO_FRAMES = 0;
+/** The throw site the router's 404 and 405 errors name. */
+const THROWN_BY = 'RouterListener.onKernelRequest';
 
-/**
- * The throw site of one `throw` statement, for the error log line, which names where the HTTP
- * error was thrown. Every error thrown there has the same one, yet capturing even one frame means
- * walking the optimized frames above the constructor: the first error captures it for real, and
- * later ones are built without frames and given the line it produced (their own name and message
- * before it, as V8 writes a stack). A stack not in V8's format (a custom `prepareStackTrace`) is
- * never copied: every error then captures its frame.
- */
-class ThrowSite {
-  /** `undefined`: not seen yet; `null`: not reusable. */
-  #frameLines: string | null | undefined = undefined;
-
-  get framesToCapture(): number {
-    return typeof this.#frameLines === 'string' ? NO_FRAMES : 1;
+/** The 405 or 404 for a request no route takes, with the matcher's finding as its cause. */
+function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): HttpError {
+  if (result.kind === 'method-not-allowed') {
+    const allowed = result.allowedMethods;
+    const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
+    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
   }
-
-  /** Gives `error` (built with `framesToCapture` frames) the throw site's stack line. */
-  apply(error: Error): void {
-    if (typeof this.#frameLines === 'string') {
-      error.stack = `${error.name}: ${error.message}${this.#frameLines}`;
-      return;
-    }
-    if (this.#frameLines === null) return;
-    const stack: unknown = error.stack;
-    const header = `${error.name}: ${error.message}`;
-    this.#frameLines = typeof stack === 'string' && stack.startsWith(`${header}\n`) ? stack.slice(header.length) : null;
-  }
+  const message = withReferer(notFoundMessage(request), request);
+  const error = new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
+  return error;
 }
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */

@@ -61,9 +61,10 @@ export async function startTestHost(options: TestHostOptions): Promise<TestHost>
   const logger: Logger = profiler === null ? memory : profilingLogger(memory, profiler);
   dispatcher.on('kernel.request', (event) => routeRequest(event, options.routes), 32, { name: 'TestRouter.onKernelRequest' });
   dispatcher.addSubscriber(new ErrorListener({ debug, logger }));
-  if (profiler !== null) registerProfiler(dispatcher, profiler);
+  // With the profiler, the kernel dispatches through its tracing decorator, so profiles hold the event traces.
+  const kernelDispatcher = profiler === null ? dispatcher : registerProfiler(dispatcher, profiler);
   options.setup(dispatcher, logger);
-  const kernel = new HttpKernel({ dispatcher, controllerResolver: new ControllerResolver(), logger });
+  const kernel = new HttpKernel({ dispatcher: kernelDispatcher, controllerResolver: new ControllerResolver(), logger });
 
   const server = createServer((req, res) => {
     void serve(kernel, req, res, options.ledger).catch((error: unknown) => {

@@ -1,0 +1,182 @@
+import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { callListeners } from './event-dispatcher.js';
+import type {
+  DispatchableEvent,
+  EventDispatcherInterface,
+  EventMap,
+  EventName,
+  EventSubscriber,
+  Listener,
+  ListenerOptions,
+  RegisteredListener,
+} from './types.js';
+
+/** What a tracer receives for each dispatch. */
+export interface DispatchTrace {
+  readonly eventName: string;
+  readonly event: object;
+  /** `performance.now()` at the start of the dispatch. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly called: ReadonlyArray<ListenerCall>;
+  /** Listeners not called because propagation was stopped. */
+  readonly notCalled: ReadonlyArray<ListenerInfo>;
+  /** Name of the listener that stopped propagation, if one did. */
+  readonly stoppedBy: string | null;
+  /** The error a listener threw or rejected with; the dispatch ended there. */
+  readonly error?: unknown;
+}
+
+export interface ListenerInfo {
+  readonly name: string;
+  readonly priority: number;
+}
+
+export interface ListenerCall extends ListenerInfo {
+  readonly durationMs: number;
+  readonly threw?: boolean;
+}
+
+export type DispatchTracer = (trace: DispatchTrace) => void;
+
+/**
+ * A dispatcher that records every dispatch of the one it decorates: the listeners called, each
+ * with its duration, the one that stopped propagation and those it skipped, and the error that
+ * ended the dispatch. Each record goes to `tracer` when the dispatch ends (nested dispatches
+ * first). Listeners are registered on, and read from, the decorated dispatcher; the kernel is
+ * given this one. Every event counts as observed, so the kernel builds and dispatches even those
+ * nobody listens to, and the trace shows them.
+ */
+export class TraceableEventDispatcher<M extends EventMap = Record<string, DispatchableEvent>> implements EventDispatcherInterface<M> {
+  readonly #inner: EventDispatcherInterface<M>;
+  readonly #tracer: DispatchTracer;
+
+  constructor(inner: EventDispatcherInterface<M>, tracer: DispatchTracer) {
+    this.#inner = inner;
+    this.#tracer = tracer;
+  }
+
+  addListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority?: number, options?: ListenerOptions): this {
+    this.#inner.addListener(eventName, listener, priority, options);
+    return this;
+  }
+
+  on<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority?: number, options?: ListenerOptions): this {
+    return this.addListener(eventName, listener, priority, options);
+  }
+
+  removeListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this {
+    this.#inner.removeListener(eventName, listener);
+    return this;
+  }
+
+  off<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this {
+    return this.removeListener(eventName, listener);
+  }
+
+  addSubscriber(subscriber: EventSubscriber<M>): this {
+    this.#inner.addSubscriber(subscriber);
+    return this;
+  }
+
+  removeSubscriber(subscriber: EventSubscriber<M>): this {
+    this.#inner.removeSubscriber(subscriber);
+    return this;
+  }
+
+  getListeners<K extends EventName<M>>(eventName: K): ReadonlyArray<RegisteredListener<M[K]>> {
+    return this.#inner.getListeners(eventName);
+  }
+
+  getAllListeners(): Map<string, ReadonlyArray<RegisteredListener<unknown>>> {
+    return this.#inner.getAllListeners();
+  }
+
+  getListenerPriority<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): number | null {
+    return this.#inner.getListenerPriority(eventName, listener);
+  }
+
+  hasListeners(eventName?: EventName<M>): boolean {
+    return this.#inner.hasListeners(eventName);
+  }
+
+  /** Always: a dispatch nobody listens to is still recorded. */
+  isObserved(_eventName: EventName<M>): boolean {
+    return true;
+  }
+
+  dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
+    const recording = new DispatchRecording(eventName, event as object, this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>);
+    const timed = recording.listeners.map((listener) => (subject: unknown, name: string) => recording.call(listener, subject, name));
+    return attempt(
+      () =>
+        andThen(callListeners(timed, eventName, event, 0), (dispatched) => {
+          this.#tracer(recording.finish());
+          return dispatched;
+        }),
+      (error) => {
+        this.#tracer(recording.finish(error));
+        throw error;
+      },
+    );
+  }
+}
+
+/** One dispatch being recorded. */
+class DispatchRecording {
+  readonly #startedAt = performance.now();
+  readonly #called: ListenerCall[] = [];
+  #stoppedBy: string | null = null;
+
+  constructor(
+    readonly eventName: string,
+    readonly event: object,
+    readonly listeners: ReadonlyArray<RegisteredListener<unknown>>,
+  ) {}
+
+  /** Calls `listener`, timing it until it returns or, when it returns a promise, until that settles. */
+  call(listener: RegisteredListener<unknown>, event: unknown, eventName: string): unknown {
+    const startedAt = performance.now();
+    let result: unknown;
+    try {
+      result = listener.listener(event, eventName);
+    } catch (error) {
+      this.#ended(listener, startedAt, true);
+      throw error;
+    }
+    if (!isThenable(result)) {
+      this.#ended(listener, startedAt, false);
+      return result;
+    }
+    return Promise.resolve(result).then(
+      () => this.#ended(listener, startedAt, false),
+      (error: unknown) => {
+        this.#ended(listener, startedAt, true);
+        throw error;
+      },
+    );
+  }
+
+  #ended(listener: RegisteredListener<unknown>, startedAt: number, threw: boolean): void {
+    const info = { name: listener.name, priority: listener.priority };
+    this.#called.push({ ...info, durationMs: performance.now() - startedAt, ...(threw ? { threw } : {}) });
+    if (this.#stoppedBy === null && (this.event as DispatchableEvent).propagationStopped === true) this.#stoppedBy = listener.name;
+  }
+
+  finish(error?: unknown): DispatchTrace {
+    const stopped = (this.event as DispatchableEvent).propagationStopped === true;
+    const notCalled = stopped
+      ? this.listeners.slice(this.#called.length).map((listener) => ({ name: listener.name, priority: listener.priority }))
+      : [];
+    return {
+      eventName: this.eventName,
+      event: this.event,
+      startedAt: this.#startedAt,
+      durationMs: performance.now() - this.#startedAt,
+      called: this.#called,
+      notCalled,
+      stoppedBy: this.#stoppedBy,
+      ...(error === undefined ? {} : { error }),
+    };
+  }
+}
