@@ -1,8 +1,7 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
-import { rawExchange, rawExchangeDetailed, statusOfRaw } from './support/raw-client.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from './support/raw-client.js';
 import { createTestKernel } from './support/test-kernel.js';
 
 /** Levels a client must never be able to produce at will. */
@@ -78,10 +77,16 @@ describe('protocol edges served by serve()', () => {
     expect(closedByServer).toBe(true);
   });
 
+  it('answers a transfer coding other than chunked with 501, before the kernel', async () => {
+    const { received, closedByServer } = await exchange('POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n0\r\n\r\n');
+    expect(statusOfRaw(received)).toBe(501);
+    expect(closedByServer).toBe(true);
+  });
+
   it('lets the client read an early 413 while its body is still arriving', async () => {
     // Several rounds: without draining, most of them end in a reset before the answer is read.
     for (const chunked of [false, true, false, true, false, true]) {
-      const answer = await uploadWhileReading(running.port, '/echo', 8 * 1024 * 1024, chunked);
+      const answer = await uploadWhileReading(running.port, '/echo', { length: 8 * 1024 * 1024, chunked });
       expect(answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(answer).toContain('larger than the 1000 bytes allowed');
     }
@@ -100,37 +105,3 @@ describe('protocol edges served by serve()', () => {
     expect(seriousRecords()).toEqual([]);
   });
 });
-
-/**
- * Sends a POST head declaring `length` bytes (or announcing a chunked body of that size), then
- * writes the body as fast as the socket takes it, reading whatever comes back; resolves with what
- * was read when the connection ends (bounded).
- */
-function uploadWhileReading(port: number, path: string, length: number, chunked: boolean): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    let received = '';
-    let sent = 0;
-    const timer = setTimeout(() => socket.destroy(), 10_000);
-    const pump = (): void => {
-      while (sent < length && !socket.destroyed) {
-        const part = chunk.subarray(0, Math.min(chunk.length, length - sent));
-        sent += part.length;
-        const framed = chunked ? Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]) : part;
-        if (!socket.write(framed)) return void socket.once('drain', pump);
-      }
-    };
-    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-    socket.once('connect', () => {
-      const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: a\r\n${framing}\r\n\r\n`);
-      pump();
-    });
-  });
-}

@@ -32,6 +32,8 @@ export interface HostProcess {
   child: ChildProcess;
   /** Everything written to stdout so far. */
   output: () => string;
+  /** Everything written to stderr so far (the log lines). */
+  log: () => string;
   /** The URL from the startup line. */
   url: Promise<string>;
   exited: Promise<number | null>;
@@ -48,7 +50,9 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
   let output = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => (output += chunk));
-  child.stderr!.resume();
+  let log = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => (log += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no startup line within 30 s; output: ${output}`)), 30_000);
@@ -66,5 +70,5 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
     });
   });
   url.catch(() => undefined);
-  return { child, output: () => output, url, exited };
+  return { child, output: () => output, log: () => log, url, exited };
 }

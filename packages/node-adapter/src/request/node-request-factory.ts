@@ -122,7 +122,7 @@ export class NodeRequestFactory {
   #body(req: NodeIncomingRequest, framing: Framing, http2: boolean): IncomingBody | null {
     if (http2) {
       if ((req as Http2ServerRequest).stream.endAfterHeaders) return null;
-    } else if (framing.contentLength === undefined && !framing.transferEncoding) {
+    } else if (framing.contentLength === undefined && framing.transferEncoding === undefined) {
       return null;
     }
     const declared = framing.contentLength;
@@ -143,7 +143,8 @@ interface Framing {
   readonly host: string | undefined;
   readonly hostCount: number;
   readonly contentLength: string | undefined;
-  readonly transferEncoding: boolean;
+  /** The `Transfer-Encoding` value (several fields joined), `undefined` without one. */
+  readonly transferEncoding: string | undefined;
 }
 
 /**
@@ -152,8 +153,12 @@ interface Framing {
  */
 function checkHttp1Framing(req: NodeIncomingRequest, framing: Framing): void {
   if (framing.hostCount === 0 && req.httpVersionMinor >= 1) throw new InvalidRequestError('The request has no Host header.');
-  if (framing.transferEncoding && req.httpVersionMinor === 0) {
-    throw new InvalidRequestError('An HTTP/1.0 request cannot use Transfer-Encoding.');
+  const codings = framing.transferEncoding;
+  if (codings === undefined) return;
+  if (req.httpVersionMinor === 0) throw new InvalidRequestError('An HTTP/1.0 request cannot use Transfer-Encoding.');
+  // Node reads chunked only, and only as the last coding; the request is refused before its body breaks the parser.
+  if (codings.slice(codings.lastIndexOf(',') + 1).trim().toLowerCase() !== 'chunked') {
+    throw new InvalidRequestError('The request body uses a transfer coding this server does not support.', 501);
   }
 }
 
@@ -161,7 +166,7 @@ function readFraming(raw: readonly string[]): Framing {
   let host: string | undefined;
   let hostCount = 0;
   let contentLength: string | undefined;
-  let transferEncoding = false;
+  let transferEncoding: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     // The length rules out almost every other header before any case folding.
@@ -173,7 +178,7 @@ function readFraming(raw: readonly string[]): Framing {
         if (contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1];
         break;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = true;
+        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = transferEncoding === undefined ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
         break;
     }
   }

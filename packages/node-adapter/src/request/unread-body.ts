@@ -5,7 +5,7 @@ export interface UnreadBodyLimits {
   readonly maxBytes: number;
   /** From the answer to the end of the body. */
   readonly timeoutMs: number;
-  /** Between two chunks: a client that stopped sending is not waited for. */
+  /** Between two chunks (and after `maxBytes`): a client that stopped sending is not waited for. */
   readonly idleMs: number;
 }
 
@@ -23,7 +23,8 @@ export function hasBodyInTransit(req: IncomingMessage): boolean {
  * read yet; taking the rest in first lets them read it.
  *
  * Resolves `true` when the body ended (or the client went away) within the limits, `false` when a
- * limit was reached first: the caller then closes the connection.
+ * limit was reached first: the caller then closes the connection, which the client has had at
+ * least `idleMs` to read the answer from.
  */
 export function discardUnreadBody(req: IncomingMessage, limits: UnreadBodyLimits = UNREAD_BODY_LIMITS): Promise<boolean> {
   if (req.readableEnded || req.destroyed) return Promise.resolve(true);
@@ -39,7 +40,9 @@ export function discardUnreadBody(req: IncomingMessage, limits: UnreadBodyLimits
     };
     const onData = (chunk: Buffer): void => {
       received += chunk.byteLength;
-      if (received > limits.maxBytes) settle(false);
+      // Past the byte limit reading stops (the client's sending stalls) but the connection stays
+      // open until the idle limit: a reset now would often destroy the answer before it is read.
+      if (received > limits.maxBytes) req.pause();
       else idle.refresh();
     };
     const onEnd = (): void => settle(true);

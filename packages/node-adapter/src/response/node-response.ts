@@ -32,5 +32,7 @@ export function endResponse(res: NodeServerResponse, chunk: string | Uint8Array 
   // Gates exist for HTTP/1 only.
   if (chunk === undefined) (res as ServerResponse).flushHeaders();
   else writable.write(chunk);
-  void gate.then((drained) => (drained ? writable.end() : writable.end(undefined, () => res.socket?.destroy())));
+  // Node detaches the socket from the response when it finishes, so it is taken now.
+  const socket = res.socket;
+  void gate.then((drained) => (drained ? writable.end() : writable.end(undefined, () => socket?.destroy())));
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { statusText } from '@switchboard/http-kernel';
 import { writePlainResponse } from '../response/plain-response.js';
@@ -15,10 +16,15 @@ const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
  * the request or the error is echoed back.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  // Node keeps the response being written on the socket; if it started, raw bytes would corrupt it.
-  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent === true) {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  // Node keeps the response being written on the socket; if it started, raw bytes would corrupt
+  // it. What was written still goes out before the connection closes (it may be a whole answer).
+  const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+  if (inProgress?.headersSent === true) {
+    (socket as Socket).destroySoon();
     return;
   }
   const status = error.code === HEADER_OVERFLOW ? 431 : error.code === REQUEST_TIMEOUT ? 408 : 400;
