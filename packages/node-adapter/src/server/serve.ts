@@ -71,8 +71,6 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
       const started = Date.now();
       const deadline = started + limits.shutdownTimeout;
       adapter.closeConnectionsAfterResponse();
@@ -95,9 +93,18 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
       if (options.onShutdown !== undefined && !(await settlesBefore(Promise.resolve().then(options.onShutdown), deadline))) {
         logger.warn({}, 'onShutdown did not finish before the shutdown deadline.');
       }
-    })());
+    })().finally(() => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }));
 
+  // Kept until the end of the shutdown: a second signal (Ctrl-C reaches `pnpm start` and node, and
+  // pnpm passes it on too) must not kill the process halfway; the shutdown is bounded anyway.
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing !== undefined) {
+      logger.info({ signal }, `${signal} received again: already shutting down (at most ${limits.shutdownTimeout} ms).`);
+      return;
+    }
     logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting.`);
     close().then(
       () => process.exit(0),
@@ -108,8 +115,8 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
     );
   };
   if (options.handleSignals ?? true) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   }
   return { server, url, port, close };
 }
