@@ -106,8 +106,12 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
       return;
     }
     logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting.`);
+    const received = Date.now();
     close().then(
-      () => process.exit(0),
+      () => {
+        logger.info({ durationMs: Date.now() - received }, `Shutdown finished in ${Date.now() - received} ms; exiting.`);
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ exception: error }, 'Shutdown failed.');
         process.exit(1);
