@@ -226,10 +226,13 @@ async function measureShutdownUnderLoad(host: RunningHost, userToken: string, it
   while (host.linesWith('Matched route "api_token"').length < routed + logins.length) await new Promise((resolve) => setTimeout(resolve, 20));
   const signalled = performance.now();
   host.child.kill('SIGTERM');
+  // Once the host stops listening, the load only reconnects in vain and slows this process's own
+  // clock reading; it is stopped when the host says its shutdown is done.
+  while (host.linesWith('Shutdown finished').length === 0 && host.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  load.stop();
   const code = await host.exited;
   const exitMs = Math.round(performance.now() - signalled);
   const outcomes = await Promise.all(logins);
-  load.stop();
   await load;
   for (const line of host.linesWith('')) if (!line.includes('Matched route')) console.log(`host: ${line}`);
   const reported = /Shutdown finished in (\d+) ms/.exec(host.linesWith('Shutdown finished').join('\n'))?.[1];

@@ -50,8 +50,7 @@ export class NodeRequestFactory {
     const socket = req.socket;
     let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
-    // An absolute-form target names the host itself, and then the Host header is ignored (RFC 9112 §3.2.2).
-    let authority = target.authority ?? (http2 ? (req as Http2ServerRequest).authority : undefined) ?? framing.host;
+    let authority = (http2 ? (req as Http2ServerRequest).authority : undefined) ?? framing.host;
     let forwardedPort: number | undefined;
 
     if (!this.#proxies.isEmpty && this.#proxies.has(clientIp)) {
