@@ -1,6 +1,8 @@
+import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
+import { createTestCertificate } from './support/certificate.js';
 import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from './support/raw-client.js';
 import { createTestKernel } from './support/test-kernel.js';
 
@@ -99,5 +101,29 @@ describe('protocol edges served by serve()', () => {
 
   it('logged nothing at ERROR or above for any of these client mistakes', () => {
     expect(seriousRecords()).toEqual([]);
+  });
+});
+
+describe('protocol edges served by serve() over TLS (HTTP/2)', () => {
+  it('answers an HTTP/2 CONNECT with 501 and a body', async () => {
+    const running = await serve(createTestKernel({}).kernel, { handleSignals: false, tls: createTestCertificate() });
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    try {
+      const answer = await new Promise<[number, string]>((resolve, reject) => {
+        const stream = client.request({ ':method': 'CONNECT', ':authority': 'example.com:443' });
+        let status = 0;
+        let body = '';
+        stream.on('response', (headers) => (status = Number(headers[':status'])));
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve([status, body]));
+        stream.on('error', reject);
+      });
+      expect(answer[0]).toBe(501);
+      expect(answer[1]).toContain('CONNECT is not supported');
+    } finally {
+      client.destroy();
+      await running.close();
+    }
   });
 });
