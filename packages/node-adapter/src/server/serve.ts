@@ -109,7 +109,8 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
     const received = Date.now();
     close().then(
       () => {
-        logger.info({ durationMs: Date.now() - received }, `Shutdown finished in ${Date.now() - received} ms; exiting.`);
+        const durationMs = Date.now() - received;
+        logger.info({ durationMs }, `Shutdown finished in ${durationMs} ms; exiting.`);
         process.exit(0);
       },
       (error: unknown) => {
