@@ -74,7 +74,7 @@ const BROKEN_BODY_CASES: Array<{ name: string; request: string; status: number }
   { name: 'a negative chunk size', request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n', status: 400 },
 ];
 
-/** Cases that reach the kernel: answered by the application, as any request would be. */
+/** Cases answered like any request (`OPTIONS *` by the adapter, the others by the application), connection kept. */
 const KERNEL_CASES: Array<{ name: string; request: string; status: number }> = [
   { name: 'OPTIONS *', request: 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 204 },
   { name: 'an absolute-form target', request: 'GET http://other.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 200 },
