@@ -11,6 +11,9 @@ import type { EndGate, NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
 
+/** Length of the list of responses handed to the kernel at which answered ones are swept out. */
+const MIN_SWEEP = 64;
+
 /** A `(req, res)` listener for `http.createServer`, `https.createServer` or `http2.createSecureServer`. */
 export type NodeRequestListener = {
   (req: IncomingMessage, res: ServerResponse): void;
@@ -27,8 +30,13 @@ export class NodeAdapter {
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
   readonly #pendingTerminations = new Set<Promise<void>>();
-  /** Responses the kernel has not written yet (shutdown answers them 503 when time is up). */
-  readonly #inFlight = new Set<NodeServerResponse>();
+  /**
+   * Responses handed to the kernel, for shutdown to answer those not written yet (503). Kept as a
+   * list that is swept when it grows, not a Set: adding and deleting every response cost more
+   * than the rest of the adapter's bookkeeping (docs/decisions.md).
+   */
+  #handedToKernel: NodeServerResponse[] = [];
+  #sweepAt = MIN_SWEEP;
   #closingConnections = false;
 
   constructor(kernel: HostedKernel, options: NodeAdapterOptions = {}) {
@@ -68,7 +76,7 @@ export class NodeAdapter {
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
-    this.#inFlight.add(res);
+    this.#track(res);
     let outcome: Response | Promise<Response>;
     try {
       outcome = handleEagerlyWith(this.#kernel, request);
@@ -88,7 +96,6 @@ export class NodeAdapter {
 
   #answer(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean, next: (() => void) | undefined): void {
     if (next !== undefined && request.attributes.get('_unmatched') === true) {
-      this.#inFlight.delete(res);
       this.#terminateWhenDone(res, request, response);
       next();
       return;
@@ -98,7 +105,8 @@ export class NodeAdapter {
 
   #kernelFailed(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, error: unknown, http2: boolean): void {
     logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
-    if (!this.#inFlight.delete(res)) return;
+    // Already answered: shutdown ran out of time for it (503).
+    if (res.headersSent) return;
     writePlainResponse(res, 500, 'The server could not answer this request.', http2, this.#endGate(req, request, http2));
   }
 
@@ -112,8 +120,8 @@ export class NodeAdapter {
    * (one whose streamed body is still going out is cut). Returns how many there were.
    */
   answerInFlightRequests(): number {
-    const pending = [...this.#inFlight];
-    this.#inFlight.clear();
+    const pending = this.#handedToKernel.filter((res) => !res.headersSent);
+    this.#handedToKernel = [];
     for (const res of pending) writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res);
     return pending.length;
   }
@@ -124,8 +132,8 @@ export class NodeAdapter {
   }
 
   #send(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean): void {
-    // Not in flight any more: shutdown already answered it (503).
-    if (!this.#inFlight.delete(res)) {
+    // Shutdown already answered it (503).
+    if (res.headersSent) {
       this.#terminateWhenDone(res, request, response);
       return;
     }
@@ -142,6 +150,14 @@ export class NodeAdapter {
       writePlainResponse(res, 500, 'The response could not be written.', http2, endGate);
     }
     this.#terminateWhenDone(res, request, response);
+  }
+
+  #track(res: NodeServerResponse): void {
+    const list = this.#handedToKernel;
+    list.push(res);
+    if (list.length < this.#sweepAt) return;
+    this.#handedToKernel = list.filter((tracked) => !tracked.headersSent);
+    this.#sweepAt = Math.max(MIN_SWEEP, 2 * this.#handedToKernel.length);
   }
 
   /**
