@@ -55,7 +55,7 @@ function expectAnswered(answer: Answer): void {
   else expect(answer.body.length).toBeGreaterThan(0);
 }
 
-describe.concurrent('stopping the host process', () => {
+describe('stopping the host process', () => {
   it('on SIGTERM: answers the logins and requests in flight, refuses new connections, exits 0', async () => {
     const host = startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
     try {
