@@ -58,7 +58,7 @@ it('keeps items across a restart, and refuses a second host on the same folder',
 
   const second = start();
   await expect(second.url).rejects.toThrow(/exited with 78/);
-  expect(second.stderr()).toContain(`in use by process ${first.child.pid}`);
+  expect(second.log()).toContain(`in use by process ${first.child.pid}`);
 
   await stop(first);
   const restarted = start();

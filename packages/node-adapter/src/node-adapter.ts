@@ -5,10 +5,14 @@ import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-option
 import type { HostedKernel } from './hosted-kernel.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
-import { NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
-import type { NodeServerResponse } from './response/node-response.js';
+import { isHttp2, NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
+import { discardUnreadBody, hasBodyInTransit } from './request/unread-body.js';
+import type { EndGate, NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
+
+/** Length of the list of responses handed to the kernel at which answered ones are swept out. */
+const MIN_SWEEP = 64;
 
 /** A `(req, res)` listener for `http.createServer`, `https.createServer` or `http2.createSecureServer`. */
 export type NodeRequestListener = {
@@ -18,13 +22,21 @@ export type NodeRequestListener = {
 
 /**
  * Hands node requests to a kernel and writes its responses back. One instance per server; it
- * keeps no per-request state in its fields (only counters for shutdown).
+ * keeps no per-request state in its fields beyond what shutdown needs (responses not written yet,
+ * terminations not run yet).
  */
 export class NodeAdapter {
   readonly #kernel: HostedKernel;
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
   readonly #pendingTerminations = new Set<Promise<void>>();
+  /**
+   * Responses handed to the kernel, for shutdown to answer those not written yet (503). Kept as a
+   * list that is swept when it grows, not a Set: adding and deleting every response cost more
+   * than the rest of the adapter's bookkeeping (docs/decisions.md).
+   */
+  #handedToKernel: NodeServerResponse[] = [];
+  #sweepAt = MIN_SWEEP;
   #closingConnections = false;
 
   constructor(kernel: HostedKernel, options: NodeAdapterOptions = {}) {
@@ -43,26 +55,33 @@ export class NodeAdapter {
    * handed to it instead of being answered; see `UnmatchedRequestListener`.
    */
   handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
-    const http2 = req.httpVersionMajor === 2;
+    const http2 = isHttp2(req);
     let request: Request;
     try {
       request = this.#factory.create(req);
     } catch (error) {
       if (error instanceof InvalidRequestError) {
-        writePlainResponse(res, 400, error.message, http2);
+        // A client mistake, not a server fault: below ERROR, so no client can fill the error log at will.
+        this.#logger.info({ status: error.status }, `Request refused before the kernel: ${error.message}`);
+        writePlainResponse(res, error.status, error.message, http2, this.#endGate(req, null, http2));
         return;
       }
       // A defect here must not take the whole server down with an uncaught exception.
       logAt(this.#logger, 'CRITICAL', { exception: error }, `The request could not be read: ${describeError(error)}`);
-      writePlainResponse(res, 500, 'The server could not read this request.', http2);
+      writePlainResponse(res, 500, 'The server could not read this request.', http2, this.#endGate(req, null, http2));
+      return;
+    }
+    if (request.rawPath === '*') {
+      answerServerWideOptions(res);
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
+    this.#track(res);
     let outcome: Response | Promise<Response>;
     try {
       outcome = handleEagerlyWith(this.#kernel, request);
     } catch (error) {
-      this.#kernelFailed(res, error, http2);
+      this.#kernelFailed(req, res, request, error, http2);
       return;
     }
     if (!isThenable(outcome)) {
@@ -71,7 +90,7 @@ export class NodeAdapter {
     }
     outcome.then(
       (response) => this.#answer(req, res, request, response, http2, next),
-      (error: unknown) => this.#kernelFailed(res, error, http2),
+      (error: unknown) => this.#kernelFailed(req, res, request, error, http2),
     );
   }
 
@@ -84,14 +103,27 @@ export class NodeAdapter {
     this.#send(req, res, request, response, http2);
   }
 
-  #kernelFailed(res: NodeServerResponse, error: unknown, http2: boolean): void {
+  #kernelFailed(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, error: unknown, http2: boolean): void {
     logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
-    writePlainResponse(res, 500, 'The server could not answer this request.', http2);
+    // Already answered: shutdown ran out of time for it (503).
+    if (res.headersSent) return;
+    writePlainResponse(res, 500, 'The server could not answer this request.', http2, this.#endGate(req, request, http2));
   }
 
   /** From now on, HTTP/1 responses close their connection (graceful shutdown). */
   closeConnectionsAfterResponse(): void {
     this.#closingConnections = true;
+  }
+
+  /**
+   * Shutdown ran out of time: every request the kernel has not answered yet gets a short 503 now
+   * (one whose streamed body is still going out is cut). Returns how many there were.
+   */
+  answerInFlightRequests(): number {
+    const pending = this.#handedToKernel.filter((res) => !res.headersSent);
+    this.#handedToKernel = [];
+    for (const res of pending) writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res);
+    return pending.length;
   }
 
   /** Resolves once every scheduled `kernel.terminate` has run. */
@@ -100,18 +132,44 @@ export class NodeAdapter {
   }
 
   #send(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean): void {
+    // Shutdown already answered it (503).
+    if (res.headersSent) {
+      this.#terminateWhenDone(res, request, response);
+      return;
+    }
     if (!http2 && (this.#closingConnections || (request.body instanceof IncomingBody && request.body.abandoned))) {
       response.headers.set('connection', 'close');
     }
+    const endGate = this.#endGate(req, request, http2);
     try {
       // A streamed body settles on its own (errors are logged inside); nothing waits for it here.
-      void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger);
+      void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger, endGate);
     } catch (error) {
       // Typically a header value the application built with a forbidden character.
       logAt(this.#logger, 'CRITICAL', { exception: error }, `The response could not be written: ${describeError(error)}`);
-      writePlainResponse(res, 500, 'The response could not be written.', http2);
+      writePlainResponse(res, 500, 'The response could not be written.', http2, endGate);
     }
     this.#terminateWhenDone(res, request, response);
+  }
+
+  #track(res: NodeServerResponse): void {
+    const list = this.#handedToKernel;
+    list.push(res);
+    if (list.length < this.#sweepAt) return;
+    this.#handedToKernel = list.filter((tracked) => !tracked.headersSent);
+    this.#sweepAt = Math.max(MIN_SWEEP, 2 * this.#handedToKernel.length);
+  }
+
+  /**
+   * HTTP/1 only: when the answer is ready while the request body still arrives and nobody reads it,
+   * the response ends only once the rest is taken in (bounded), so the client can read the answer.
+   */
+  #endGate(req: NodeIncomingRequest, request: Request | null, http2: boolean): EndGate | undefined {
+    if (http2 || (request !== null && request.body === null)) return undefined;
+    const incoming = req as IncomingMessage;
+    if (!hasBodyInTransit(incoming)) return undefined;
+    if (request?.body instanceof IncomingBody && request.body.beingRead) return undefined;
+    return discardUnreadBody(incoming);
   }
 
   /**
@@ -155,4 +213,13 @@ function isClosed(res: NodeServerResponse): boolean {
 /** `(req, res)` listener that hands every request to `kernel`. */
 export function createRequestListener(kernel: HostedKernel, options?: NodeAdapterOptions): NodeRequestListener {
   return new NodeAdapter(kernel, options).listener;
+}
+
+/**
+ * `OPTIONS *` asks about the server, not a resource (RFC 9110 §9.3.7): it is answered here with
+ * 204 and never reaches the router, which has no route for `*`.
+ */
+function answerServerWideOptions(res: NodeServerResponse): void {
+  res.writeHead(204, { 'cache-control': 'no-store' });
+  res.end();
 }

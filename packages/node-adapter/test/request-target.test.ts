@@ -12,10 +12,12 @@ describe('parseRequestTarget', () => {
     expect(parseRequestTarget('//evil.example/x?y=1')).toEqual({ path: '//evil.example/x', query: 'y=1' });
   });
 
-  it('takes only path and query from absolute-form', () => {
+  it('takes only path and query from absolute-form, http and https only', () => {
     expect(parseRequestTarget('http://evil.example/x?y=1')).toEqual({ path: '/x', query: 'y=1' });
-    expect(parseRequestTarget('https://evil.example')).toEqual({ path: '/', query: '' });
+    expect(parseRequestTarget('HTTPS://evil.example')).toEqual({ path: '/', query: '' });
     expect(parseRequestTarget('http://evil.example?z')).toEqual({ path: '/', query: 'z' });
+    expect(parseRequestTarget('ftp://evil.example/x')).toBeNull();
+    expect(parseRequestTarget('http:///x')).toBeNull();
   });
 
   it('keeps dot-segments and drops a fragment', () => {

@@ -4,7 +4,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonResponse, Response } from '@switchboard/http-kernel';
+import { JsonResponse, MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from './support/certificate.js';
 import { rawExchange, rawExchangeDetailed, statusOfRaw } from './support/raw-client.js';
@@ -200,6 +200,28 @@ describe('graceful close()', () => {
       idle.destroy();
       client.destroy();
     }
+  });
+});
+
+describe('bounded close()', () => {
+  it('answers a request still running after the grace period with 503, and ends though onShutdown never does', async () => {
+    let started!: () => void;
+    const requestStarted = new Promise<void>((resolve) => (started = resolve));
+    const { kernel } = createTestKernel({
+      '/never': () => {
+        started();
+        return new Promise<Response>(() => undefined);
+      },
+    });
+    const logger = new MemoryLogger();
+    const running = await serve(kernel, { handleSignals: false, logger, shutdownTimeout: 1000, onShutdown: () => new Promise<void>(() => undefined) });
+    const inFlight = fetch(`${running.url}/never`).then(async (response) => [response.status, await response.text()]);
+    await requestStarted;
+    await running.close();
+    expect(await inFlight).toEqual([503, '503 Service Unavailable: The server is shutting down; please retry.\n']);
+    expect(logger.records.map((record) => record.message)).toEqual(
+      expect.arrayContaining(['1 in-flight request(s) did not finish within 700 ms: answered 503.', 'onShutdown did not finish before the shutdown deadline.']),
+    );
   });
 });
 

@@ -36,7 +36,7 @@ export interface HostProcess {
   /** Everything written to stdout so far. */
   output: () => string;
   /** Everything written to stderr so far (the log lines). */
-  stderr: () => string;
+  log: () => string;
   /** The URL from the startup line. */
   url: Promise<string>;
   exited: Promise<number | null>;
@@ -53,9 +53,9 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
   let output = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => (output += chunk));
-  let errors = '';
+  let log = '';
   child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => (errors += chunk));
+  child.stderr!.on('data', (chunk: string) => (log += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
     // Only a guard against a hang: a start on a loaded machine can take tens of seconds.
@@ -74,5 +74,5 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
     });
   });
   url.catch(() => undefined);
-  return { child, output: () => output, stderr: () => errors, url, exited };
+  return { child, output: () => output, log: () => log, url, exited };
 }

@@ -20,6 +20,11 @@ export class IncomingBody extends LimitedBody {
     return this.#abandoned;
   }
 
+  /** Someone is reading it and has not given up: its chunks are theirs, not to be discarded. */
+  get beingRead(): boolean {
+    return this.readStarted && !this.#abandoned;
+  }
+
   protected async *receive(deadline: number, timeoutMs: number): AsyncGenerator<Uint8Array> {
     for (;;) {
       const chunk = await nextChunk(this.#source, deadline, timeoutMs);

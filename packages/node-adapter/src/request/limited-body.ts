@@ -26,6 +26,11 @@ export abstract class LimitedBody implements RequestBody {
     this.#limits = limits;
   }
 
+  /** Someone asked for the body (as bytes, text or a stream). */
+  protected get readStarted(): boolean {
+    return this.#started;
+  }
+
   bytes(): Promise<Uint8Array> {
     return (this.#bytes ??= this.#collect());
   }

@@ -17,7 +17,8 @@ export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
  * Builds the kernel's `Request` from a node request: path and query exactly as sent, headers
  * (pseudo-headers left out), scheme from the socket, host from `Host` or `:authority`, client
  * address from the socket, `X-Forwarded-*` only from trusted proxies, and a body read lazily.
- * Throws `InvalidRequestError` for what cannot be a request (invalid host, no path).
+ * Throws `InvalidRequestError` for what cannot be a request (invalid or repeated host, no path,
+ * HTTP/1 framing that cannot be trusted, an HTTP version other than 1.x or 2).
  */
 export class NodeRequestFactory {
   readonly #options: ResolvedAdapterOptions;
@@ -32,13 +33,20 @@ export class NodeRequestFactory {
   }
 
   create(req: NodeIncomingRequest): Request {
+    const http2 = isHttp2(req);
+    // Node's HTTP/1 parser also lets through request lines naming HTTP/0.9 and HTTP/2.0.
+    if (!http2 && req.httpVersionMajor !== 1) {
+      throw new InvalidRequestError('This server speaks HTTP/1.0 and HTTP/1.1 here (HTTP/2 only over TLS, negotiated).', 505);
+    }
     const target = parseRequestTarget(req.url ?? '');
     if (target === null) throw new InvalidRequestError('The request target is not a path.');
+    if (target.path === '*' && req.method !== 'OPTIONS') throw new InvalidRequestError('Only OPTIONS may have "*" as its target.');
 
     const framing = readFraming(req.rawHeaders);
+    if (framing.hostCount > 1) throw new InvalidRequestError('The request has more than one Host header.');
+    if (!http2) checkHttp1Framing(req, framing);
     const headers = HeaderBag.fromRawList(req.rawHeaders);
 
-    const http2 = req.httpVersionMajor === 2;
     const socket = req.socket;
     let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
@@ -113,7 +121,7 @@ export class NodeRequestFactory {
   #body(req: NodeIncomingRequest, framing: Framing, http2: boolean): IncomingBody | null {
     if (http2) {
       if ((req as Http2ServerRequest).stream.endAfterHeaders) return null;
-    } else if (framing.contentLength === undefined && !framing.transferEncoding) {
+    } else if (framing.contentLength === undefined && framing.transferEncoding === undefined) {
       return null;
     }
     const declared = framing.contentLength;
@@ -124,33 +132,56 @@ export class NodeRequestFactory {
   }
 }
 
+/** Whether `req` came over HTTP/2 (the compatibility API), whatever version an HTTP/1 request line claims. */
+export function isHttp2(req: NodeIncomingRequest): req is Http2ServerRequest {
+  return req.httpVersionMajor === 2 && 'stream' in req;
+}
+
 /** What the adapter itself needs from the headers, read straight from the raw list (the bag reads it only if someone asks). */
 interface Framing {
   readonly host: string | undefined;
+  readonly hostCount: number;
   readonly contentLength: string | undefined;
-  readonly transferEncoding: boolean;
+  /** The `Transfer-Encoding` value (several fields joined), `undefined` without one. */
+  readonly transferEncoding: string | undefined;
+}
+
+/**
+ * Node's parser already refuses conflicting `Content-Length`s and `Content-Length` with
+ * `Transfer-Encoding`; what it lets through is checked here (RFC 9112 §3.2 and §6.1).
+ */
+function checkHttp1Framing(req: NodeIncomingRequest, framing: Framing): void {
+  if (framing.hostCount === 0 && req.httpVersionMinor >= 1) throw new InvalidRequestError('The request has no Host header.');
+  const codings = framing.transferEncoding;
+  if (codings === undefined) return;
+  if (req.httpVersionMinor === 0) throw new InvalidRequestError('An HTTP/1.0 request cannot use Transfer-Encoding.');
+  // Node reads chunked only, and only as the last coding; the request is refused before its body breaks the parser.
+  if (codings.slice(codings.lastIndexOf(',') + 1).trim().toLowerCase() !== 'chunked') {
+    throw new InvalidRequestError('The request body uses a transfer coding this server does not support.', 501);
+  }
 }
 
 function readFraming(raw: readonly string[]): Framing {
   let host: string | undefined;
+  let hostCount = 0;
   let contentLength: string | undefined;
-  let transferEncoding = false;
+  let transferEncoding: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
     // The length rules out almost every other header before any case folding.
     switch (name.length) {
       case 4:
-        if (host === undefined && name.toLowerCase() === 'host') host = raw[i + 1];
+        if (name.toLowerCase() === 'host' && hostCount++ === 0) host = raw[i + 1];
         break;
       case 14:
         if (contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1];
         break;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = true;
+        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = transferEncoding === undefined ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
         break;
     }
   }
-  return { host, contentLength, transferEncoding };
+  return { host, hostCount, contentLength, transferEncoding };
 }
 
 function firstValue(value: string | undefined): string | undefined {

@@ -4,25 +4,26 @@ export interface RequestTarget {
   readonly query: string;
 }
 
-/** `scheme "://"` then the authority, up to the path: what absolute-form starts with. */
-const ABSOLUTE_FORM_PREFIX = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/;
+/** `http://` or `https://` then the authority, up to the path: what absolute-form starts with. */
+const ABSOLUTE_FORM_PREFIX = /^https?:\/\/([^/?#]*)/i;
 
 /**
- * Splits an HTTP request target into path and query without ever reading a host out of it.
+ * Splits an HTTP request target into path and query.
  *
  * Why not `new URL(target, base)`: it reads `//evil.example/x` as a network-path reference and
  * takes `evil.example` as the host, and it normalises dot-segments and percent-encoding that the
  * router must see as sent. Here origin-form (`/a?b`) is split as is; a target starting with `//`
  * stays a path; absolute-form (`http://h/a?b`) contributes only its path and query (the host
- * comes from the `Host` header Node already validated); `*` (OPTIONS) is kept. Anything else is
- * `null`, answered with 400 by the caller.
+ * comes from the `Host` header; docs/decisions.md says why); `*` (OPTIONS) is kept. Anything else
+ * (another scheme, an empty authority, no path) is `null`, answered with 400 by the caller.
  */
 export function parseRequestTarget(target: string): RequestTarget | null {
   let start = 0;
   if (target.charCodeAt(0) !== 47 /* '/' */) {
     if (target === '*') return { path: '*', query: '' };
     const prefix = ABSOLUTE_FORM_PREFIX.exec(target);
-    if (prefix === null) return null;
+    // An http(s) URI always names a host (RFC 9110 §4.2.1).
+    if (prefix === null || prefix[1] === '') return null;
     start = prefix[0].length;
   }
   // A fragment is never sent by a conforming client; it is dropped rather than routed.

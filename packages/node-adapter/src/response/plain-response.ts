@@ -1,12 +1,12 @@
 import { statusText } from '@switchboard/http-kernel';
-import { destroyResponse, type NodeServerResponse } from './node-response.js';
+import { destroyResponse, endResponse, type EndGate, type NodeServerResponse } from './node-response.js';
 
 /**
  * A short plain-text answer for what never reached the kernel (an invalid Host, a failure of the
  * kernel itself): the status line's reason and one sentence, no stack, and the connection closed
  * on HTTP/1 since the state of the request is unknown.
  */
-export function writePlainResponse(res: NodeServerResponse, status: number, message: string, http2: boolean): void {
+export function writePlainResponse(res: NodeServerResponse, status: number, message: string, http2: boolean, endGate?: EndGate): void {
   if (res.headersSent) {
     destroyResponse(res);
     return;
@@ -19,5 +19,5 @@ export function writePlainResponse(res: NodeServerResponse, status: number, mess
   };
   if (!http2) headers['connection'] = 'close';
   res.writeHead(status, headers);
-  res.end(body);
+  endResponse(res, body, endGate);
 }

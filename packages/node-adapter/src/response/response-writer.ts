@@ -1,5 +1,5 @@
 import { logAt, describeError, type HeaderBag, type Logger, type Response } from '@switchboard/http-kernel';
-import { destroyResponse, isGone, type NodeServerResponse } from './node-response.js';
+import { destroyResponse, endResponse, isGone, type EndGate, type NodeServerResponse } from './node-response.js';
 
 /** Headers that describe an HTTP/1 connection; HTTP/2 forbids them (RFC 9113 §8.2.2). */
 const CONNECTION_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'];
@@ -19,7 +19,8 @@ type StreamBody = AsyncIterable<Uint8Array | string>;
  * produce, and stops when the client goes away. 1xx, 204 and 304 carry no body, and neither does
  * the answer to HEAD (which keeps the headers, `Content-Length` included, that GET would get).
  *
- * Returns a promise only for a streamed body.
+ * With `endGate`, everything is written at once but the response ends only when the gate settles
+ * (its request body is still arriving). Returns a promise only for a streamed body.
  */
 export function writeResponse(
   res: NodeServerResponse,
@@ -27,6 +28,7 @@ export function writeResponse(
   isHead: boolean,
   http2: boolean,
   logger: Logger,
+  endGate?: EndGate,
 ): void | Promise<void> {
   const status = response.status;
   const body = response.body;
@@ -34,7 +36,7 @@ export function writeResponse(
   if (response.isEmpty) {
     // A 304 keeps the Content-Length the full response would have had.
     writeHead(res, status, response.headers, status === 304 ? NOT_MODIFIED : NO_BODY, undefined, http2);
-    res.end();
+    endResponse(res, undefined, endGate);
     return;
   }
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
@@ -42,16 +44,15 @@ export function writeResponse(
     // A HEAD response built by the application may state the length of the body GET would send.
     const declared = isHead ? response.headers.get('content-length') : undefined;
     writeHead(res, status, response.headers, SIZED_BODY, declared ?? String(length), http2);
-    if (isHead || length === 0 || body === null) res.end();
-    else (res as { end(chunk: string | Uint8Array): void }).end(body);
+    endResponse(res, isHead || length === 0 || body === null ? undefined : body, endGate);
     return;
   }
   writeHead(res, status, response.headers, STREAMED_BODY, undefined, http2);
   if (isHead) {
-    res.end();
+    endResponse(res, undefined, endGate);
     return;
   }
-  return pipeBody(res, body, logger);
+  return pipeBody(res, body, logger, endGate);
 }
 
 /**
@@ -80,14 +81,14 @@ function writeHead(
   (res as { writeHead(status: number, headers: string[]): unknown }).writeHead(status, lines);
 }
 
-async function pipeBody(res: NodeServerResponse, body: StreamBody, logger: Logger): Promise<void> {
+async function pipeBody(res: NodeServerResponse, body: StreamBody, logger: Logger, endGate: EndGate | undefined): Promise<void> {
   try {
     for await (const chunk of body) {
       if (isGone(res)) return;
       // The compat types differ between HTTP/1 and HTTP/2 only in overloads; both take a chunk.
       if (!(res as { write(chunk: Uint8Array | string): boolean }).write(chunk)) await drained(res);
     }
-    if (!isGone(res)) res.end();
+    if (!isGone(res)) endResponse(res, undefined, endGate);
   } catch (error) {
     // Headers are out: the only honest signal left is to cut the response short.
     logAt(logger, 'CRITICAL', { exception: error }, `The response body stream failed: ${describeError(error)}`);

@@ -6,7 +6,7 @@ import { nullLogger } from '@switchboard/http-kernel';
 import type { NodeAdapterOptions } from '../adapter-options.js';
 import type { HostedKernel } from '../hosted-kernel.js';
 import { NodeAdapter } from '../node-adapter.js';
-import { answerClientError } from './client-error-responder.js';
+import { answerClientError, answerConnect } from './client-error-responder.js';
 import { resolveServerLimits, type ResolvedServerLimits, type ServerLimits } from './server-limits.js';
 
 /** PEM contents (not paths) of the server's key and certificate chain. */
@@ -24,9 +24,12 @@ export interface ServeOptions extends NodeAdapterOptions, ServerLimits {
   host?: string;
   /** Enables HTTPS; HTTP/2 and HTTP/1.1 clients then share the port (ALPN). */
   tls?: TlsOptions;
-  /** Shut down gracefully on SIGTERM and SIGINT, then exit 0. Default true. */
+  /** Shut down gracefully on SIGTERM and SIGINT, then exit 0, all within `shutdownTimeout`. Default true. */
   handleSignals?: boolean;
-  /** Runs after the server stopped and every `kernel.terminate` finished (close pools here); bounded by `shutdownTimeout`. */
+  /**
+   * Runs after the server stopped and every `kernel.terminate` finished (close pools here); it gets
+   * what is left of `shutdownTimeout`, and the shutdown ends at that deadline whether it finished or not.
+   */
   onShutdown?: () => void | Promise<void>;
 }
 
@@ -36,8 +39,9 @@ export interface RunningServer {
   readonly url: string;
   readonly port: number;
   /**
-   * Stops accepting connections, lets in-flight requests finish (at most `shutdownTimeout`),
-   * closes idle keep-alive connections, waits for `kernel.terminate`, then runs `onShutdown`.
+   * Stops accepting connections and closes idle keep-alive ones, lets in-flight requests finish
+   * (`shutdownGracePeriod`; those still running then get a 503), waits for `kernel.terminate`,
+   * then runs `onShutdown`. Resolves within `shutdownTimeout`.
    */
   close(): Promise<void>;
 }
@@ -50,6 +54,7 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
   const connections = options.tls === undefined ? null : new TlsConnections();
   const server = options.tls === undefined ? plainServer(adapter, limits) : secureServer(adapter, limits, options.tls, connections!);
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
 
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -66,28 +71,48 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      const started = Date.now();
+      const deadline = started + limits.shutdownTimeout;
       adapter.closeConnectionsAfterResponse();
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      if (connections === null) (server as http.Server).closeIdleConnections();
-      else connections.closeGracefully();
-      const force = setTimeout(() => {
-        logger.warn({}, `In-flight requests did not finish within ${limits.shutdownTimeout} ms; closing their connections.`);
-        if (connections === null) (server as http.Server).closeAllConnections();
-        else connections.destroyAll();
-      }, limits.shutdownTimeout);
-      await stopped;
-      clearTimeout(force);
-      await Promise.race([adapter.drain(), delay(limits.shutdownTimeout)]);
+      const closeIdle = (): void => (connections === null ? (server as http.Server).closeIdleConnections() : connections.closeGracefully());
+      closeIdle();
+      if (!(await settlesBefore(stopped, started + limits.shutdownGracePeriod))) {
+        const answered = adapter.answerInFlightRequests();
+        logger.warn({ answered }, `${answered} in-flight request(s) did not finish within ${limits.shutdownGracePeriod} ms: answered 503.`);
+        closeIdle();
+        // Time for those 503s to go out; whatever is still open after it is cut.
+        if (!(await settlesBefore(stopped, Date.now() + (deadline - Date.now()) / 3))) {
+          logger.warn({}, 'Connections still open after the grace period: closing them.');
+          if (connections === null) (server as http.Server).closeAllConnections();
+          else connections.destroyAll();
+        }
+      }
+      if (!(await settlesBefore(adapter.drain(), deadline))) logger.warn({}, 'kernel.terminate did not finish before the shutdown deadline.');
       // Bounded too: a pool that never closes must not keep the process from exiting.
-      if (options.onShutdown !== undefined) await Promise.race([options.onShutdown(), delay(limits.shutdownTimeout)]);
-    })());
+      if (options.onShutdown !== undefined && !(await settlesBefore(Promise.resolve().then(options.onShutdown), deadline))) {
+        logger.warn({}, 'onShutdown did not finish before the shutdown deadline.');
+      }
+    })().finally(() => {
+      process.off('SIGTERM', onSignal);
+      process.off('SIGINT', onSignal);
+    }));
 
+  // Kept until the end of the shutdown: a second signal (Ctrl-C reaches `pnpm start` and node, and
+  // pnpm passes it on too) must not kill the process halfway; the shutdown is bounded anyway.
   const onSignal = (signal: NodeJS.Signals): void => {
+    if (closing !== undefined) {
+      logger.info({ signal }, `${signal} received again: already shutting down (at most ${limits.shutdownTimeout} ms).`);
+      return;
+    }
     logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting.`);
+    const received = Date.now();
     close().then(
-      () => process.exit(0),
+      () => {
+        const durationMs = Date.now() - received;
+        logger.info({ durationMs }, `Shutdown finished in ${durationMs} ms; exiting.`);
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ exception: error }, 'Shutdown failed.');
         process.exit(1);
@@ -95,8 +120,8 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
     );
   };
   if (options.handleSignals ?? true) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   }
   return { server, url, port, close };
 }
@@ -107,6 +132,8 @@ function plainServer(adapter: NodeAdapter, limits: ResolvedServerLimits): http.S
       headersTimeout: limits.headersTimeout,
       requestTimeout: limits.requestTimeout,
       maxHeaderSize: limits.maxHeaderSize,
+      // The adapter answers a missing Host itself, with a body that says so (Node's 400 has none).
+      requireHostHeader: false,
       // How often Node checks the two timeouts above (its default, 30 s, would let them overrun).
       connectionsCheckingInterval: Math.min(5_000, Math.max(250, limits.headersTimeout / 4)),
     },
@@ -136,6 +163,7 @@ function secureServer(
   // Read by Node's HTTP/1 connection handling for clients that fall back to HTTP/1.1.
   Object.assign(server, {
     maxHeaderSize: limits.maxHeaderSize,
+    requireHostHeader: false,
     keepAliveTimeout: limits.keepAliveTimeout,
     headersTimeout: limits.headersTimeout,
     requestTimeout: limits.requestTimeout,
@@ -178,6 +206,11 @@ class TlsConnections {
   }
 }
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** Whether `work` settles before `time` (epoch ms); a rejection is passed on. */
+function settlesBefore(work: Promise<unknown>, time: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeUp = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, time - Date.now()));
+  });
+  return Promise.race([work.then(() => true), timeUp]).finally(() => clearTimeout(timer));
 }

@@ -16,8 +16,17 @@ export interface ServerLimits {
   maxHeaderSize?: number;
   /** HTTP/2: streams a client may have open at once on one connection. Default 100 (Node: unlimited). */
   maxConcurrentStreams?: number;
-  /** On shutdown, time given to in-flight requests before connections are cut, ms. Default 10 s. */
+  /**
+   * The longest a shutdown takes, from the signal (or `close()`) to its end, ms: in-flight
+   * requests, `kernel.terminate` and `onShutdown` all fit in it. Default 10 s.
+   */
   shutdownTimeout?: number;
+  /**
+   * The part of `shutdownTimeout` in-flight requests get to finish, ms; those still running then
+   * are answered 503 and their connections closed, and the rest of `shutdownTimeout` goes to
+   * `kernel.terminate` and `onShutdown`. Default 70 % of `shutdownTimeout`.
+   */
+  shutdownGracePeriod?: number;
 }
 
 export type ResolvedServerLimits = Required<ServerLimits>;
@@ -30,7 +39,10 @@ export const DEFAULT_SERVER_LIMITS: ResolvedServerLimits = {
   maxHeaderSize: 16 * 1024,
   maxConcurrentStreams: 100,
   shutdownTimeout: 10_000,
+  shutdownGracePeriod: 7_000,
 };
+
+const DEFAULT_GRACE_SHARE = 0.7;
 
 export function resolveServerLimits(limits: ServerLimits): ResolvedServerLimits {
   const resolved: ResolvedServerLimits = { ...DEFAULT_SERVER_LIMITS };
@@ -42,5 +54,10 @@ export function resolveServerLimits(limits: ServerLimits): ResolvedServerLimits 
   }
   // Node refuses a request timeout shorter than the headers timeout.
   if (resolved.requestTimeout < resolved.headersTimeout) resolved.headersTimeout = resolved.requestTimeout;
+  if (limits.shutdownGracePeriod === undefined) {
+    resolved.shutdownGracePeriod = Math.round(resolved.shutdownTimeout * DEFAULT_GRACE_SHARE);
+  } else if (resolved.shutdownGracePeriod >= resolved.shutdownTimeout) {
+    throw new RangeError(`shutdownGracePeriod (${resolved.shutdownGracePeriod} ms) must be shorter than shutdownTimeout (${resolved.shutdownTimeout} ms).`);
+  }
   return resolved;
 }
