@@ -53,9 +53,7 @@ export class Redactor {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object' || depth > 64) return value;
     if (Array.isArray(value)) return value.map((item) => this.#walk(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[this.text(key)] = this.#walk(item, depth + 1);
-    return out;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.text(key), this.#walk(item, depth + 1)]));
   }
 }
 
