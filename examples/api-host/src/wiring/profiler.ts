@@ -20,7 +20,7 @@ export interface ProfilerHost {
   /** Replaced by a logger that also files each record under the current request (logger panel). */
   logger: Logger;
   profilerPath: string | null;
-  config?: { env: NodeJS.ProcessEnv };
+  config?: { env: NodeJS.ProcessEnv; baseUrl?: string | null };
   /** The file storage writes what is still queued there at shutdown. */
   onShutdown(cleanup: () => void | Promise<void>): void;
 }
@@ -50,7 +50,11 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
   const appRouter = (): Router => (router ??= new Router(host.routes));
   const pages = new ProfilerController(profiler, { basePath: PROFILER_PATH, explainRoute: (input) => routerMatchExplainer(appRouter())(input) });
   host.routes.mount(PROFILER_PATH, profilerRoutes(pages));
-  registerProfiler(host.dispatcher, profiler, { linkFor: (token, request) => routerProfileLink(appRouter())(token, request) });
+  registerProfiler(host.dispatcher, profiler, {
+    linkFor: (token, request) => routerProfileLink(appRouter())(token, request),
+    // With a base URL the link's origin is ours; without one it is the client's Host header.
+    originIsConfigured: (host.config?.baseUrl ?? null) !== null,
+  });
   host.profilerPath = PROFILER_PATH;
   return profiler;
 }
