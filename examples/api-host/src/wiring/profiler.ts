@@ -30,7 +30,7 @@ export const PROFILER_PATH = '/_profiler';
 export const PROFILE_FLUSH_TIMEOUT_MS = 2_000;
 
 /**
- * The debug profiler (service-spec 4 and 7.1, rulings 1, 2, 3, 12), in debug mode only: with
+ * The debug profiler (docs/profiler.md), in debug mode only: with
  * debug off there are no `x-debug-*` headers and no `/_profiler` routes. Call it first, right
  * after the host is built: it wraps `host.logger`, so the logs of every later wiring reach the
  * profiles. Returns the profiler (`redact()` takes secrets known later), or `null` with debug off.

@@ -3,7 +3,7 @@ import { REDACTED, redactCredentials } from '@switchboard/http-kernel';
 /** What stored profiles and pages show instead of a secret. */
 export { REDACTED };
 
-/** Headers whose values never reach a profile (spec-rulings 12), plus the response's cookies. */
+/** Headers whose values never reach a profile , plus the response's cookies. */
 export const DEFAULT_REDACTED_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization', 'set-cookie'];
 
 /**
