@@ -102,6 +102,7 @@ export {
   type LogLevel,
   type LogRecord,
 } from './log/logger.js';
+export { REDACTED, redactCredentials } from './log/redact-credentials.js';
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';

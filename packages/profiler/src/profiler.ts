@@ -142,7 +142,7 @@ export class Profiler {
   }
 
   /**
-   * The newest profile of virtual type `type`, from client `ip` when given (spec-rulings 2).
+   * The newest profile of virtual type `type`, from client `ip` when given. `ip` and `type` apply together.
    * `ip` must be an IP address; anything else is refused with a RangeError before storage is read.
    */
   async latest(options: { ip?: string; type?: string } = {}): Promise<ProfileSummary | null> {

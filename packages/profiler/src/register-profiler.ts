@@ -9,6 +9,12 @@ import { ProfilingLogger } from './recording/profiling-logger.js';
 export interface RegisterProfilerOptions {
   /** Builds `x-debug-token-link`; pass the router's URL generator for route `_profiler`. */
   linkFor?: ProfileLinkGenerator;
+  /**
+   * Whether requests' scheme and host come from configuration (a public base URL) rather than from
+   * the client's `Host` header. Without it, responses that shared caches may store get a path-only
+   * `x-debug-token-link`. Default false.
+   */
+  originIsConfigured?: boolean;
 }
 
 /**
@@ -25,7 +31,7 @@ export function registerProfiler(
   const recorder = profiler.recorder;
   dispatcher.addSubscriber(new ProfilerLogContextListener(recorder));
   dispatcher.addSubscriber(new ProfilerTokenListener(profiler));
-  dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor));
+  dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor, options.originIsConfigured));
   dispatcher.addSubscriber(new ProfileSaveListener(profiler));
   return new TraceableEventDispatcher(dispatcher, (trace) => recorder.recordTrace(trace));
 }

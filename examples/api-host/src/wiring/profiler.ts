@@ -22,25 +22,28 @@ export interface ProfilerHost {
   /** Replaced by a logger that also files each record under the current request (logger panel). */
   logger: Logger;
   profilerPath: string | null;
-  config?: { env: NodeJS.ProcessEnv };
+  config?: { env: NodeJS.ProcessEnv; baseUrl?: string | null };
+  /** The file storage writes what is still queued there at shutdown. */
+  onShutdown(cleanup: () => void | Promise<void>): void;
 }
 
 export const PROFILER_PATH = '/_profiler';
+/** Longest wait for queued profiles at shutdown (at most 256 small files; well under a second on a sane disk). */
+export const PROFILE_FLUSH_TIMEOUT_MS = 2_000;
 
 /**
- * The debug profiler (service-spec 4 and 7.1, rulings 1, 2, 3, 12), in debug mode only: with
+ * The debug profiler (docs/profiler.md), in debug mode only: with
  * debug off there are no `x-debug-*` headers and no `/_profiler` routes. Call it first, right
  * after the host is built: it wraps `host.logger`, so the logs of every later wiring reach the
  * profiles. Returns the profiler (`redact()` takes secrets known later), or `null` with debug off.
  *
- * Storage: in memory (500 profiles, 1 hour), or files when `PROFILER_DIR` names a directory.
+ * Storage: in memory (500 profiles, 1 hour), or files when `PROFILER_DIR` names a directory; the
+ * file storage's write queue is bounded, and shutdown writes what it still holds (bounded in time),
+ * so a token announced in a header is found after a restart, or answers 404 if it was dropped.
  */
 export function wireProfiler(host: ProfilerHost): Profiler | null {
   if (!host.debug) return null;
-  const directory = host.config?.env['PROFILER_DIR'];
-  const profiler = new Profiler({
-    storage: directory === undefined || directory === '' ? new MemoryProfilerStorage() : new FileProfilerStorage({ directory }),
-  });
+  const profiler = new Profiler({ storage: profileStorage(host) });
   host.logger = profilingLogger(host.logger, profiler);
 
   // The app's router is compiled last, from the same collection; the profiler builds its own
@@ -49,7 +52,21 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
   const appRouter = (): Router => (router ??= new Router(host.routes));
   const pages = new ProfilerController(profiler, { basePath: PROFILER_PATH, explainRoute: (input) => routerMatchExplainer(appRouter())(input) });
   host.routes.mount(PROFILER_PATH, profilerRoutes(pages));
-  host.kernelDispatcher = registerProfiler(host.dispatcher, profiler, { linkFor: (token, request) => routerProfileLink(appRouter())(token, request) });
+  host.kernelDispatcher = registerProfiler(host.dispatcher, profiler, {
+    linkFor: (token, request) => routerProfileLink(appRouter())(token, request),
+    // With a base URL the link's origin is ours; without one it is the client's Host header.
+    originIsConfigured: (host.config?.baseUrl ?? null) !== null,
+  });
   host.profilerPath = PROFILER_PATH;
   return profiler;
+}
+
+function profileStorage(host: ProfilerHost): MemoryProfilerStorage | FileProfilerStorage {
+  const directory = host.config?.env['PROFILER_DIR'];
+  if (directory === undefined || directory === '') return new MemoryProfilerStorage();
+  const storage = new FileProfilerStorage({ directory, logger: host.logger.child({ channel: 'profiler' }) });
+  host.onShutdown(async () => {
+    await storage.flush(PROFILE_FLUSH_TIMEOUT_MS);
+  });
+  return storage;
 }

@@ -68,9 +68,7 @@ function redactHeaders(headers: HeaderList, redactor: Redactor): HeaderList {
 }
 
 function describeAttributes(request: Request): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of request.attributes.entries()) out[key] = describeValue(value);
-  return out;
+  return Object.fromEntries([...request.attributes.entries()].map(([key, value]) => [key, describeValue(value)]));
 }
 
 function stringOrNull(value: unknown): string | null {

@@ -45,15 +45,16 @@ export function describeValue(value: unknown, depth = 0): unknown {
 }
 
 function describeEntries(entries: Iterable<[unknown, unknown]>, depth: number, tag: string | null): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  let count = 0;
+  const described: Array<[string, unknown]> = [];
   for (const [key, item] of entries) {
-    if (count++ >= MAX_ITEMS) {
-      out['…'] = 'more entries not shown';
+    if (described.length >= MAX_ITEMS) {
+      described.push(['…', 'more entries not shown']);
       break;
     }
-    out[String(key)] = describeValue(item, depth + 1);
+    described.push([String(key), describeValue(item, depth + 1)]);
   }
+  // fromEntries defines own properties: a key named `__proto__` stays a key.
+  const out = Object.fromEntries(described);
   return tag === null ? out : { [`(${tag})`]: out };
 }
 

@@ -68,13 +68,14 @@ export class Profile implements ProfileData {
     return this.children.find((child) => child.token === token) ?? null;
   }
 
+  /** Own keys only: a panel name from a query string (`constructor`, `__proto__`) is just unknown. */
   hasCollector(name: string): boolean {
-    return this.collectors[name] !== undefined;
+    return this.getCollector(name) !== undefined;
   }
 
   /** The data a collector stored, typed by the caller who knows the collector. */
   getCollector<T>(name: string): T | undefined {
-    return this.collectors[name] as T | undefined;
+    return Object.hasOwn(this.collectors, name) ? (this.collectors[name] as T | undefined) : undefined;
   }
 
   get collectorNames(): string[] {

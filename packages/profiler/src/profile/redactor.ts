@@ -1,13 +1,16 @@
-/** What stored profiles and pages show instead of a secret. */
-export const REDACTED = '[redacted]';
+import { REDACTED, redactCredentials } from '@switchboard/http-kernel';
 
-/** Headers whose values never reach a profile (spec-rulings 12), plus the response's cookies. */
+/** What stored profiles and pages show instead of a secret. */
+export { REDACTED };
+
+/** Headers whose values never reach a profile , plus the response's cookies. */
 export const DEFAULT_REDACTED_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization', 'set-cookie'];
 
 /**
- * Removes secrets from profile data: values of sensitive headers by name, and every occurrence
+ * Removes secrets from profile data: values of sensitive headers by name, every occurrence
  * of a configured secret (a key passphrase, a signing key) in any string, wherever it ended up —
- * a query string, a log context, an error message.
+ * a query string, a log context, an error message — and every bearer-shaped credential
+ * (`redactCredentials`: a JWT, a `Bearer …` value) sent outside the `Authorization` header.
  */
 export class Redactor {
   readonly #headers: ReadonlySet<string>;
@@ -40,12 +43,11 @@ export class Redactor {
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out;
+    return redactCredentials(out);
   }
 
   /** Redacts every string in plain data (arrays, objects, strings); object keys included. */
   deep<T>(value: T): T {
-    if (this.#secrets.length === 0) return value;
     return this.#walk(value, 0) as T;
   }
 
@@ -53,9 +55,7 @@ export class Redactor {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object' || depth > 64) return value;
     if (Array.isArray(value)) return value.map((item) => this.#walk(item, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[this.text(key)] = this.#walk(item, depth + 1);
-    return out;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.text(key), this.#walk(item, depth + 1)]));
   }
 }
 
