@@ -1,8 +1,10 @@
 /**
- * A scanner sending 100,000 unmatched requests in debug mode: stored profiles stay within the
- * storage bound and the heap returns near its starting size after a full GC. Requests go
- * in-process through the real kernel (router, error listener, profiler), then kernel.terminate,
- * as an adapter does; the loop is bounded in count and in time.
+ * A scanner sending unmatched requests in debug mode: stored profiles stay within the storage
+ * bound and the heap returns near its starting size after a full GC. Requests go in-process
+ * through the real kernel (router, error listener, profiler), then kernel.terminate, as an
+ * adapter does. Ten times the storage bound is enough to show that nothing per request is kept
+ * (a kept profile is kilobytes); the 100,000-request soak over HTTP is a benchmark
+ * (`bench/load/profiler-storage.load.ts`).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,10 +16,9 @@ import { profiledKernel } from './support/profiled-kernel.js';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const REQUESTS = 100_000;
-const TIME_BUDGET_MS = 270_000;
-/** What the heap may keep beyond its size after warm-up (every profile slot already full): ~60 bytes a request. */
-const HEAP_TOLERANCE_BYTES = 6 * 1024 * 1024;
+const REQUESTS = 10 * DEFAULT_STORAGE_BOUNDS.maxProfiles;
+/** What the heap may keep beyond its size after warm-up (every profile slot already full): under 1 KiB a request. */
+const HEAP_TOLERANCE_BYTES = 4 * 1024 * 1024;
 
 function settledHeap(): number {
   for (let i = 0; i < 4; i++) gc();
@@ -42,13 +43,12 @@ it(`keeps ${REQUESTS.toLocaleString('en')} unmatched requests within the storage
   expect(storage.size).toBe(bound);
   const baseline = settledHeap();
 
-  const deadline = performance.now() + TIME_BUDGET_MS;
   let sent = 0;
   let largest = 0;
-  for (; sent < REQUESTS && performance.now() < deadline; sent++) {
+  for (; sent < REQUESTS; sent++) {
     const response = await app.handle(scannerRequest(sent));
     if (response.status !== 404) throw new Error(`request ${sent} answered ${response.status}`);
-    if (sent % 1000 === 0) largest = Math.max(largest, storage.size);
+    if (sent % 100 === 0) largest = Math.max(largest, storage.size);
   }
   expect(sent).toBe(REQUESTS);
   expect(largest).toBeLessThanOrEqual(bound);
@@ -62,4 +62,4 @@ it(`keeps ${REQUESTS.toLocaleString('en')} unmatched requests within the storage
   const [newest] = await app.profiler.find({ limit: 1 });
   expect(newest?.url).toBe(`http://127.0.0.1:8000/wp-admin/scan-${REQUESTS - 1}.php?id=${REQUESTS - 1}`);
   expect(newest?.parentToken).toBeNull();
-}, 300_000);
+});
