@@ -1,36 +1,222 @@
 /**
- * Each published package must work outside the monorepo: built to dist/ with declarations,
- * packed (pnpm rewrites `workspace:*` to versions), installed by npm into a fresh project, then
- * type-checked and imported there.
+ * The packages as a user gets them: built once, packed the way a release packs them (pnpm turns
+ * `workspace:` ranges into registry ranges), installed with npm into a fresh project outside the
+ * workspace, then type-checked against and run there. One build, one pack and one install serve
+ * every check below.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join, relative, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..');
-const pnpm = ['-y', 'pnpm@10.34.8'];
-/** Every published package, in dependency order. */
-const packages = ['http-kernel', 'router', 'error-controller', 'node-adapter', 'cors', 'security', 'payload', 'http-cache', 'profiler'];
+const tsc = join(root, 'node_modules/typescript/bin/tsc');
+const workspacePackages = readdirSync(join(root, 'packages')).sort();
 
 const work = mkdtempSync(join(tmpdir(), 'switchboard-pack-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const project = join(work, 'consumer');
+const installed = (name: string): string => join(project, 'node_modules/@switchboard', name);
+/** Each package's tarball, by package name. */
+const tarballs = new Map<string, string>();
 
-function run(command: string, args: string[], cwd: string): string {
+interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+async function run(command: string, args: string[], cwd: string): Promise<Output> {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180_000 });
+    return await promisify(execFile)(command, args, { cwd, encoding: 'utf8', timeout: 120_000 });
   } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string };
+    const failed = error as Partial<Output>;
     throw new Error(`${command} ${args.join(' ')} failed:\n${failed.stdout ?? ''}${failed.stderr ?? ''}`);
   }
 }
 
-/** A consumer using every package through its published entry, types included. */
+beforeAll(async () => {
+  // Incremental: packages unchanged since the last build are not compiled again.
+  await run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], root);
+  await run('npx', ['-y', 'pnpm@10.34.8', '-r', '--filter', './packages/*', 'pack', '--pack-destination', work], root);
+  for (const file of readdirSync(work)) {
+    const name = /^switchboard-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(file)?.[1];
+    if (name !== undefined) tarballs.set(`@switchboard/${name}`, join(work, file));
+  }
+  expect([...tarballs.keys()].sort()).toEqual(workspacePackages.map((name) => `@switchboard/${name}`));
+  mkdirSync(project);
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // The third-party dependencies come from npm's cache when it has them.
+  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values()], project);
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+
+/** The JavaScript blocks of docs/getting-started.md; hello.mjs is the complete program. */
+const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
+
+interface Manifest {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+const manifestOf = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Manifest;
+
+function filesUnder(dir: string, suffix: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => join(dir, file));
+}
+
+/** The packages a module imports by name (`he`, `@switchboard/router`), `node:` builtins aside. */
+function importedPackages(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const [, specifier] of code.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^'.][^']*)'/g)) {
+    if (specifier === undefined || specifier.startsWith('node:')) continue;
+    const parts = specifier.split('/');
+    names.add(specifier.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!);
+  }
+  return names;
+}
+
+describe('packages installed with npm from their release tarballs', () => {
+  it('every workspace package is installed, with registry ranges in place of workspace: ones', () => {
+    expect(readdirSync(join(project, 'node_modules/@switchboard')).sort()).toEqual(workspacePackages);
+    for (const name of workspacePackages) {
+      const text = readFileSync(join(installed(name), 'package.json'), 'utf8');
+      expect(text, name).not.toContain('workspace:');
+      const manifest = JSON.parse(text) as Manifest;
+      for (const [dependency, range] of Object.entries(manifest.dependencies ?? {})) {
+        if (!dependency.startsWith('@switchboard/')) continue;
+        // A caret range: an app upgrading one package shares a single copy of the others.
+        expect(range, `${name} -> ${dependency}`).toBe(`^${manifestOf(installed(dependency.slice('@switchboard/'.length))).version}`);
+      }
+    }
+  });
+
+  it('each package declares every package its shipped code imports, and npm resolved them all to one copy', { timeout: 60_000 }, async () => {
+    const importsOf = new Map<string, string[]>();
+    for (const name of workspacePackages) {
+      const manifest = manifestOf(installed(name));
+      const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+      const imported = new Set(filesUnder(join(installed(name), 'dist'), '.js').flatMap((file) => [...importedPackages(readFileSync(file, 'utf8'))]));
+      importsOf.set(name, [...imported].sort());
+      expect([...imported].filter((dependency) => !declared.has(dependency)), name).toEqual([]);
+      // A nested copy would split `instanceof` checks (HttpError, Response) between two kernels.
+      expect(existsSync(join(installed(name), 'node_modules')), `${name} has a nested node_modules`).toBe(false);
+    }
+    expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
+    // Exits non-zero on any missing, invalid or extraneous dependency.
+    await run('npm', ['ls', '--all', '--offline'], project);
+  });
+
+  it('one package installed alone pulls what it declares, and only that, from the other tarballs', { timeout: 60_000 }, async () => {
+    // The profiler reaches three other packages. npm's overrides stand in for the registry: any
+    // request for a @switchboard package is answered with its tarball.
+    const alone = join(work, 'alone');
+    mkdirSync(alone);
+    const overrides = Object.fromEntries([...tarballs].filter(([name]) => name !== '@switchboard/profiler').map(([name, file]) => [name, `file:${file}`]));
+    writeFileSync(
+      join(alone, 'package.json'),
+      JSON.stringify({ name: 'alone', private: true, type: 'module', dependencies: { '@switchboard/profiler': `file:${tarballs.get('@switchboard/profiler')}` }, overrides }),
+    );
+    await run('npm', ['install', ...NPM_FLAGS], alone);
+    expect(readdirSync(join(alone, 'node_modules/@switchboard')).sort()).toEqual(['error-controller', 'http-kernel', 'profiler', 'router']);
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "console.log(typeof (await import('@switchboard/profiler')).Profiler)"], alone);
+    expect(stdout.trim()).toBe('function');
+  });
+
+  it('a TypeScript program and the guide as hello.ts type-check against the installed packages; the program serves over node:http', { timeout: 120_000 }, async () => {
+    writeFileSync(join(project, 'main.ts'), CONSUMER);
+    // The guide's hello.mjs, with the one change it says TypeScript needs.
+    writeFileSync(
+      join(project, 'hello.ts'),
+      `import type { KernelEventMap } from '@switchboard/http-kernel';\n${guideHello.replace('new EventDispatcher()', 'new EventDispatcher<KernelEventMap>()')}`,
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', skipLibCheck: false,
+          // A Node project has @types/node (fetch included); the workspace's copy saves a download.
+          typeRoots: [join(root, 'node_modules/@types')], types: ['node'],
+        },
+        files: ['main.ts', 'hello.ts'],
+      }),
+    );
+    await run(process.execPath, [tsc, '-p', 'tsconfig.json'], project);
+    const { stdout, stderr } = await run(process.execPath, ['out/main.js'], project);
+    const [hello, notFound, serverError, bareKernel, debugFrames, ...rest] = stdout.trim().split('\n');
+    expect([hello, notFound, serverError, bareKernel, rest]).toEqual([
+      '200 {"hello":"ada"} yes',
+      '404 application/problem+json Accept',
+      '500 application/problem+json',
+      '500 text/plain; charset=UTF-8',
+      ['loaded: 5'],
+    ]);
+
+    // Built without a logger, the error listener and the bare kernel each report their 500 on
+    // stderr; the 404 stays quiet, and so does the app given `nullLogger`.
+    const records = stderr.split('\n').filter((line) => line.startsWith('['));
+    expect(records).toHaveLength(2);
+    expect(records[0]).toMatch(/\] request\.CRITICAL: Uncaught Error .*boom in the app with an error listener/);
+    expect(records[1]).toMatch(/\] kernel\.CRITICAL: .*boom in the app without an error listener/);
+    expect(stderr).toContain('at '); // the stack follows each record
+    expect(stderr).not.toContain('must return a "Response"');
+
+    // Debug mode: frames inside the installed packages are mapped to TypeScript sources that ship.
+    const frames = JSON.parse(debugFrames!) as string[];
+    const packaged = frames.filter((file) => file.includes('/node_modules/@switchboard/'));
+    expect(packaged.map((file) => relative(project, file))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/src\/.+\.ts$/), expect.stringMatching(/^node_modules\/@switchboard\/router\/src\/.+\.ts$/)]),
+    );
+    expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
+  });
+
+  describe('docs/getting-started.md, as plain JavaScript', () => {
+    it('hello.mjs serves over node:http; its 500 is reported on stderr, its 404 is not', { timeout: 30_000 }, async () => {
+      writeFileSync(join(project, 'hello.mjs'), guideHello);
+      const child = spawn(process.execPath, ['hello.mjs'], { cwd: project, env: { ...process.env, PORT: '0' } });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      try {
+        const [line] = (await once(child.stdout.setEncoding('utf8'), 'data')) as [string];
+        const base = `http://127.0.0.1:${/port: (\d+)/.exec(line)![1]}`;
+        const ok = await fetch(`${base}/hello`);
+        const missing = await fetch(`${base}/nope`);
+        const failed = await fetch(`${base}/fail`);
+        expect([ok.status, await ok.text(), missing.status, failed.status]).toEqual([200, '{"hello":"world"}', 404, 500]);
+        expect(await failed.text()).not.toContain('the database is down');
+      } finally {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      expect(stderr).toMatch(/^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?:    at .*\n)+$/);
+    });
+
+    it('the fetch-handler snippet runs with the kernel of hello.mjs', { timeout: 30_000 }, async () => {
+      const fetchHandler = guideBlocks.find((code) => code.includes('createFetchHandler(kernel)'))!;
+      writeFileSync(join(project, 'fetch-handler.mjs'), guideHello.slice(0, guideHello.indexOf('const server')) + fetchHandler);
+      const { stdout } = await run(process.execPath, ['fetch-handler.mjs'], project);
+      expect(stdout.trim()).toBe('200 {"hello":"world"}');
+    });
+  });
+});
+
+/**
+ * Every package imported through its published entry. Three apps: an error listener and no
+ * logger; a bare kernel and no logger; debug mode, silenced.
+ */
 const CONSUMER = `
-import { EventDispatcher, HttpKernel, JsonResponse, defineController, type KernelEventMap, type ResponseEvent } from '@switchboard/http-kernel';
+import { EventDispatcher, HttpKernel, JsonResponse, defineController, nullLogger, type KernelEventMap, type Logger, type ResponseEvent } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { ErrorListener } from '@switchboard/error-controller';
+import { ErrorListener, type ErrorListenerOptions } from '@switchboard/error-controller';
 import { serve } from '@switchboard/node-adapter';
 import { CorsListener } from '@switchboard/cors';
 import { FirewallListener } from '@switchboard/security';
@@ -38,55 +224,42 @@ import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { CacheAttributeListener } from '@switchboard/http-cache';
 import { Profiler } from '@switchboard/profiler';
 
-const routes = new RouteCollection().add('hello', '/hello/:name', {
-  methods: ['GET'],
-  controller: defineController(['name'], (name: string) => new JsonResponse({ hello: name })),
-});
-const dispatcher = new EventDispatcher<KernelEventMap>();
-dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-dispatcher.addSubscriber(new ErrorListener({ debug: false }));
-dispatcher.on('kernel.response', (event: ResponseEvent) => { event.response.headers.set('x-packed', 'yes'); });
-const running = await serve(new HttpKernel({ dispatcher }), { port: 0 });
-const hello = await fetch(new URL('/hello/ada', running.url));
+async function start(label: string, errors?: ErrorListenerOptions, logger?: Logger) {
+  const routes = new RouteCollection()
+    .add('hello', '/hello/:name', { methods: ['GET'], controller: defineController(['name'], (name: string) => new JsonResponse({ hello: name })) })
+    .add('boom', '/boom', { methods: ['GET'], controller: defineController([], () => { throw new Error('boom in the app ' + label); }) })
+    .add('broken', '/broken', { methods: ['GET'], controller: defineController([], () => undefined) });
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  if (errors) dispatcher.addSubscriber(new ErrorListener(errors));
+  dispatcher.on('kernel.response', (event: ResponseEvent) => { event.response.headers.set('x-packed', 'yes'); });
+  return serve(new HttpKernel(logger ? { dispatcher, logger } : { dispatcher }), { port: 0, handleSignals: false });
+}
+const json = { accept: 'application/json' };
+
+const app = await start('with an error listener', { debug: false });
+const hello = await fetch(new URL('/hello/ada', app.url));
 console.log(hello.status, await hello.text(), hello.headers.get('x-packed'));
-const missing = await fetch(new URL('/nope', running.url), { headers: { accept: 'application/json' } });
+const missing = await fetch(new URL('/nope', app.url), { headers: json });
 console.log(missing.status, missing.headers.get('content-type'), missing.headers.get('vary'));
-await running.close();
-const exported = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, Router, ErrorListener, serve, HttpKernel];
-console.log('exports:', exported.filter((value) => typeof value === 'function').length, 'packages');
+const failed = await fetch(new URL('/boom', app.url), { headers: json });
+console.log(failed.status, failed.headers.get('content-type'));
+await app.close();
+
+const bare = await start('without an error listener');
+const bareFailed = await fetch(new URL('/boom', bare.url));
+console.log(bareFailed.status, bareFailed.headers.get('content-type'));
+await bare.close();
+
+const debug = await start('in debug mode', { debug: true, logger: nullLogger }, nullLogger);
+const files = new Set<string>();
+for (const path of ['/broken', '/nope']) {
+  const problem = (await (await fetch(new URL(path, debug.url), { headers: json })).json()) as { trace: { file: string | null }[] };
+  for (const frame of problem.trace) if (frame.file !== null) files.add(frame.file);
+}
+console.log(JSON.stringify([...files]));
+await debug.close();
+
+const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler];
+console.log('loaded:', others.filter((value) => typeof value === 'function').length);
 `;
-
-describe('packed packages', () => {
-  it('install into a fresh project and import with types', { timeout: 300_000 }, () => {
-    const tarballs: string[] = [];
-    for (const name of packages) {
-      const dir = join(root, 'packages', name);
-      run('npx', [...pnpm, 'run', 'build'], dir);
-      run('npx', [...pnpm, 'pack', '--pack-destination', work], dir);
-    }
-    for (const file of readdirSync(work)) if (file.endsWith('.tgz')) tarballs.push(join(work, file));
-    expect(tarballs).toHaveLength(packages.length);
-
-    const project = join(work, 'consumer');
-    run('mkdir', ['-p', project], work);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], project);
-
-    writeFileSync(join(project, 'main.ts'), CONSUMER);
-    writeFileSync(
-      join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { target: 'ES2022', lib: ['ES2023', 'DOM'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', skipLibCheck: false,
-          // A Node consumer has @types/node; the repository's copy saves a download.
-          typeRoots: [join(root, 'node_modules/@types')], types: ['node'] },
-        files: ['main.ts'],
-      }),
-    );
-    run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
-    expect(run(process.execPath, ['out/main.js'], project).trim().split('\n')).toEqual([
-      '200 {"hello":"ada"} yes',
-      '404 application/problem+json Accept',
-      'exports: 9 packages',
-    ]);
-  });
-});

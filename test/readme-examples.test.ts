@@ -1,6 +1,7 @@
 /**
  * Every package README opens with a runnable example: the first ```ts block of each README is
- * run with tsx and must exit 0 on its own. Examples may import sibling packages (a user installs
+ * run with tsx and must exit 0 on its own, and the README's `npm install` line names every package
+ * the example imports. Examples may import sibling packages (a user installs
  * what the example imports), so they run from the example host, which depends on every package.
  */
 import { execFile } from 'node:child_process';
@@ -14,14 +15,28 @@ const run = promisify(execFile);
 
 const examples = readdirSync(join(root, 'packages'))
   .map((name) => ({ name, readme: join(root, 'packages', name, 'README.md') }))
-  .map(({ name, readme }) => ({
-    name,
-    code: existsSync(readme) ? /```ts\n([\s\S]*?)```/.exec(readFileSync(readme, 'utf8'))?.[1] : undefined,
-  }));
+  .map(({ name, readme }) => {
+    const text = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
+    return { name, code: /```ts\n([\s\S]*?)```/.exec(text)?.[1], install: /^npm install (.+)$/m.exec(text)?.[1]?.split(' ') ?? [] };
+  });
+
+/** The packages a module imports by name, `node:` builtins aside. */
+function importedPackages(code: string): string[] {
+  const names = [...code.matchAll(/from '((?:@[^/']+\/)?[^/'.][^/']*)/g)].map((match) => match[1]!);
+  return [...new Set(names.filter((name) => !name.startsWith('node:')))].sort();
+}
 
 describe('package README examples', () => {
   it('every package has a README with a TypeScript example', () => {
     expect(examples.filter((example) => example.code === undefined).map((example) => example.name)).toEqual([]);
+  });
+
+  it('every README says how to install what its example imports', () => {
+    const missing = examples.flatMap(({ name, code, install }) =>
+      importedPackages(code ?? '').filter((imported) => !install.includes(imported)).map((imported) => `${name}: ${imported}`),
+    );
+    expect(missing).toEqual([]);
+    expect(importedPackages(examples.find((example) => example.name === 'payload')?.code ?? '')).toContain('zod');
   });
 
   for (const { name, code } of examples) {

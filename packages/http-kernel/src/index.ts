@@ -92,6 +92,7 @@ export {
   MemoryLogger,
   nullLogger,
   RecordingLogger,
+  stderrLogger,
   type Logger,
   type LogLevel,
   type LogRecord,

@@ -8,7 +8,7 @@ describe('where code generation from strings is disallowed', () => {
     const run = spawnSync(
       process.execPath,
       ['--disallow-code-generation-from-strings', '--conditions=@switchboard/source', '--import', 'tsx', script],
-      { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 30_000 },
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), encoding: 'utf8', timeout: 100_000 },
     );
     expect(run.stderr).toBe('');
     const output = JSON.parse(run.stdout) as { blocked: boolean; results: unknown[] };

@@ -1,5 +1,6 @@
 import { PgPoolConnection, type Logger } from '@switchboard/http-kernel';
 import pg from 'pg';
+import { lockDataDirectory } from './data-directory-lock.js';
 import { migrate } from './migrations.js';
 
 /** The example host's database: a `pg` pool, whichever server is behind it. */
@@ -13,10 +14,13 @@ export interface Database {
 export interface DatabaseOptions {
   /** A PostgreSQL URL; without one an embedded PGlite is started. */
   url?: string | undefined;
-  /** PGlite data directory; default in memory (data lives as long as the process). */
+  /** PGlite data directory, created when missing; `memory://` (the default here) keeps the data for the process's lifetime only. */
   pgliteDataDir?: string | undefined;
   logger?: Logger;
 }
+
+/** PGlite's name for a database that lives in memory only. */
+export const IN_MEMORY = 'memory://';
 
 /** How many connections the pool opens at most (and the embedded server accepts). */
 const POOL_SIZE = 8;
@@ -39,9 +43,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     return { kind: 'postgres', connection, close: () => connection.close() };
   }
 
+  const dataDir = options.pgliteDataDir ?? IN_MEMORY;
+  // PGlite is one process's engine: a second host on the same folder would corrupt it.
+  const unlock = dataDir === IN_MEMORY ? () => undefined : lockDataDirectory(dataDir);
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create(options.pgliteDataDir);
+  const db = await PGlite.create(dataDir);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: POOL_SIZE * 2 });
   await server.start();
   const connection = pooled(`postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`);
@@ -53,6 +60,7 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
       await connection.close();
       await server.stop();
       await db.close();
+      unlock();
     },
   };
 }

@@ -1,11 +1,13 @@
 import { IdleConnectionListener, type EventDispatcher, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
-import { openDatabase, type Database } from '../database/open-database.js';
+import { resolve } from 'node:path';
+import { HOST_ROOT } from '../config.js';
+import { IN_MEMORY, openDatabase, type Database } from '../database/open-database.js';
 
 /** What this wiring needs from the app (the `App` of `app.ts` fits). */
 export interface DatabaseHost {
   dispatcher: EventDispatcher<KernelEventMap>;
   logger?: Logger;
-  /** Where `DATABASE_URL` and `DATABASE_IDLE_TTL` are read. */
+  /** Where `DATABASE_URL`, `PGLITE_DATA_DIR` and `DATABASE_IDLE_TTL` are read. */
   config?: { env: NodeJS.ProcessEnv };
   /** The database is closed there when the host stops. */
   onShutdown?(cleanup: () => Promise<void>): void;
@@ -14,6 +16,11 @@ export interface DatabaseHost {
 export interface DatabaseConfig {
   /** A PostgreSQL URL (env `DATABASE_URL`); unset or empty → embedded PGlite. */
   url?: string | undefined;
+  /**
+   * The embedded database's folder (env `PGLITE_DATA_DIR`, relative to this example's folder),
+   * default `var/pglite` (git-ignored): items survive a restart. `memory://` keeps them in memory only.
+   */
+  pgliteDataDir?: string;
   /** Close connections older than this before a request; keep it under the server's idle limit. Env `DATABASE_IDLE_TTL`, default 600. */
   idleConnectionTtlSeconds?: number;
 }
@@ -21,11 +28,15 @@ export interface DatabaseConfig {
 export function databaseConfigFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   const ttl = env['DATABASE_IDLE_TTL']?.trim();
   if (ttl !== undefined && ttl !== '' && !(Number(ttl) >= 0)) throw new RangeError(`DATABASE_IDLE_TTL must be seconds ≥ 0, got "${ttl}".`);
+  const dataDir = env['PGLITE_DATA_DIR']?.trim();
   return {
     url: env['DATABASE_URL']?.trim(),
+    pgliteDataDir: dataDir === undefined || dataDir === '' ? DEFAULT_PGLITE_DATA_DIR : dataDir === IN_MEMORY ? IN_MEMORY : resolve(HOST_ROOT, dataDir),
     ...(ttl === undefined || ttl === '' ? {} : { idleConnectionTtlSeconds: Number(ttl) }),
   };
 }
+
+export const DEFAULT_PGLITE_DATA_DIR = resolve(HOST_ROOT, 'var/pglite');
 
 /**
  * The database-connection step: opens the database (migrating the schema) and registers its
@@ -37,10 +48,18 @@ export async function wireDatabase(
   config: DatabaseConfig = databaseConfigFromEnv(host.config?.env ?? process.env),
 ): Promise<Database> {
   const logger = host.logger === undefined ? {} : { logger: host.logger };
-  const database = await openDatabase({ url: config.url, ...logger });
+  const embedded = config.url === undefined || config.url === '';
+  const dataDir = config.pgliteDataDir ?? IN_MEMORY;
+  if (embedded) {
+    // The first start creates the database (several seconds): say so before the wait.
+    host.logger?.info({ dataDir }, dataDir === IN_MEMORY
+      ? 'Database: starting embedded PGlite in memory (items are lost when the host stops)…'
+      : `Database: starting embedded PGlite in ${dataDir} (no DATABASE_URL)…`);
+  }
+  const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, ...logger });
   const ttl = config.idleConnectionTtlSeconds ?? IdleConnectionListener.DEFAULT_TTL_SECONDS;
   host.dispatcher.addSubscriber(new IdleConnectionListener(logger).register(database.connection, ttl));
   host.onShutdown?.(() => database.close());
-  host.logger?.info({ database: database.kind }, database.kind === 'pglite' ? 'Database: embedded PGlite (no DATABASE_URL).' : 'Database: PostgreSQL from DATABASE_URL.');
+  host.logger?.info({ database: database.kind }, embedded ? 'Database: embedded PGlite ready.' : 'Database: PostgreSQL from DATABASE_URL.');
   return database;
 }

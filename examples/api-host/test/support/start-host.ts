@@ -5,6 +5,9 @@ import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-ad
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
+/** Any free port of 127.0.0.1, and an in-memory database, so that test hosts never share a data folder. */
+const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' };
+
 export interface StartedHost {
   app: App;
   running: RunningServer;
@@ -14,7 +17,7 @@ export interface StartedHost {
 
 /** The example host in this process, as main.ts wires it, on a free port of 127.0.0.1. */
 export async function startHostInProcess(env: Record<string, string> = {}, tls?: TlsOptions): Promise<StartedHost> {
-  const config = loadConfig({ ...process.env, PORT: '0', APP_HOST: '127.0.0.1', API_HOST_CONFIG: '', ...env });
+  const config = loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', ...env });
   const logger = new MemoryLogger();
   const app = await createApp(config, { logger });
   const running = await serve(app.kernel, {
@@ -32,6 +35,8 @@ export interface HostProcess {
   child: ChildProcess;
   /** Everything written to stdout so far. */
   output: () => string;
+  /** Everything written to stderr so far (the log lines). */
+  stderr: () => string;
   /** The URL from the startup line. */
   url: Promise<string>;
   exited: Promise<number | null>;
@@ -42,16 +47,19 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
   const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, PORT: '0', APP_HOST: '127.0.0.1', ...env },
+    env: { ...process.env, ...TEST_DEFAULTS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   child.stdout!.setEncoding('utf8');
   child.stdout!.on('data', (chunk: string) => (output += chunk));
-  child.stderr!.resume();
+  let errors = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => (errors += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no startup line within 30 s; output: ${output}`)), 30_000);
+    // Only a guard against a hang: a start on a loaded machine can take tens of seconds.
+    const timer = setTimeout(() => reject(new Error(`no startup line within 100 s; output: ${output}`)), 100_000);
     const check = (): void => {
       const match = /listening on (\S+)/.exec(output);
       if (match === null) return;
@@ -66,5 +74,5 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
     });
   });
   url.catch(() => undefined);
-  return { child, output: () => output, url, exited };
+  return { child, output: () => output, stderr: () => errors, url, exited };
 }

@@ -4,11 +4,11 @@ import {
   isLogged,
   isThenable,
   logAt,
-  nullLogger,
   RequestType,
   Response,
   statusOf,
   statusText,
+  stderrLogger,
   type Controller,
   type EventSubscriber,
   type ExceptionEvent,
@@ -33,7 +33,10 @@ declare module '@switchboard/http-kernel' {
 
 export interface ErrorListenerOptions {
   debug: boolean;
-  /** Errors are written to its `request` channel. */
+  /**
+   * Errors are written to its `request` channel. Defaults to `stderrLogger`, which shows server
+   * errors (5xx) on stderr and nothing else; `nullLogger` silences it.
+   */
   logger?: Logger;
   /** The controller of the error sub-request; defaults to `createErrorController({ debug })`. */
   controller?: Controller;
@@ -68,7 +71,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   constructor(options: ErrorListenerOptions) {
     this.#debug = options.debug;
-    this.#controllerLogger = options.logger ?? nullLogger;
+    this.#controllerLogger = options.logger ?? stderrLogger;
     this.#logger = this.#controllerLogger.child({ channel: 'request' });
     this.#controller = options.controller ?? createErrorController({ debug: options.debug });
   }

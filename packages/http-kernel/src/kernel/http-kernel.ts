@@ -17,7 +17,7 @@ import type { Request } from '../http/request.js';
 import { RequestStack } from '../http/request-stack.js';
 import { Response } from '../http/response.js';
 import { isThenable } from '../internal/is-thenable.js';
-import { logAt, nullLogger, type Logger } from '../log/logger.js';
+import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import type { HttpKernelInterface } from './http-kernel-interface.js';
 import { RequestType } from './request-type.js';
 
@@ -25,7 +25,10 @@ export interface HttpKernelOptions {
   dispatcher: EventDispatcher<KernelEventMap>;
   controllerResolver?: ControllerResolver;
   argumentResolver?: ArgumentResolver;
-  /** Receives what the kernel itself must report: errors swallowed while answering an error. */
+  /**
+   * Receives what the kernel itself must report: errors swallowed while answering an error.
+   * Defaults to `stderrLogger` (CRITICAL records on stderr); `nullLogger` silences it.
+   */
   logger?: Logger;
 }
 
@@ -51,7 +54,7 @@ export class HttpKernel implements HttpKernelInterface {
     this.dispatcher = options.dispatcher;
     this.controllerResolver = options.controllerResolver ?? new ControllerResolver();
     this.argumentResolver = options.argumentResolver ?? new ArgumentResolver();
-    this.#logger = (options.logger ?? nullLogger).child({ channel: 'kernel' });
+    this.#logger = (options.logger ?? stderrLogger).child({ channel: 'kernel' });
   }
 
   handle(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): Promise<Response> {

@@ -138,3 +138,16 @@ export const nullLogger: Logger = {
     return false;
   },
 };
+
+/**
+ * What the kernel and the error listener write to when given no logger: CRITICAL records only (a
+ * server error, or a failure while answering one), each a line followed by the error's stack,
+ * on stderr. A 5xx is never lost silently; 4xx answers stay quiet. Pass `nullLogger` to silence it.
+ */
+export const stderrLogger: Logger = new RecordingLogger((record) => process.stderr.write(formatStderrRecord(record)), {}, 'CRITICAL');
+
+function formatStderrRecord(record: LogRecord): string {
+  const exception = record.context['exception'];
+  const stack = exception instanceof Error && typeof exception.stack === 'string' ? `\n${exception.stack}` : '';
+  return `[${new Date(record.time).toISOString()}] ${record.channel}.${record.level}: ${record.message}${stack}\n`;
+}
