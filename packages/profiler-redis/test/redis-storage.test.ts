@@ -104,6 +104,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     await writer.write(profile(2, { time: BASE_TIME, parentToken: '000001' }));
     await writer.write(profile(1, { time: BASE_TIME, childTokens: ['000002'] }));
     await writer.flush();
+    expect((await profiler.latest())?.token).toBe('000001');
     expect((await profiler.latest({ ip: '127.0.0.1' }))?.token).toBe('000001');
     expect(await profiler.latest({ ip: '127.0.0.2' })).toBeNull();
   });
