@@ -78,6 +78,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
   readonly #maxPending: number;
   readonly #logger: Logger | null;
   readonly #now: () => number;
+  readonly #timeoutMs: number;
   /** `host:port/database`: the URL without its credentials, for messages. */
   readonly #location: string;
   /** Queued, not being written yet, oldest first. */
@@ -91,6 +92,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
   /** Whether this backlog's drops were told already (an outage's log line says they will happen). */
   #dropsReported = false;
   #writerRunning = false;
+  /** A write that timed out but may still be answered: no other is sent before it settles. */
+  #unsettledWrite: Promise<unknown> | null = null;
   #retryTimer: NodeJS.Timeout | undefined;
   #drainWaiters: Array<() => void> = [];
   #idleWaiters: Array<() => void> = [];
@@ -108,6 +111,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     this.#logger = options.logger ?? null;
     this.#now = now;
     const timeout = options.commandTimeoutMs ?? 2_000;
+    this.#timeoutMs = timeout;
     this.#client = createClient({
       url: url.href,
       // Commands sent while disconnected fail at once instead of piling up in the client.
@@ -172,8 +176,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
     let json: string | null | undefined = queued?.json;
     if (json === undefined) {
       try {
-        json = await this.#client.get(this.#keys.profile(token));
-        this.#succeeded();
+        json = await this.#answerWithin(this.#client.get(this.#keys.profile(token)));
+        this.#readSucceeded();
       } catch (error) {
         this.#failed(error);
         return null;
@@ -199,8 +203,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
       .slice(0, limit);
     let stored: ProfileSummary[] = [];
     try {
-      stored = await this.#findStored(search, limit);
-      this.#succeeded();
+      stored = await this.#answerWithin(this.#findStored(search, limit));
+      this.#readSucceeded();
     } catch (error) {
       this.#failed(error);
     }
@@ -296,7 +300,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
   }
 
   #startWriter(): void {
-    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || !this.#client.isReady) return;
+    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || this.#unsettledWrite !== null || !this.#client.isReady) return;
     this.#writerRunning = true;
     void this.#runWriter();
   }
@@ -340,14 +344,24 @@ export class RedisProfilerStorage implements ProfilerStorage {
       const { summary, json } = queued;
       args.push(token, String(summary.time), String(summary.time + this.#bounds.maxAgeMs), JSON.stringify(indexEntryOf(summary)), json);
     }
+    const sent = this.#client.eval(WRITE_SCRIPT, { keys: [], arguments: args });
     try {
-      const stored = await this.#client.eval(WRITE_SCRIPT, { keys: [], arguments: args });
+      const stored = await this.#answerWithin(sent);
       this.#stored = new Set((stored as unknown[]).map(String));
       this.#inFlight.clear();
       this.#succeeded();
       return true;
     } catch (error) {
       this.#failed(error);
+      if (error instanceof StorageTimeoutError) {
+        this.#unsettledWrite = sent.then(
+          () => this.#succeeded(),
+          () => undefined,
+        ).finally(() => {
+          this.#unsettledWrite = null;
+          this.#startWriter();
+        });
+      }
       // The script runs whole or not at all (a timeout may still have run it: writing again is harmless).
       const retry = [...this.#inFlight].filter(([token]) => !this.#pending.has(token));
       const rest = [...this.#pending];
@@ -357,6 +371,18 @@ export class RedisProfilerStorage implements ProfilerStorage {
       while (this.#pending.size > this.#maxPending) this.#dropOldestPending();
       return false;
     }
+  }
+
+  /**
+   * The client's own timeout covers only a command waiting to be sent; this one also covers a
+   * command sent to a Redis that does not answer (overloaded, paused).
+   */
+  #answerWithin<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StorageTimeoutError(this.#timeoutMs)), this.#timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 
   #dropOldestPending(): void {
@@ -385,7 +411,12 @@ export class RedisProfilerStorage implements ProfilerStorage {
     );
   }
 
-  /** A command succeeded or the client (re)connected: ends an outage, and writes what waits. */
+  /** Reads work; writes may not (a Redis refusing writes): while profiles wait, the writer decides. */
+  #readSucceeded(): void {
+    if (this.pendingWrites === 0) this.#succeeded();
+  }
+
+  /** A write succeeded or the client (re)connected: ends an outage, and writes what waits. */
   #succeeded(): void {
     if (this.#outage !== null && this.#client.isReady) {
       const seconds = Math.round((this.#now() - this.#outage.since) / 1000);
@@ -395,5 +426,11 @@ export class RedisProfilerStorage implements ProfilerStorage {
       this.#retryTimer = undefined;
     }
     this.#startWriter();
+  }
+}
+
+class StorageTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
   }
 }

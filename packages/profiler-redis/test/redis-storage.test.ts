@@ -3,6 +3,7 @@
  * another process) reads and finds; the bounds and the expiry hold inside Redis itself.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryLogger } from '@switchboard/http-kernel';
 import { Profile, Profiler, summaryOf, type ProfileData } from '@switchboard/profiler';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
 import { RedisServer } from './support/redis-server.js';
@@ -23,12 +24,13 @@ afterAll(async () => {
   await redis?.close();
 });
 
-/** Two storages on one prefix: the writer, and a reader standing for another process. */
-function storagePair(options: RedisProfilerStorageOptions = {}, now?: () => number): [RedisProfilerStorage, RedisProfilerStorage, string] {
+/** Two connected storages on one prefix: the writer, and a reader standing for another process. */
+async function storagePair(options: RedisProfilerStorageOptions = {}, now?: () => number): Promise<[RedisProfilerStorage, RedisProfilerStorage, string]> {
   const keyPrefix = `test${++prefixes}:`;
   const make = () => new RedisProfilerStorage({ url: redis.url, keyPrefix, ...options }, now);
   const pair: [RedisProfilerStorage, RedisProfilerStorage] = [make(), make()];
   storages.push(...pair);
+  await vi.waitFor(() => expect(pair.map((storage) => storage.status.available)).toEqual([true, true]), { timeout: 10_000, interval: 5 });
   return [...pair, keyPrefix];
 }
 
@@ -56,7 +58,7 @@ async function keysUnder(prefix: string): Promise<string[]> {
 
 describe('RedisProfilerStorage on a real redis-server', () => {
   it('a profile written by one process is read by another', async () => {
-    const [writer, reader] = storagePair();
+    const [writer, reader] = await storagePair();
     await writer.write(profile(1));
     // Readable at once from the writing process, before Redis has it.
     expect((await writer.read('000001'))?.url).toBe('http://localhost/page-1');
@@ -70,7 +72,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
   });
 
   it('finds newest first through the indexes: ip, method, status, type, URL, time window, limit', async () => {
-    const [writer, reader] = storagePair();
+    const [writer, reader] = await storagePair();
     const written = [
       profile(1, { ip: '10.0.0.1', statusCode: 404 }),
       profile(2, { ip: '::ffff:10.0.0.1', method: 'POST', statusCode: 201, url: 'http://localhost/api/items' }),
@@ -98,7 +100,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
   });
 
   it('latest: of profiles written in the same millisecond, the one written last (the main request)', async () => {
-    const [writer, reader] = storagePair();
+    const [writer, reader] = await storagePair();
     const profiler = new Profiler({ storage: reader });
     // The sub-request's token sorts after the main request's: only the write order can put the main request first.
     await writer.write(profile(2, { time: BASE_TIME, parentToken: '000001' }));
@@ -110,7 +112,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
   });
 
   it('keeps parent and child links: the profiler loads both from another process', async () => {
-    const [writer, reader] = storagePair();
+    const [writer, reader] = await storagePair();
     const parent = new Profile({ ...profile(0xa), collectors: {} });
     const child = new Profile({ ...profile(0xb, { url: 'http://localhost/_fragment' }), collectors: {} });
     parent.addChild(child);
@@ -125,7 +127,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
   });
 
   it('keeps at most maxProfiles: the oldest are evicted with their index entries, and no key is left behind', async () => {
-    const [writer, reader, prefix] = storagePair({ maxProfiles: 5 });
+    const [writer, reader, prefix] = await storagePair({ maxProfiles: 5 });
     for (let n = 1; n <= 12; n++) await writer.write(profile(n, { ip: `10.0.0.${n}`, statusCode: 200 + n }));
     await writer.flush();
 
@@ -155,7 +157,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
 
   it('every key expires: a profile when it is maxAgeMs old, the indexes once nothing was written for maxAgeMs', async () => {
     const maxAgeMs = 60_000;
-    const [writer, , prefix] = storagePair({ maxAgeMs });
+    const [writer, , prefix] = await storagePair({ maxAgeMs });
     await writer.write(profile(1, { time: Date.now() }));
     await writer.flush();
     for (const key of await keysUnder(prefix)) {
@@ -168,7 +170,7 @@ describe('RedisProfilerStorage on a real redis-server', () => {
   it('a profile disappears from Redis at its age limit, and from searches past it', async () => {
     let now = Date.now();
     const maxAgeMs = 60_000;
-    const [writer, reader, prefix] = storagePair({ maxAgeMs }, () => now);
+    const [writer, reader, prefix] = await storagePair({ maxAgeMs }, () => now);
     // 100 ms short of its age limit: Redis drops it itself.
     await writer.write(profile(1, { time: now - maxAgeMs + 100 }));
     await writer.write(profile(2, { time: now }));
@@ -185,9 +187,34 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     expect(writer.pendingWrites).toBe(0);
   });
 
+  it('Redis refusing writes (paused): writes wait up to the bound, time out as one outage, and go through once it resumes', async () => {
+    const logger = new MemoryLogger();
+    const [writer, reader] = await storagePair({ maxPendingWrites: 3, commandTimeoutMs: 200, logger });
+    await inspector.sendCommand(['CLIENT', 'PAUSE', '60000', 'WRITE']);
+    try {
+      await writer.write(profile(1));
+      await vi.waitFor(() => expect(writer.status.available).toBe(false), { timeout: 10_000, interval: 5 });
+      for (let n = 2; n <= 8; n++) await writer.write(profile(n));
+      expect(writer.pendingWrites).toBe(3);
+      expect(writer.droppedWrites).toBe(5);
+      // Reads still work while writes wait: the storage stays unavailable, said once.
+      expect(await writer.read('000008')).not.toBeNull();
+      expect(await reader.read('000001')).toBeNull();
+      expect(writer.status.available).toBe(false);
+      expect(writer.status.message).toContain('3 new profiles wait in this process (at most 3), 5 dropped since start');
+    } finally {
+      await inspector.sendCommand(['CLIENT', 'UNPAUSE']);
+    }
+    expect(await writer.flush()).toBe(true);
+    expect(writer.status.available).toBe(true);
+    // The first write, timed out but already sent, ran once Redis resumed: counted as dropped, yet stored.
+    expect((await reader.find({ limit: 10 })).map((summary) => summary.token)).toEqual(['000008', '000007', '000006', '000001']);
+    expect(logger.records.filter((record) => record.level !== 'INFO')).toEqual([expect.objectContaining({ level: 'ERROR', message: expect.stringContaining('is unavailable (') })]);
+  });
+
   it('purge removes every key under its prefix and none of another', async () => {
-    const [first, , prefix] = storagePair();
-    const [other, , otherPrefix] = storagePair();
+    const [first, , prefix] = await storagePair();
+    const [other, , otherPrefix] = await storagePair();
     await first.write(profile(1));
     await other.write(profile(2));
     await Promise.all([first.flush(), other.flush()]);
