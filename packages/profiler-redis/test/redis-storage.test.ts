@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { Profile, Profiler, summaryOf, type ProfileData } from '@switchboard/profiler';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
-import { RedisServer } from './support/redis-server.js';
+import { RedisServer, type RedisInspector } from './support/redis-server.js';
 
 let redis: RedisServer;
-let inspector: Awaited<ReturnType<RedisServer['inspector']>>;
+let inspector: RedisInspector;
 const storages: RedisProfilerStorage[] = [];
 let prefixes = 0;
 

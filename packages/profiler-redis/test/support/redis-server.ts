@@ -4,9 +4,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
+import { createClient, type RedisClientType } from '@redis/client';
 
 const BINARY = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((path) => existsSync(path)) ?? 'redis-server';
+
+export type RedisInspector = RedisClientType<{}, {}, {}, 3>;
 
 /** A private `redis-server` on a free 127.0.0.1 port, keeping nothing on disk; `stop`/`start` simulate an outage. */
 export class RedisServer {
@@ -67,8 +69,8 @@ export class RedisServer {
   }
 
   /** A plain client to look inside Redis; the caller closes it. */
-  async inspector(): Promise<ReturnType<typeof createClient>> {
-    const client = createClient({ url: this.url });
+  async inspector(): Promise<RedisInspector> {
+    const client: RedisInspector = createClient({ url: this.url });
     client.on('error', () => undefined);
     await client.connect();
     return client;
