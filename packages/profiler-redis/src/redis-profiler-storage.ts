@@ -139,6 +139,23 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return { available: true, message: `Redis at ${this.#location}.` };
   }
 
+  /**
+   * Resolves `true` once connected (at once when already), `false` after `timeoutMs`. Optional: the
+   * storage connects, and reconnects, by itself; for a startup log line or a script's first read.
+   */
+  async waitUntilAvailable(timeoutMs: number): Promise<boolean> {
+    if (this.status.available) return true;
+    let timer: NodeJS.Timeout | undefined;
+    let onReady: (() => void) | undefined;
+    const available = await Promise.race([
+      new Promise<true>((resolve) => this.#client.once('ready', (onReady = () => resolve(true)))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    this.#client.off('ready', onReady!);
+    return available && this.status.available;
+  }
+
   /** Stored profiles, as of the last write, plus those waiting. */
   get size(): number {
     let waiting = 0;
