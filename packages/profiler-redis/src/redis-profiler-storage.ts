@@ -4,11 +4,12 @@ import {
   DEFAULT_SEARCH_LIMIT,
   matchesSearch,
   resolveBounds,
+  resolveMaxPendingWrites,
+  summaryOf,
   type ProfileData,
   type ProfilerStorage,
   type ProfilerStorageStatus,
   type ProfileSearch,
-  summaryOf,
   type ProfileSummary,
   type StorageBounds,
 } from '@switchboard/profiler';
@@ -104,10 +105,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     this.#location = `${url.hostname}:${url.port || '6379'}${url.pathname.length > 1 ? url.pathname : ''}`;
     this.#keys = new RedisKeys(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
     this.#bounds = resolveBounds(options);
-    this.#maxPending = options.maxPendingWrites ?? 256;
-    if (!Number.isInteger(this.#maxPending) || this.#maxPending < 1) {
-      throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(options.maxPendingWrites)}.`);
-    }
+    this.#maxPending = resolveMaxPendingWrites(options.maxPendingWrites);
     this.#logger = options.logger ?? null;
     this.#now = now;
     const timeout = options.commandTimeoutMs ?? 2_000;

@@ -2,21 +2,13 @@
  * With Redis unreachable for the whole run, a burst of bulky profiles keeps only the bounded
  * queue in memory: the heap stays flat, the rest is dropped and counted, and one line says so.
  */
-import { randomBytes } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import type { ProfileData } from '@switchboard/profiler';
 import { RedisProfilerStorage } from '../src/index.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { bulkyProfile, heapAfterGc } from '../../profiler/test/support/bulky-profiles.js';
 
 const WRITES = 3000;
 const MAX_PENDING = 100;
-/** Each profile carries this much of its own text: 3,000 of them kept would be ~60 MiB. */
-const PAYLOAD_CHARS = 20_000;
 /** The queue's own share (100 × 20 KB) plus slack; an unbounded queue keeps thirty times this. */
 const HEAP_GROWTH_LIMIT = 20 * 1024 * 1024;
 
@@ -24,27 +16,6 @@ const logger = new MemoryLogger();
 // Nothing listens on port 1 of the loopback: every connection attempt is refused.
 const storage = new RedisProfilerStorage({ url: 'redis://127.0.0.1:1', maxProfiles: WRITES, maxPendingWrites: MAX_PENDING, logger });
 afterAll(() => storage.close());
-
-function heapAfterGc(): number {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
-
-function bulkyProfile(i: number): ProfileData {
-  return {
-    token: i.toString(16).padStart(6, '0'),
-    parentToken: null,
-    ip: '127.0.0.1',
-    method: 'GET',
-    url: `http://localhost/scan-${i}`,
-    time: Date.now(),
-    statusCode: 404,
-    virtualType: 'request',
-    childTokens: [],
-    // A flat string of its own (repeat() would build a rope sharing its pieces).
-    collectors: { request: { body: randomBytes(PAYLOAD_CHARS / 2).toString('hex') } },
-  };
-}
 
 it('keeps a bounded queue while Redis is down, counts the drops, and says so once', async () => {
   await vi.waitFor(() => expect(storage.status.message).toContain('is unavailable since'), { timeout: 10_000, interval: 5 });

@@ -31,6 +31,7 @@ export {
   matchesSearch,
   normaliseIp,
   resolveBounds,
+  resolveMaxPendingWrites,
   type ProfilerStorage,
   type ProfilerStorageStatus,
   type ProfileSearch,

@@ -89,6 +89,16 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
   return resolved;
 }
 
+/**
+ * The bound of a storage's write queue (`maxPendingWrites`): 256 by default, a few MiB of
+ * serialised profiles.
+ */
+export function resolveMaxPendingWrites(value: number | undefined): number {
+  const resolved = value ?? 256;
+  if (!Number.isInteger(resolved) || resolved < 1) throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
+  return resolved;
+}
+
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */
 export function normaliseIp(ip: string): string {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
