@@ -109,6 +109,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     this.#logger = options.logger ?? null;
     this.#now = now;
     const timeout = options.commandTimeoutMs ?? 2_000;
+    if (!(timeout > 0)) throw new RangeError(`commandTimeoutMs must be positive, got ${String(options.commandTimeoutMs)}.`);
     this.#timeoutMs = timeout;
     this.#client = createClient({
       url: url.href,
