@@ -199,9 +199,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
         return null;
       }
     }
-    if (json === null) return null;
-    const profile = JSON.parse(json) as ProfileData;
-    return this.#expired(profile) ? null : profile;
+    const profile = json === null ? null : parseJson<ProfileData>(json);
+    return profile === null || this.#expired(profile) ? null : profile;
   }
 
   has(token: string): boolean {
@@ -301,9 +300,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
       const entries = await this.#client.hmGet(this.#keys.entries, tokens);
       for (const entry of entries) {
         // Missing: evicted between the two reads.
-        if (entry === null) continue;
-        const { summary } = JSON.parse(String(entry)) as IndexEntry;
-        if (matchesSearch(summary, search)) found.push(summary);
+        const summary = entry === null ? undefined : parseJson<IndexEntry>(String(entry))?.summary;
+        if (summary !== undefined && matchesSearch(summary, search)) found.push(summary);
         if (found.length >= limit) break;
       }
       if (tokens.length < SEARCH_PAGE) break;
@@ -442,6 +440,15 @@ export class RedisProfilerStorage implements ProfilerStorage {
       this.#retryTimer = undefined;
     }
     this.#startWriter();
+  }
+}
+
+/** Damaged data under our keys (written by something else) reads as absent, not as an error. */
+function parseJson<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
   }
 }
 

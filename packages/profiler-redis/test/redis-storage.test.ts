@@ -212,6 +212,18 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     expect(logger.records.filter((record) => record.level !== 'INFO')).toEqual([expect.objectContaining({ level: 'ERROR', message: expect.stringContaining('is unavailable (') })]);
   });
 
+  it('damaged data under its keys reads as absent, not as an error', async () => {
+    const [writer, reader, prefix] = await storagePair();
+    await writer.write(profile(1));
+    await writer.flush();
+    await inspector.set(`${prefix}profile:00000d`, '{not json');
+    await inspector.hSet(`${prefix}entries`, '00000d', '{not json');
+    await inspector.zAdd(`${prefix}by-time`, { score: (BASE_TIME + 99) * 1024, value: '00000d' });
+    expect(await reader.read('00000d')).toBeNull();
+    expect((await reader.find({})).map((summary) => summary.token)).toEqual(['000001']);
+    expect(reader.status.available).toBe(true);
+  });
+
   it('purge removes every key under its prefix and none of another', async () => {
     const [first, , prefix] = await storagePair();
     const [other, , otherPrefix] = await storagePair();
