@@ -69,8 +69,8 @@ const CLIENT_QUEUE_LIMIT = 1_000;
  * answer from what this process still holds, and no Redis error reaches the caller. `close` writes
  * what is queued (bounded in time) and closes the connection at shutdown.
  *
- * For a standalone Redis (or a primary behind Sentinel); the script touches keys it derives from
- * stored data, which Redis Cluster does not allow.
+ * For one Redis server reached by its URL, not Redis Cluster: the script touches keys it derives
+ * from stored data, which Cluster does not allow.
  */
 export class RedisProfilerStorage implements ProfilerStorage {
   readonly #client;
