@@ -112,6 +112,7 @@ describe('packages installed with npm from their release tarballs', () => {
       expect(existsSync(join(installed(name), 'node_modules')), `${name} has a nested node_modules`).toBe(false);
     }
     expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
+    expect(importsOf.get('profiler-redis')).toEqual(['@redis/client', '@switchboard/profiler']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });
@@ -158,7 +159,7 @@ describe('packages installed with npm from their release tarballs', () => {
       '404 application/problem+json Accept',
       '500 application/problem+json',
       '500 text/plain; charset=UTF-8',
-      ['loaded: 5'],
+      ['loaded: 6'],
     ]);
 
     // Built without a logger, the error listener and the bare kernel each report their 500 on
@@ -223,6 +224,7 @@ import { FirewallListener } from '@switchboard/security';
 import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { CacheAttributeListener } from '@switchboard/http-cache';
 import { Profiler } from '@switchboard/profiler';
+import { RedisProfilerStorage } from '@switchboard/profiler-redis';
 
 async function start(label: string, errors?: ErrorListenerOptions, logger?: Logger) {
   const routes = new RouteCollection()
@@ -260,6 +262,6 @@ for (const path of ['/broken', '/nope']) {
 console.log(JSON.stringify([...files]));
 await debug.close();
 
-const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler];
+const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage];
 console.log('loaded:', others.filter((value) => typeof value === 'function').length);
 `;

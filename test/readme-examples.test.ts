@@ -3,15 +3,25 @@
  * run with tsx and must exit 0 on its own, and the README's `npm install` line names every package
  * the example imports. Examples may import sibling packages (a user installs
  * what the example imports), so they run from the example host, which depends on every package.
+ * They get `REDIS_URL`: a private redis-server, which profiler-redis's example must reach.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisServer } from '../packages/profiler-redis/test/support/redis-server.js';
 
 const root = resolve(import.meta.dirname, '..');
 const run = promisify(execFile);
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await RedisServer.start();
+});
+afterAll(async () => {
+  await redis?.close();
+});
 
 const examples = readdirSync(join(root, 'packages'))
   .map((name) => ({ name, readme: join(root, 'packages', name, 'README.md') }))
@@ -49,8 +59,10 @@ describe('package README examples', () => {
         const { stdout } = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
           cwd: host,
           timeout: 30_000,
+          env: { ...process.env, REDIS_URL: redis.url },
         });
         expect(stdout.length).toBeGreaterThan(0);
+        if (name === 'profiler-redis') expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
       } finally {
         rmSync(file, { force: true });
       }

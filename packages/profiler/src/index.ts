@@ -6,7 +6,7 @@
 export { Profiler, type ProfilerOptions } from './profiler.js';
 export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from './register-profiler.js';
 
-export { Profile, type ProfileData, type ProfileSummary } from './profile/profile.js';
+export { Profile, summaryOf, type ProfileData, type ProfileSummary } from './profile/profile.js';
 export { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 export { DEFAULT_REDACTED_HEADERS, REDACTED, Redactor } from './profile/redactor.js';
 
@@ -28,7 +28,12 @@ export { SecurityCollector, type SecurityData } from './collector/security-colle
 export {
   DEFAULT_SEARCH_LIMIT,
   DEFAULT_STORAGE_BOUNDS,
+  matchesSearch,
+  normaliseIp,
+  resolveBounds,
+  resolveMaxPendingWrites,
   type ProfilerStorage,
+  type ProfilerStorageStatus,
   type ProfileSearch,
   type StorageBounds,
 } from './storage/profiler-storage.js';

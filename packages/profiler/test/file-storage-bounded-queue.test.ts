@@ -4,49 +4,21 @@
  * the oldest queued profiles with one log line, and afterwards every token is either stored (on
  * disk, found by a restarted storage) or unknown.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { FileProfilerStorage, type ProfileData } from '../src/index.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { FileProfilerStorage } from '../src/index.js';
+import { bulkyProfile, heapAfterGc } from './support/bulky-profiles.js';
 
 const WRITES = 3000;
 const MAX_PENDING = 100;
-/** Each profile carries this much of its own text: 3,000 of them kept would be ~60 MiB. */
-const PAYLOAD_CHARS = 20_000;
 /** The queue's own share (100 × 20 KB) plus slack; an unbounded queue keeps three times this. */
 const HEAP_GROWTH_LIMIT = 20 * 1024 * 1024;
 
 const directory = mkdtempSync(join(tmpdir(), 'profiler-queue-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-function heapAfterGc(): number {
-  for (let i = 0; i < 3; i++) gc();
-  return process.memoryUsage().heapUsed;
-}
-
-function bulkyProfile(i: number): ProfileData {
-  return {
-    token: i.toString(16).padStart(6, '0'),
-    parentToken: null,
-    ip: '127.0.0.1',
-    method: 'GET',
-    url: `http://localhost/scan-${i}`,
-    time: Date.now(),
-    statusCode: 404,
-    virtualType: 'request',
-    childTokens: [],
-    // A flat string of its own (repeat() would build a rope sharing its pieces).
-    collectors: { request: { body: randomBytes(PAYLOAD_CHARS / 2).toString('hex') } },
-  };
-}
 
 it('keeps a bounded queue under a burst of writes, says so once, and every token is stored or unknown', async () => {
   const logger = new MemoryLogger();

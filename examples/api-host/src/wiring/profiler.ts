@@ -9,8 +9,11 @@ import {
   registerProfiler,
   routerMatchExplainer,
   routerProfileLink,
+  type ProfilerStorage,
 } from '@switchboard/profiler';
+import { RedisProfilerStorage } from '@switchboard/profiler-redis';
 import { Router, type RouteCollection } from '@switchboard/router';
+import { ConfigError } from '../config.js';
 
 /** What the profiler wiring needs from the app. */
 export interface ProfilerHost {
@@ -23,12 +26,12 @@ export interface ProfilerHost {
   logger: Logger;
   profilerPath: string | null;
   config?: { env: NodeJS.ProcessEnv; baseUrl?: string | null };
-  /** The file storage writes what is still queued there at shutdown. */
+  /** The file and Redis storages write what is still queued there at shutdown. */
   onShutdown(cleanup: () => void | Promise<void>): void;
 }
 
 export const PROFILER_PATH = '/_profiler';
-/** Longest wait for queued profiles at shutdown (at most 256 small files; well under a second on a sane disk). */
+/** Longest wait for queued profiles at shutdown (at most 256 small files or Redis writes; well under a second when healthy). */
 export const PROFILE_FLUSH_TIMEOUT_MS = 2_000;
 
 /**
@@ -37,9 +40,11 @@ export const PROFILE_FLUSH_TIMEOUT_MS = 2_000;
  * after the host is built: it wraps `host.logger`, so the logs of every later wiring reach the
  * profiles. Returns the profiler (`redact()` takes secrets known later), or `null` with debug off.
  *
- * Storage: in memory (500 profiles, 1 hour), or files when `PROFILER_DIR` names a directory; the
- * file storage's write queue is bounded, and shutdown writes what it still holds (bounded in time),
- * so a token announced in a header is found after a restart, or answers 404 if it was dropped.
+ * Storage: in memory (500 profiles, 1 hour); files when `PROFILER_DIR` names a directory; Redis when
+ * `PROFILER_REDIS_URL` names one, so that every host process behind a balancer finds every profile
+ * (setting both is refused). The file and Redis storages queue writes in a bounded queue, and
+ * shutdown writes what it still holds (bounded in time), so a token announced in a header is found
+ * after a restart, or answers 404 if it was dropped.
  */
 export function wireProfiler(host: ProfilerHost): Profiler | null {
   if (!host.debug) return null;
@@ -61,12 +66,28 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
   return profiler;
 }
 
-function profileStorage(host: ProfilerHost): MemoryProfilerStorage | FileProfilerStorage {
-  const directory = host.config?.env['PROFILER_DIR'];
-  if (directory === undefined || directory === '') return new MemoryProfilerStorage();
+function profileStorage(host: ProfilerHost): ProfilerStorage {
+  const directory = host.config?.env['PROFILER_DIR'] ?? '';
+  const redisUrl = host.config?.env['PROFILER_REDIS_URL'] ?? '';
+  if (directory !== '' && redisUrl !== '') throw new ConfigError('Set PROFILER_DIR (profiles in files) or PROFILER_REDIS_URL (profiles in Redis), not both.');
+  if (redisUrl !== '') return redisStorage(host, redisUrl);
+  if (directory === '') return new MemoryProfilerStorage();
   const storage = new FileProfilerStorage({ directory, logger: host.logger.child({ channel: 'profiler' }) });
   host.onShutdown(async () => {
     await storage.flush(PROFILE_FLUSH_TIMEOUT_MS);
   });
+  return storage;
+}
+
+function redisStorage(host: ProfilerHost, url: string): RedisProfilerStorage {
+  let storage: RedisProfilerStorage;
+  try {
+    storage = new RedisProfilerStorage({ url, logger: host.logger.child({ channel: 'profiler' }) });
+  } catch {
+    // The URL itself stays out of the message: it may hold a password.
+    throw new ConfigError('PROFILER_REDIS_URL must be a URL such as redis://127.0.0.1:6379.');
+  }
+  // Writes what waits, then closes the connection (which would otherwise keep the process alive).
+  host.onShutdown(() => storage.close(PROFILE_FLUSH_TIMEOUT_MS));
   return storage;
 }

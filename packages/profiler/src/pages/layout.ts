@@ -62,6 +62,7 @@ form.search { display: flex; gap: 10px; flex-wrap: wrap; align-items: flex-end; 
 form.search label { display: flex; flex-direction: column; font-size: 12px; color: var(--muted); }
 form.search input, form.search select { font: inherit; padding: 4px 8px; border: 1px solid var(--line); border-radius: 4px; min-width: 110px; }
 form.search button { font: inherit; padding: 5px 14px; border: 0; border-radius: 4px; background: var(--accent); color: #fff; }
+.outage { margin: 0 0 16px; padding: 10px 14px; border-radius: 6px; background: #fbe1de; color: var(--bad); }
 .notice { max-width: 760px; margin: 40px auto; }
 .notice h1 { font-size: 22px; }
 `;

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
 import type { Profile, ProfileSummary } from '../profile/profile.js';
 import type { Profiler } from '../profiler.js';
-import { DEFAULT_SEARCH_LIMIT, type ProfileSearch } from '../storage/profiler-storage.js';
+import { DEFAULT_SEARCH_LIMIT, type ProfilerStorageStatus, type ProfileSearch } from '../storage/profiler-storage.js';
 import { html, type SafeHtml } from './html.js';
 import { PROFILER_CSP } from './layout.js';
 import { defaultPanels } from './panels/default-panels.js';
@@ -54,8 +54,9 @@ export class ProfilerController {
     const search = parseSearch(request.query);
     if (typeof search === 'string') return this.#message(request, 400, 'Bad search', html`${search}`);
     const profiles = await this.#profiler.find(search);
-    if (wantsJson(request)) return json({ profiles }, 200);
-    return page(searchPage(search, profiles, this.base), 200);
+    const outage = this.#storageOutage();
+    if (wantsJson(request)) return json(outage === null ? { profiles } : { profiles, storage: outage }, 200);
+    return page(searchPage(search, profiles, this.base, outage), 200);
   }
 
   async renderPanel(request: Request, token: unknown): Promise<Response> {
@@ -70,6 +71,8 @@ export class ProfilerController {
       const latest = await this.#profiler.latest({ type, ...(ip === undefined ? {} : { ip }) });
       profile = latest === null ? null : await this.#profiler.loadProfile(latest.token);
       if (profile === null) {
+        const outage = this.#storageOutage();
+        if (outage !== null) return this.#unavailable(request, outage);
         const who = ip === undefined ? '' : ` from ${ip}`;
         return this.#message(request, 404, 'No profile yet', html`No profile of type <code>${type}</code>${who} is stored.`, await this.#newest());
       }
@@ -83,6 +86,8 @@ export class ProfilerController {
     } else {
       profile = await this.#profiler.loadProfile(token);
       if (profile === null) {
+        const outage = this.#storageOutage();
+        if (outage !== null) return this.#unavailable(request, outage);
         return this.#message(
           request,
           404,
@@ -116,6 +121,17 @@ export class ProfilerController {
     const ordered = [...this.#panels.values()].filter((candidate) => profile.hasCollector(candidate.name));
     for (const extra of panels) if (!this.#panels.has(extra.name)) ordered.push(extra);
     return page(profilePage({ profile, panel: panelName, panels: ordered, content, base: this.base }), 200);
+  }
+
+  /** The storage's status when it cannot be reached (only a networked storage ever says so). */
+  #storageOutage(): ProfilerStorageStatus | null {
+    const status = this.#profiler.storage.status;
+    return status === undefined || status.available ? null : status;
+  }
+
+  /** A profile not found while storage is down may well exist: 503, not "unknown token". */
+  #unavailable(request: Request, outage: ProfilerStorageStatus): Response {
+    return this.#message(request, 503, 'Profile storage unavailable', html`${outage.message}`);
   }
 
   #newest(): Promise<ProfileSummary[]> {

@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../profile/profile.js';
-import type { ProfileSearch } from '../storage/profiler-storage.js';
+import type { ProfilerStorageStatus, ProfileSearch } from '../storage/profiler-storage.js';
 import { formatTime, profileLink, statusClass } from './components.js';
 import { html, type SafeHtml } from './html.js';
 import { layout } from './layout.js';
@@ -18,10 +18,11 @@ ${profiles.map((profile) => html`<tr>
 </table>`;
 }
 
-/** `/_profiler/`: the search form and the newest matching profiles. */
-export function searchPage(search: ProfileSearch, profiles: readonly ProfileSummary[], base: string): string {
+/** `/_profiler/`: the search form and the newest matching profiles; a notice first when storage is down. */
+export function searchPage(search: ProfileSearch, profiles: readonly ProfileSummary[], base: string, outage: ProfilerStorageStatus | null = null): string {
   const body = html`<main>
 <h2>Profiles</h2>
+${outage === null ? '' : html`<p class="outage" role="alert"><b>Profile storage unavailable.</b> ${outage.message}</p>`}
 <section class="card">
 <form class="search" method="get" action="${base}/">
   <label>IP <input name="ip" value="${search.ip ?? ''}" placeholder="127.0.0.1"></label>

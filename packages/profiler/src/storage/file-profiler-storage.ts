@@ -7,6 +7,7 @@ import {
   DEFAULT_SEARCH_LIMIT,
   matchesSearch,
   resolveBounds,
+  resolveMaxPendingWrites,
   type ProfilerStorage,
   type ProfileSearch,
   type StorageBounds,
@@ -72,10 +73,7 @@ export class FileProfilerStorage implements ProfilerStorage {
   constructor(options: FileProfilerStorageOptions, now: () => number = Date.now) {
     this.directory = options.directory;
     this.#bounds = resolveBounds(options);
-    this.#maxPending = options.maxPendingWrites ?? 256;
-    if (!Number.isInteger(this.#maxPending) || this.#maxPending < 1) {
-      throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(options.maxPendingWrites)}.`);
-    }
+    this.#maxPending = resolveMaxPendingWrites(options.maxPendingWrites);
     this.#logger = options.logger ?? null;
     this.#now = now;
     mkdirSync(this.directory, { recursive: true });

@@ -51,6 +51,18 @@ export interface ProfilerStorage {
   readonly size: number;
   /** Removes every profile. */
   purge(): Promise<void>;
+  /**
+   * Whether the storage can be reached now. Storages in this process (memory, files) leave it out
+   * and are always available; a networked one (Redis) says when it is not, and the pages tell why
+   * a token is not found.
+   */
+  readonly status?: ProfilerStorageStatus;
+}
+
+export interface ProfilerStorageStatus {
+  readonly available: boolean;
+  /** What a person reads on the profiler pages: where the storage is, what failed, what happens to new profiles. */
+  readonly message: string;
 }
 
 /** The common filter of the storages' `find`. */
@@ -77,8 +89,18 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
   return resolved;
 }
 
+/**
+ * The bound of a storage's write queue (`maxPendingWrites`): 256 by default, a few MiB of
+ * serialised profiles.
+ */
+export function resolveMaxPendingWrites(value: number | undefined): number {
+  const resolved = value ?? 256;
+  if (!Number.isInteger(resolved) || resolved < 1) throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
+  return resolved;
+}
+
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */
-function normaliseIp(ip: string): string {
+export function normaliseIp(ip: string): string {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
   const lower = bare.toLowerCase();
   return lower.startsWith('::ffff:') && lower.includes('.') ? lower.slice(7) : lower;

@@ -1,0 +1,459 @@
+import { createClient } from '@redis/client';
+import type { Logger } from '@switchboard/http-kernel';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  matchesSearch,
+  resolveBounds,
+  resolveMaxPendingWrites,
+  summaryOf,
+  type ProfileData,
+  type ProfilerStorage,
+  type ProfilerStorageStatus,
+  type ProfileSearch,
+  type ProfileSummary,
+  type StorageBounds,
+} from '@switchboard/profiler';
+import { DEFAULT_KEY_PREFIX, highestScoreAt, indexEntryOf, lowestScoreAt, RedisKeys, type IndexEntry } from './redis-keys.js';
+import { WRITE_SCRIPT } from './write-script.js';
+
+export interface RedisProfilerStorageOptions extends StorageBounds {
+  /** `redis://[[user]:password@]host[:port][/database]` (`rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
+  url?: string;
+  /** Prefix of every key written; apps sharing one Redis each use their own. Default `switchboard:profiler:`. */
+  keyPrefix?: string;
+  /**
+   * Most profiles waiting in memory for Redis (default 256, a few MiB). While Redis is down or
+   * slow, the oldest waiting profile is dropped for each new one past this: its token answers 404.
+   */
+  maxPendingWrites?: number;
+  /** A command not answered within this time fails, and counts as Redis being unavailable. Default 2,000 ms. */
+  commandTimeoutMs?: number;
+  /** Told once when Redis becomes unavailable, once when it is back, and once when writes fall behind. */
+  logger?: Logger;
+}
+
+interface PendingProfile {
+  readonly summary: ProfileSummary;
+  /** Serialised when queued: the buffer's memory is that of its strings. */
+  readonly json: string;
+}
+
+interface Outage {
+  readonly since: number;
+  readonly reason: string;
+}
+
+/** A storage only ever names keys after tokens of this shape. */
+const SAFE_TOKEN = /^[0-9a-f]{1,64}$/;
+/** Profiles sent in one script call. */
+const WRITE_BATCH = 32;
+/** Summaries read per round trip while a search filters (by URL, say) what the indexes cannot. */
+const SEARCH_PAGE = 100;
+/** After a failed write, the next attempt waits this long, unless the client reconnects first. */
+const RETRY_DELAY_MS = 1_000;
+/** Most commands waiting in the client; past it the client refuses more at once. */
+const CLIENT_QUEUE_LIMIT = 1_000;
+
+/**
+ * Profiles in Redis, shared by every process of an app behind a load balancer: the token in a
+ * response of one process finds its profile through any other.
+ *
+ * Each profile is a key expiring when it is `maxAgeMs` old, listed in sorted-set indexes (all, and by
+ * IP, method, status and type) that `find` and `latest` read newest first; one Lua script writes a
+ * batch of profiles and evicts the oldest past `maxProfiles` atomically (see `RedisKeys`).
+ *
+ * `write` never waits for Redis: it queues the profile (readable at once from this process) for a
+ * single background writer. The queue is bounded (`maxPendingWrites`): while Redis is down or slow,
+ * the oldest waiting profiles are dropped and counted (`droppedWrites`). An outage is logged once
+ * when it starts and once when it ends, `status` says it to the profiler pages, reads and searches
+ * answer from what this process still holds, and no Redis error reaches the caller. `close` writes
+ * what is queued (bounded in time) and closes the connection at shutdown.
+ *
+ * For one Redis server reached by its URL, not Redis Cluster: the script touches keys it derives
+ * from stored data, which Cluster does not allow.
+ */
+export class RedisProfilerStorage implements ProfilerStorage {
+  readonly #client;
+  readonly #keys: RedisKeys;
+  readonly #bounds: Required<StorageBounds>;
+  readonly #maxPending: number;
+  readonly #logger: Logger | null;
+  readonly #now: () => number;
+  readonly #timeoutMs: number;
+  /** `host:port/database`: the URL without its credentials, for messages. */
+  readonly #location: string;
+  /** Queued, not being written yet, oldest first. */
+  readonly #pending = new Map<string, PendingProfile>();
+  /** Being written by the current batch. */
+  readonly #inFlight = new Map<string, PendingProfile>();
+  /** Tokens stored in Redis as of the last write, by any process: `has` answers from it and the queues. */
+  #stored = new Set<string>();
+  #outage: Outage | null = null;
+  #dropped = 0;
+  /** Whether this backlog's drops were told already (an outage's log line says they will happen). */
+  #dropsReported = false;
+  #writerRunning = false;
+  /** A write that timed out but may still be answered: no other is sent before it settles. */
+  #unsettledWrite: Promise<unknown> | null = null;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #drainWaiters: Array<() => void> = [];
+  #idleWaiters: Array<() => void> = [];
+  #closed = false;
+
+  constructor(options: RedisProfilerStorageOptions = {}, now: () => number = Date.now) {
+    const url = new URL(options.url ?? 'redis://127.0.0.1:6379');
+    this.#location = `${url.hostname}:${url.port || '6379'}${url.pathname.length > 1 ? url.pathname : ''}`;
+    this.#keys = new RedisKeys(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
+    this.#bounds = resolveBounds(options);
+    this.#maxPending = resolveMaxPendingWrites(options.maxPendingWrites);
+    this.#logger = options.logger ?? null;
+    this.#now = now;
+    const timeout = options.commandTimeoutMs ?? 2_000;
+    if (!(timeout > 0)) throw new RangeError(`commandTimeoutMs must be positive, got ${String(options.commandTimeoutMs)}.`);
+    this.#timeoutMs = timeout;
+    this.#client = createClient({
+      url: url.href,
+      // Commands sent while disconnected fail at once instead of piling up in the client.
+      disableOfflineQueue: true,
+      commandsQueueMaxLength: CLIENT_QUEUE_LIMIT,
+      commandOptions: { timeout },
+      // Reconnects forever, backing off to one attempt every 2 s.
+      socket: { connectTimeout: timeout, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
+    });
+    // Without a listener, a connection error would be thrown as an uncaught exception.
+    this.#client.on('error', (error: unknown) => this.#failed(error));
+    this.#client.on('ready', () => this.#succeeded());
+    this.#client.connect().catch((error: unknown) => this.#failed(error));
+  }
+
+  /** Available while connected and the last command succeeded; otherwise why not, and what happens to new profiles. */
+  get status(): ProfilerStorageStatus {
+    if (this.#closed) return { available: false, message: `The connection to Redis at ${this.#location} is closed.` };
+    const waiting = `${this.pendingWrites} new profiles wait in this process (at most ${this.#maxPending}), ${this.#dropped} dropped since start.`;
+    if (this.#outage !== null) {
+      const since = new Date(this.#outage.since).toISOString();
+      return { available: false, message: `Redis at ${this.#location} is unavailable since ${since} (${this.#outage.reason}). ${waiting}` };
+    }
+    if (!this.#client.isReady) return { available: false, message: `Connecting to Redis at ${this.#location}. ${waiting}` };
+    return { available: true, message: `Redis at ${this.#location}.` };
+  }
+
+  /**
+   * Resolves `true` once connected (at once when already), `false` after `timeoutMs`. Optional: the
+   * storage connects, and reconnects, by itself; for a startup log line or a script's first read.
+   */
+  async waitUntilAvailable(timeoutMs: number): Promise<boolean> {
+    if (this.status.available) return true;
+    let timer: NodeJS.Timeout | undefined;
+    let onReady: (() => void) | undefined;
+    const available = await Promise.race([
+      new Promise<true>((resolve) => this.#client.once('ready', (onReady = () => resolve(true)))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    this.#client.off('ready', onReady!);
+    return available && this.status.available;
+  }
+
+  /** Stored profiles, as of the last write, plus those waiting. */
+  get size(): number {
+    let waiting = 0;
+    for (const token of [...this.#pending.keys(), ...this.#inFlight.keys()]) if (!this.#stored.has(token)) waiting++;
+    return this.#stored.size + waiting;
+  }
+
+  /** Profiles queued and not written yet (at most `maxPendingWrites`, plus one batch being written). */
+  get pendingWrites(): number {
+    return this.#pending.size + this.#inFlight.size;
+  }
+
+  /** Profiles dropped since start because the queue was full or `close` ran out of time. */
+  get droppedWrites(): number {
+    return this.#dropped;
+  }
+
+  /** Queues the profile; readable at once from this process, and from every process once written. */
+  async write(profile: ProfileData): Promise<void> {
+    if (!SAFE_TOKEN.test(profile.token)) throw new RangeError('Refusing a profile key from an invalid token.');
+    if (this.#closed) {
+      this.#dropped++;
+      return;
+    }
+    if (this.#expired(profile)) return;
+    this.#pending.delete(profile.token);
+    this.#pending.set(profile.token, { summary: summaryOf(profile), json: JSON.stringify(profile) });
+    if (this.#pending.size > this.#maxPending) this.#dropOldestPending();
+    this.#startWriter();
+  }
+
+  async read(token: string): Promise<ProfileData | null> {
+    if (!SAFE_TOKEN.test(token)) return null;
+    const queued = this.#pending.get(token) ?? this.#inFlight.get(token);
+    let json: string | null | undefined = queued?.json;
+    if (json === undefined) {
+      try {
+        json = await this.#answerWithin(this.#client.get(this.#keys.profile(token)));
+        this.#readSucceeded();
+      } catch (error) {
+        this.#failed(error);
+        return null;
+      }
+    }
+    const profile = json === null ? null : parseJson<ProfileData>(json);
+    return profile === null || this.#expired(profile) ? null : profile;
+  }
+
+  has(token: string): boolean {
+    return this.#pending.has(token) || this.#inFlight.has(token) || this.#stored.has(token);
+  }
+
+  /** Waiting profiles and stored ones merged, newest first; only the waiting ones while Redis is unavailable. */
+  async find(search: ProfileSearch): Promise<ProfileSummary[]> {
+    const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (limit <= 0) return [];
+    const waiting = [...this.#inFlight.values(), ...this.#pending.values()]
+      .reverse()
+      .map((queued) => queued.summary)
+      .filter((summary) => !this.#expired(summary) && matchesSearch(summary, search))
+      .slice(0, limit);
+    let stored: ProfileSummary[] = [];
+    try {
+      stored = await this.#answerWithin(this.#findStored(search, limit));
+      this.#readSucceeded();
+    } catch (error) {
+      this.#failed(error);
+    }
+    const seen = new Set(waiting.map((summary) => summary.token));
+    const merged = [...waiting, ...stored.filter((summary) => !seen.has(summary.token))];
+    // Stable: of equal times, waiting profiles (written last) stay first.
+    return merged.sort((a, b) => b.time - a.time).slice(0, limit);
+  }
+
+  /** Removes every key under the prefix, and what waits in this process. Fails when Redis does. */
+  async purge(): Promise<void> {
+    this.#pending.clear();
+    await this.#writerIdle();
+    const pattern = `${this.#keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+      if (keys.length > 0) await this.#client.del(keys);
+    }
+    this.#stored = new Set();
+  }
+
+  /**
+   * Resolves once every profile queued so far is in Redis (`true`), or after `timeoutMs` (`false`):
+   * then the profiles still waiting are dropped.
+   */
+  async flush(timeoutMs = Infinity): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const drained = new Promise<true>((resolve) => {
+      if (this.pendingWrites === 0) resolve(true);
+      else this.#drainWaiters.push(() => resolve(true));
+    });
+    const done = await Promise.race([drained, timedOut]);
+    clearTimeout(timer);
+    if (!done && this.#pending.size > 0) {
+      this.#dropped += this.#pending.size;
+      this.#pending.clear();
+      this.#logger?.warn({ redis: this.#location, dropped: this.#dropped }, `Profiler storage: not every waiting profile reached Redis at ${this.#location} within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`);
+    }
+    return done;
+  }
+
+  /** For shutdown: `flush(timeoutMs)`, then closes the connection. Later writes are dropped. */
+  async close(timeoutMs = 2_000): Promise<void> {
+    if (this.#closed) return;
+    if (this.#client.isReady) await this.flush(timeoutMs);
+    else if (this.#pending.size > 0) await this.flush(0);
+    this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    if (this.#client.isReady) {
+      await this.#client.close().catch(() => this.#client.destroy());
+    } else {
+      this.#client.destroy();
+    }
+  }
+
+  async #findStored(search: ProfileSearch, limit: number): Promise<ProfileSummary[]> {
+    const lowest = lowestScoreAt(Math.max(search.start ?? 0, this.#now() - this.#bounds.maxAgeMs));
+    const highest = search.end === undefined ? '+inf' : highestScoreAt(search.end);
+    const indexes = this.#keys.searchIndexes(search);
+    // One criterion or none: page through its index. Several: their intersection, sorted here.
+    const [first, ...others] = indexes;
+    const intersection =
+      first !== undefined && others.length > 0
+        ? (await this.#client.zInterWithScores([first, ...others], { AGGREGATE: 'MAX' }))
+            .filter(({ score }) => score >= Number(lowest) && (highest === '+inf' || score <= Number(highest)))
+            .sort((a, b) => b.score - a.score)
+            .map(({ value }) => String(value))
+        : null;
+    const index = first ?? this.#keys.byTime;
+    const found: ProfileSummary[] = [];
+    for (let offset = 0; found.length < limit; offset += SEARCH_PAGE) {
+      const tokens =
+        intersection?.slice(offset, offset + SEARCH_PAGE) ??
+        (await this.#client.zRange(index, highest, lowest, { BY: 'SCORE', REV: true, LIMIT: { offset, count: SEARCH_PAGE } })).map(String);
+      if (tokens.length === 0) break;
+      const entries = await this.#client.hmGet(this.#keys.entries, tokens);
+      for (const entry of entries) {
+        // Missing: evicted between the two reads.
+        const summary = entry === null ? undefined : parseJson<IndexEntry>(String(entry))?.summary;
+        if (summary !== undefined && matchesSearch(summary, search)) found.push(summary);
+        if (found.length >= limit) break;
+      }
+      if (tokens.length < SEARCH_PAGE) break;
+    }
+    return found;
+  }
+
+  #expired(profile: ProfileSummary): boolean {
+    return profile.time < this.#now() - this.#bounds.maxAgeMs;
+  }
+
+  #startWriter(): void {
+    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || this.#unsettledWrite !== null || !this.#client.isReady) return;
+    this.#writerRunning = true;
+    void this.#runWriter();
+  }
+
+  async #runWriter(): Promise<void> {
+    try {
+      while (this.#pending.size > 0 && this.#client.isReady) {
+        if (!(await this.#writeBatch())) {
+          this.#retryTimer = setTimeout(() => {
+            this.#retryTimer = undefined;
+            this.#startWriter();
+          }, RETRY_DELAY_MS).unref();
+          break;
+        }
+      }
+    } finally {
+      this.#writerRunning = false;
+      for (const resolve of this.#idleWaiters.splice(0)) resolve();
+      if (this.pendingWrites === 0) {
+        this.#dropsReported = false;
+        for (const resolve of this.#drainWaiters.splice(0)) resolve();
+      }
+    }
+  }
+
+  #writerIdle(): Promise<void> {
+    if (!this.#writerRunning) return Promise.resolve();
+    return new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
+  /** Sends one batch; `false` when it failed, the batch then back at the front of the queue. */
+  async #writeBatch(): Promise<boolean> {
+    for (const [token, queued] of this.#pending) {
+      if (this.#inFlight.size >= WRITE_BATCH) break;
+      this.#pending.delete(token);
+      this.#inFlight.set(token, queued);
+    }
+    const now = this.#now();
+    const args = [this.#keys.prefix, lowestScoreAt(now - this.#bounds.maxAgeMs), String(this.#bounds.maxProfiles), String(this.#bounds.maxAgeMs)];
+    for (const [token, queued] of this.#inFlight) {
+      const { summary, json } = queued;
+      args.push(token, String(summary.time), String(summary.time + this.#bounds.maxAgeMs), JSON.stringify(indexEntryOf(summary)), json);
+    }
+    const sent = this.#client.eval(WRITE_SCRIPT, { keys: [], arguments: args });
+    try {
+      const stored = await this.#answerWithin(sent);
+      this.#stored = new Set((stored as unknown[]).map(String));
+      this.#inFlight.clear();
+      this.#succeeded();
+      return true;
+    } catch (error) {
+      this.#failed(error);
+      if (error instanceof StorageTimeoutError) {
+        this.#unsettledWrite = sent.then(
+          () => this.#succeeded(),
+          () => undefined,
+        ).finally(() => {
+          this.#unsettledWrite = null;
+          this.#startWriter();
+        });
+      }
+      // The script runs whole or not at all (a timeout may still have run it: writing again is harmless).
+      const retry = [...this.#inFlight].filter(([token]) => !this.#pending.has(token));
+      const rest = [...this.#pending];
+      this.#inFlight.clear();
+      this.#pending.clear();
+      for (const [token, queued] of [...retry, ...rest]) this.#pending.set(token, queued);
+      while (this.#pending.size > this.#maxPending) this.#dropOldestPending();
+      return false;
+    }
+  }
+
+  /**
+   * The client's own timeout covers only a command waiting to be sent; this one also covers a
+   * command sent to a Redis that does not answer (overloaded, paused).
+   */
+  #answerWithin<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StorageTimeoutError(this.#timeoutMs)), this.#timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  #dropOldestPending(): void {
+    const oldest = this.#pending.keys().next();
+    if (oldest.done) return;
+    this.#pending.delete(oldest.value);
+    this.#dropped++;
+    if (this.#dropsReported) return;
+    this.#dropsReported = true;
+    this.#logger?.warn(
+      { redis: this.#location, maxPendingWrites: this.#maxPending },
+      `Profiler storage: writes to Redis at ${this.#location} fall behind; dropping the oldest waiting profiles (their tokens answer 404). Said once; see droppedWrites for the count.`,
+    );
+  }
+
+  /** A command or the connection failed: the first failure of an outage is logged, the others only counted. */
+  #failed(error: unknown): void {
+    if (this.#outage !== null || this.#closed) return;
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#outage = { since: this.#now(), reason };
+    // Drops during the outage are the expected consequence, said here rather than on the first one.
+    this.#dropsReported = true;
+    this.#logger?.error(
+      { redis: this.#location, reason },
+      `Profiler storage: Redis at ${this.#location} is unavailable (${reason}). New profiles wait in this process, at most ${this.#maxPending}; older ones are dropped past that. Said once per outage.`,
+    );
+  }
+
+  /** Reads work; writes may not (a Redis refusing writes): while profiles wait, the writer decides. */
+  #readSucceeded(): void {
+    if (this.pendingWrites === 0) this.#succeeded();
+  }
+
+  /** A write succeeded or the client (re)connected: ends an outage, and writes what waits. */
+  #succeeded(): void {
+    if (this.#outage !== null && this.#client.isReady) {
+      const seconds = Math.round((this.#now() - this.#outage.since) / 1000);
+      this.#outage = null;
+      this.#logger?.info({ redis: this.#location, dropped: this.#dropped }, `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.#dropped} profiles dropped since start).`);
+      clearTimeout(this.#retryTimer);
+      this.#retryTimer = undefined;
+    }
+    this.#startWriter();
+  }
+}
+
+/** Damaged data under our keys (written by something else) reads as absent, not as an error. */
+function parseJson<T>(text: string): T | null {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+class StorageTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+  }
+}
