@@ -232,7 +232,8 @@ async function start(label: string, errors?: ErrorListenerOptions, logger?: Logg
     .add('boom', '/boom', { methods: ['GET'], controller: defineController([], () => { throw new Error('boom in the app ' + label); }) })
     .add('broken', '/broken', { methods: ['GET'], controller: defineController([], () => undefined) });
   const dispatcher = new EventDispatcher<KernelEventMap>();
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  // In debug mode the router's 404 carries its stack, as the error page's trace shows it.
+  dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug: errors?.debug ?? false }));
   if (errors) dispatcher.addSubscriber(new ErrorListener(errors));
   dispatcher.on('kernel.response', (event: ResponseEvent) => { event.response.headers.set('x-packed', 'yes'); });
   return serve(new HttpKernel(logger ? { dispatcher, logger } : { dispatcher }), { port: 0, handleSignals: false });
