@@ -30,6 +30,10 @@ const routes: RouteCase[] = [
   { method: 'GET', path: '/api/me', expected: { anonymous: 401, user: 200, admin: 200 } },
   { method: 'GET', path: '/api/admin', expected: { anonymous: 401, user: 403, admin: 200 } },
   { method: 'POST', path: '/api/token', body: '{"username":"demo","password":"wrong"}', expected: { anonymous: 401, user: 401, admin: 401 } },
+  // A trailing-slash redirect is decided by routing alone: the firewall judges the target when the client follows it.
+  { method: 'GET', path: '/api/items/', expected: { anonymous: 301, user: 301, admin: 301 } },
+  { method: 'GET', path: '/api/me/', expected: { anonymous: 301, user: 301, admin: 301 } },
+  { method: 'GET', path: '/health/', expected: { anonymous: 301, user: 301, admin: 301 } },
 ];
 
 for (const debug of [true, false]) {
@@ -76,6 +80,7 @@ for (const debug of [true, false]) {
               ...(token === null ? {} : { authorization: `Bearer ${token}` }),
             },
             ...(route.body === undefined ? {} : { body: route.body }),
+            redirect: 'manual',
           });
           await response.arrayBuffer();
           seen[caller] = response.status;
@@ -83,5 +88,15 @@ for (const debug of [true, false]) {
         expect(seen).toEqual(route.expected);
       });
     }
+
+    it('a trailing-slash redirect answers 301 to the target even with a forged token', async () => {
+      const response = await fetch(`${host.running.url}/api/items/?page=2`, {
+        headers: { authorization: 'Bearer aaa.bbb.ccc' },
+        redirect: 'manual',
+      });
+      expect(response.status).toBe(301);
+      expect(response.headers.get('location')).toBe(`${host.running.url}/api/items?page=2`);
+      expect(response.headers.get('www-authenticate')).toBeNull();
+    });
   });
 }

@@ -127,6 +127,13 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     const both = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x'.repeat(201), quantity: -1 }) });
     expect(((await both.json()) as { violations: Array<{ path: string }> }).violations.map((v) => v.path)).toEqual(['/name', '/quantity']);
 
+    // PostgreSQL text cannot hold NUL: refused as a violation, never passed on to become a 500.
+    const nul = await call('POST', '/api/items', { token: userToken, body: '{"name":"a\\u0000b","quantity":1}' });
+    expect(nul.status).toBe(422);
+    expect(((await nul.json()) as { violations: unknown }).violations).toEqual([
+      { path: '/name', message: 'Must not contain the NUL character (U+0000).' },
+    ]);
+
     const notAnObject = await call('POST', '/api/items', { token: userToken, body: '[1,2]' });
     expect(notAnObject.status).toBe(422);
 

@@ -30,5 +30,7 @@ function messageOf(argumentName: string, violations: readonly Violation[], total
     .map((violation) => `${violation.path === '' ? '(payload)' : violation.path}: ${violation.message}`)
     .join('; ');
   const more = total > VIOLATIONS_IN_MESSAGE ? ` (and ${total - VIOLATIONS_IN_MESSAGE} more)` : '';
-  return `The "${argumentName}" payload is invalid: ${listed}${more}.`;
+  const text = `The "${argumentName}" payload is invalid: ${listed}${more}`;
+  // Validator messages often end a sentence themselves; one period is enough.
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -20,7 +20,8 @@ export interface FirewallListenerOptions {
  * unknown path is a 404 and never a 401, and error sub-requests are left alone. On a secured
  * firewall a request needs a user unless its route is `_is_granted: PUBLIC_ACCESS`; a bad token
  * is refused even there. A refusal sets the authenticator's response on the event, which skips
- * the controller and goes straight to kernel.response.
+ * the controller and goes straight to kernel.response. A request the router sent to a redirect
+ * (`_redirect_url`) is neither authenticated nor refused.
  */
 export class FirewallListener implements EventSubscriber<KernelEventMap> {
   /** After the router (32) and the locale (16), as Symfony's firewall. */
@@ -49,7 +50,9 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
     if (firewall === null) return;
     request.attributes.set('_firewall', firewall.name);
     if (firewall.stateless && !request.attributes.has('_stateless')) request.attributes.set('_stateless', true);
-    if (!firewall.security) return;
+    // A trailing-slash redirect serves nothing of the target: routing alone decides it, and the
+    // firewall judges the target when the client follows the redirect.
+    if (!firewall.security || request.attributes.has('_redirect_url')) return;
     return this.#authenticate(event, firewall);
   }
 
