@@ -198,7 +198,7 @@ describe('packages installed with npm from their release tarballs', () => {
         child.kill('SIGTERM');
         await once(child, 'exit');
       }
-      expect(stderr).toMatch(/^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?:    at .*\n)+$/);
+      expect(stderr).toMatch(/^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?: {4}at .*\n)+$/);
     });
 
     it('the fetch-handler snippet runs with the kernel of hello.mjs', { timeout: 30_000 }, async () => {

@@ -40,7 +40,7 @@ function compileRule(rule: OriginRule): OriginMatcher {
  * and `g`/`y` (stateful `lastIndex`) and `m` (`^`/`$` at line breaks) dropped.
  */
 function anchored(pattern: RegExp): OriginMatcher {
-  const flags = [...new Set(pattern.flags.replace(/[gym]/g, '') + 'i')].join('');
+  const flags = [...new Set(`${pattern.flags.replace(/[gym]/g, '')}i`)].join('');
   const whole = new RegExp(`^(?:${pattern.source})$`, flags);
   return (origin) => whole.test(origin);
 }

@@ -20,5 +20,3 @@ declare module '@switchboard/http-kernel' {
     _session_usages?: string[];
   }
 }
-
-export {};

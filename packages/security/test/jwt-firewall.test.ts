@@ -416,7 +416,7 @@ describe('leak scan of everything this file produced', () => {
     const probe = new LeakLedger();
     probe.addSecret(keys.passphrase);
     probe.record('planted', `x-debug: ${encodeURIComponent(keys.passphrase)}`);
-    expect(probe.findLeaks()).toEqual(['planted: ' + keys.passphrase.slice(0, 6) + '…']);
+    expect(probe.findLeaks()).toEqual([`planted: ${keys.passphrase.slice(0, 6)}…`]);
   });
 
   it('no response, header, log line, stored profile or startup error contains the passphrase or the private key', async () => {

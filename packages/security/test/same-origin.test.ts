@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { defineController, JsonResponse, Request, Response } from '@switchboard/http-kernel';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUBLIC_ACCESS, sameOriginRefusal } from '../src/index.js';
+import { sameOriginRefusal } from '../src/index.js';
 import { LeakLedger } from './support/leak-ledger.js';
 import { startSecuredHost, type SecuredHost } from './support/secured-host.js';
 

@@ -1,5 +1,5 @@
 import { JsonResponse, defineController, type EventDispatcher, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { type RouteCollection, Router, RouterListener } from '@switchboard/router';
 
 /** What the routing wiring needs from the app. */
 export interface RoutingHost {

@@ -131,7 +131,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   toRawList(omit?: ReadonlySet<string>): string[] {
     const list: string[] = [];
     for (const [name, values] of this.#map()) {
-      if (omit !== undefined && omit.has(name)) continue;
+      if (omit?.has(name)) continue;
       for (let i = 0; i < values.length; i++) list.push(name, values[i]!);
     }
     return list;

@@ -2,7 +2,7 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf } from './candidate.js';
-import { emitMatcher, Refusals, REFUSED, STOP, type CollectingWalk, type Walk, type WalkOutcome } from './matcher-emitter.js';
+import { emitMatcher, Refusals, REFUSED, type CollectingWalk, type Walk, type WalkOutcome } from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,

@@ -11,7 +11,7 @@ import {
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   Request,
-  Response,
+  type Response,
   type Controller,
   type KernelEventMap,
   type Logger,
