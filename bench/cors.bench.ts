@@ -22,21 +22,28 @@ function switchboard(withCors: boolean): HttpKernel {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   if (withCors) dispatcher.addSubscriber(new CorsListener({ allowMethods: METHODS, allowHeaders: HEADERS, maxAge: 3600 }));
   const list = () => new JsonResponse([{ id: 1 }]);
-  dispatcher.on('kernel.request', (event) => {
-    event.request.attributes.set('_controller', list);
-  }, 32);
+  dispatcher.on(
+    'kernel.request',
+    (event) => {
+      event.request.attributes.set('_controller', list);
+    },
+    32,
+  );
   return new HttpKernel({ dispatcher, logger: nullLogger });
 }
 const withCors = switchboard(true);
 const withoutCors = switchboard(false);
 
 const hono = new Hono();
-hono.use('*', cors({
-  origin: (origin) => (LOOPBACK_ORIGIN.test(origin) ? origin : null),
-  allowMethods: METHODS,
-  allowHeaders: HEADERS,
-  maxAge: 3600,
-}));
+hono.use(
+  '*',
+  cors({
+    origin: (origin) => (LOOPBACK_ORIGIN.test(origin) ? origin : null),
+    allowMethods: METHODS,
+    allowHeaders: HEADERS,
+    maxAge: 3600,
+  }),
+);
 hono.get('/api/items', (c) => c.json([{ id: 1 }]));
 
 const preflightHeaders = { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' };
@@ -48,13 +55,25 @@ const honoGet = () => hono.request('http://127.0.0.1:8000/api/items', { headers:
 // Correctness first: the allowed origin echoed on both, preflights successful, the same body.
 {
   const a = await withCors.handle(sbPreflight());
-  if (a.status !== 200 || a.headers.get('access-control-allow-origin') !== ORIGIN || !a.headers.get('access-control-allow-methods')?.includes('POST')) throw new Error('switchboard preflight wrong');
+  if (
+    a.status !== 200 ||
+    a.headers.get('access-control-allow-origin') !== ORIGIN ||
+    !a.headers.get('access-control-allow-methods')?.includes('POST')
+  )
+    throw new Error('switchboard preflight wrong');
   const b = await withCors.handle(sbGet());
-  if (b.status !== 200 || b.headers.get('access-control-allow-origin') !== ORIGIN || b.body !== '[{"id":1}]') throw new Error('switchboard GET wrong');
+  if (b.status !== 200 || b.headers.get('access-control-allow-origin') !== ORIGIN || b.body !== '[{"id":1}]')
+    throw new Error('switchboard GET wrong');
   const c = await honoPreflight();
-  if (c.status !== 204 || c.headers.get('access-control-allow-origin') !== ORIGIN || !c.headers.get('access-control-allow-methods')?.includes('POST')) throw new Error('hono preflight wrong');
+  if (
+    c.status !== 204 ||
+    c.headers.get('access-control-allow-origin') !== ORIGIN ||
+    !c.headers.get('access-control-allow-methods')?.includes('POST')
+  )
+    throw new Error('hono preflight wrong');
   const d = await honoGet();
-  if (d.status !== 200 || d.headers.get('access-control-allow-origin') !== ORIGIN || (await d.text()) !== '[{"id":1}]') throw new Error('hono GET wrong');
+  if (d.status !== 200 || d.headers.get('access-control-allow-origin') !== ORIGIN || (await d.text()) !== '[{"id":1}]')
+    throw new Error('hono GET wrong');
   const e = await withCors.handle(sbGet({ origin: 'http://localhost.evil.com' }));
   if (e.headers.has('access-control-allow-origin')) throw new Error('switchboard let a lookalike in');
   const f = await hono.request('http://127.0.0.1:8000/api/items', { headers: { origin: 'http://localhost.evil.com' } });

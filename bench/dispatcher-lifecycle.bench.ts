@@ -51,7 +51,10 @@ function handle(path: string, count: number): void {
 }
 
 const rows = [];
-for (const [name, path, status] of [['hello', HELLO_PATH, 200], ['404', MISSING_PATH, 404]] as const) {
+for (const [name, path, status] of [
+  ['hello', HELLO_PATH, 200],
+  ['404', MISSING_PATH, 404],
+] as const) {
   const answer = kernel.handleEagerly(requestFor(path));
   if (isThenable(answer) || answer.status !== status) throw new Error(`${path} did not answer ${status} at once`);
   handle(path, 100_000);

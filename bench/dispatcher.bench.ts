@@ -25,16 +25,36 @@ class CounterEvent extends Event {
 // Ten distinct functions, as a kernel's listeners are: ten copies of one function literal share
 // their compiled code, which lets the engine inline the call and flatters every contender.
 const listeners: Array<(event: CounterEvent) => void> = [
-  (event) => { event.count += 1; },
-  (event) => { event.count += 2; },
-  (event) => { event.count += 3; },
-  (event) => { event.count += 4; },
-  (event) => { event.count += 5; },
-  (event) => { event.count += 6; },
-  (event) => { event.count += 7; },
-  (event) => { event.count += 8; },
-  (event) => { event.count += 9; },
-  (event) => { event.count += 10; },
+  (event) => {
+    event.count += 1;
+  },
+  (event) => {
+    event.count += 2;
+  },
+  (event) => {
+    event.count += 3;
+  },
+  (event) => {
+    event.count += 4;
+  },
+  (event) => {
+    event.count += 5;
+  },
+  (event) => {
+    event.count += 6;
+  },
+  (event) => {
+    event.count += 7;
+  },
+  (event) => {
+    event.count += 8;
+  },
+  (event) => {
+    event.count += 9;
+  },
+  (event) => {
+    event.count += 10;
+  },
 ];
 const LISTENERS = listeners.length;
 const EXPECTED_COUNT = (LISTENERS * (LISTENERS + 1)) / 2;
@@ -57,7 +77,8 @@ for (const [name, run] of [
 ] as const) {
   const event = new CounterEvent();
   run(event);
-  if (event.count !== EXPECTED_COUNT) throw new Error(`${name} counted ${event.count}, expected ${EXPECTED_COUNT} (each of the ${LISTENERS} listeners once)`);
+  if (event.count !== EXPECTED_COUNT)
+    throw new Error(`${name} counted ${event.count}, expected ${EXPECTED_COUNT} (each of the ${LISTENERS} listeners once)`);
 }
 
 // Each sample runs a batch, so the timer's own cost (tens of ns) does not flatten the ratios.
@@ -66,15 +87,24 @@ for (const [name, run] of [
 const BATCH = 1000;
 const ROUNDS = Number(process.env.BENCH_DISPATCHER_ROUNDS ?? 9);
 const contenders: Array<[string, () => void]> = [
-  ['switchboard dispatch (10 listeners)', () => {
-    for (let i = 0; i < BATCH; i++) switchboard.dispatch('tick', new CounterEvent());
-  }],
-  ['eventemitter3 emit (10 listeners)', () => {
-    for (let i = 0; i < BATCH; i++) ee3.emit('tick', new CounterEvent());
-  }],
-  ['node:events emit (10 listeners)', () => {
-    for (let i = 0; i < BATCH; i++) node.emit('tick', new CounterEvent());
-  }],
+  [
+    'switchboard dispatch (10 listeners)',
+    () => {
+      for (let i = 0; i < BATCH; i++) switchboard.dispatch('tick', new CounterEvent());
+    },
+  ],
+  [
+    'eventemitter3 emit (10 listeners)',
+    () => {
+      for (let i = 0; i < BATCH; i++) ee3.emit('tick', new CounterEvent());
+    },
+  ],
+  [
+    'node:events emit (10 listeners)',
+    () => {
+      for (let i = 0; i < BATCH; i++) node.emit('tick', new CounterEvent());
+    },
+  ],
 ];
 const BASELINE = 'eventemitter3 emit (10 listeners)';
 

@@ -27,9 +27,13 @@ const MESSAGE = 'No route found for "GET http://localhost/robots.txt"';
 
 function switchboard(debug: boolean): HttpKernel {
   const dispatcher = new EventDispatcher<KernelEventMap>();
-  dispatcher.on('kernel.request', (event) => {
-    if (!event.request.attributes.has('_controller')) throw new NotFoundHttpError(MESSAGE);
-  }, 32);
+  dispatcher.on(
+    'kernel.request',
+    (event) => {
+      if (!event.request.attributes.has('_controller')) throw new NotFoundHttpError(MESSAGE);
+    },
+    32,
+  );
   dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
@@ -55,9 +59,11 @@ const request = () => Request.fromUrl('http://localhost/robots.txt', { headers: 
 // Correctness first: a 404 whose body carries what each contender promises.
 {
   const a = await plain.handle(request());
-  if (a.status !== 404 || !String(a.body).includes('404 Not Found') || a.headers.get('vary') !== 'Accept') throw new Error('switchboard (non-debug) wrong');
+  if (a.status !== 404 || !String(a.body).includes('404 Not Found') || a.headers.get('vary') !== 'Accept')
+    throw new Error('switchboard (non-debug) wrong');
   const b = await debug.handle(request());
-  if (b.status !== 404 || !String(b.body).includes('No route found for &quot;GET') || b.headers.get('x-debug-exception') === undefined) throw new Error('switchboard (debug) wrong');
+  if (b.status !== 404 || !String(b.body).includes('No route found for &quot;GET') || b.headers.get('x-debug-exception') === undefined)
+    throw new Error('switchboard (debug) wrong');
   const c = await hono.request('http://localhost/robots.txt');
   if (c.status !== 404 || (await c.text()) !== MESSAGE) throw new Error('hono wrong');
   const d = await fastify.inject({ method: 'GET', url: '/robots.txt' });

@@ -100,7 +100,14 @@ async function startHost(): Promise<RunningHost> {
     }
   }, 500);
   void exited.then(() => clearInterval(sampler));
-  return { child, url, levels, linesWith: (text) => kept.filter((line) => line.includes(text)), exited, peakRssMiB: () => Math.round(peakRss / 1024) };
+  return {
+    child,
+    url,
+    levels,
+    linesWith: (text) => kept.filter((line) => line.includes(text)),
+    exited,
+    peakRssMiB: () => Math.round(peakRss / 1024),
+  };
 }
 
 async function call(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown }> {
@@ -145,7 +152,12 @@ const isItem = (value: unknown): boolean => {
 function routeMix(checker: Checker, userToken: string, itemId: number): MixEntry[] {
   const json = { accept: 'application/json' };
   return [
-    { method: 'GET', path: '/health', headers: json, onResponse: (s, b) => checker.check('health', s === 200 && b === '{"status":"ok"}', s, b) },
+    {
+      method: 'GET',
+      path: '/health',
+      headers: json,
+      onResponse: (s, b) => checker.check('health', s === 200 && b === '{"status":"ok"}', s, b),
+    },
     {
       method: 'GET',
       path: '/api/items',
@@ -183,7 +195,12 @@ function routeMix(checker: Checker, userToken: string, itemId: number): MixEntry
       headers: json,
       onResponse: (s, b) => checker.check('404', s === 404 && (parse(b) as { status?: unknown } | undefined)?.status === 404, s, b),
     },
-    { method: 'POST', path: '/health', headers: json, onResponse: (s, b, _c, h) => checker.check('405', s === 405 && h['allow'] === 'GET', s, b) },
+    {
+      method: 'POST',
+      path: '/health',
+      headers: json,
+      onResponse: (s, b, _c, h) => checker.check('405', s === 405 && h['allow'] === 'GET', s, b),
+    },
     {
       method: 'GET',
       path: '/health/',
@@ -223,12 +240,14 @@ async function measureShutdownUnderLoad(host: RunningHost, userToken: string, it
   );
   // The logins are in the host's hands (routed) before the signal.
   const routed = host.linesWith('Matched route "api_token"').length;
-  while (host.linesWith('Matched route "api_token"').length < routed + logins.length) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (host.linesWith('Matched route "api_token"').length < routed + logins.length)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   const signalled = performance.now();
   host.child.kill('SIGTERM');
   // Once the host stops listening, the load only reconnects in vain and slows this process's own
   // clock reading; it is stopped when the host says its shutdown is done.
-  while (host.linesWith('Shutdown finished').length === 0 && host.child.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (host.linesWith('Shutdown finished').length === 0 && host.child.exitCode === null)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   load.stop();
   const code = await host.exited;
   const exitMs = Math.round(performance.now() - signalled);
@@ -254,7 +273,9 @@ try {
   if (created.status !== 201) throw new Error(`creating the bench item answered ${created.status}`);
   const itemId = (created.json as { id: number }).id;
 
-  console.log(`\n## Example host under load (production mode, ${connections} keep-alive connections × ${seconds} s, mixed routes)\n${machineLine()}\n`);
+  console.log(
+    `\n## Example host under load (production mode, ${connections} keep-alive connections × ${seconds} s, mixed routes)\n${machineLine()}\n`,
+  );
   const load = await measureLoad(host, userToken, itemId);
   console.log('| req/s | requests | p50 | p99 | wrong | errors | timeouts | host peak RSS |\n|---:|---:|---:|---:|---:|---:|---:|---:|');
   console.log(

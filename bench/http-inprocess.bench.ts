@@ -156,7 +156,9 @@ const rows = selected.map(([name]) => {
 
 console.log('\n## HTTP in process: JavaScript cost per request (no sockets)');
 console.log(machineLine());
-console.log(`${requests} requests per case on ${CONNECTIONS} in-memory keep-alive connections after ${requests / 2} of each to warm up; each contender alone in its process; ${rounds} rounds, median\n`);
+console.log(
+  `${requests} requests per case on ${CONNECTIONS} in-memory keep-alive connections after ${requests / 2} of each to warm up; each contender alone in its process; ${rounds} rounds, median\n`,
+);
 console.log('| server | hello µs/req | hello cost vs node:http | 404 µs/req | 404 cost vs node:http |');
 console.log('|---|---:|---:|---:|---:|');
 for (const row of rows) {

@@ -49,11 +49,11 @@ const compiled = new Map<string, string>();
 async function start(contender: Contender): Promise<{ child: ChildProcess; url: string }> {
   let file = compiled.get(contender.file);
   if (file === undefined) compiled.set(contender.file, (file = await compileEntry(`http/servers/${contender.file}`)));
-  const child = spawn(
-    process.execPath,
-    [file, ...(contender.args ?? [])],
-    { cwd: here, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
-  );
+  const child = spawn(process.execPath, [file, ...(contender.args ?? [])], {
+    cwd: here,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${contender.name} did not start within 30 s`)), 30_000);
@@ -82,12 +82,20 @@ async function stop(child: ChildProcess): Promise<void> {
 async function check(name: string, url: string): Promise<void> {
   const hello = await fetch(`${url}${HELLO_PATH}`, { headers: HEADERS });
   const helloBody = await hello.text();
-  if (hello.status !== 200 || !hello.headers.get('content-type')?.startsWith('application/json') || helloBody !== JSON.stringify(HELLO_BODY)) {
+  if (
+    hello.status !== 200 ||
+    !hello.headers.get('content-type')?.startsWith('application/json') ||
+    helloBody !== JSON.stringify(HELLO_BODY)
+  ) {
     throw new Error(`${name}: GET ${HELLO_PATH} gave ${hello.status} ${hello.headers.get('content-type')} ${helloBody}`);
   }
   const missing = await fetch(`${url}${MISSING_PATH}`, { headers: HEADERS });
   const missingBody = await missing.text();
-  if (missing.status !== 404 || !missing.headers.get('content-type')?.startsWith('application/problem+json') || !missingBody.includes('"status":404')) {
+  if (
+    missing.status !== 404 ||
+    !missing.headers.get('content-type')?.startsWith('application/problem+json') ||
+    !missingBody.includes('"status":404')
+  ) {
     throw new Error(`${name}: GET ${MISSING_PATH} gave ${missing.status} ${missing.headers.get('content-type')} ${missingBody}`);
   }
 }
@@ -175,9 +183,13 @@ const rows = selected.map((contender) => {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 console.log(`\n## HTTP: JSON hello route and 404, requests per second`);
 console.log(`${machineLine()}`);
-console.log(`autocannon: ${connections} connections, ${warmup} s warm-up + ${seconds} s measured per case, ${rounds} round(s) (mean), Accept: application/json\n`);
+console.log(
+  `autocannon: ${connections} connections, ${warmup} s warm-up + ${seconds} s measured per case, ${rounds} round(s) (mean), Accept: application/json\n`,
+);
 const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
-console.log('| server | GET /hello rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | GET 404 rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | hello p99 ms |');
+console.log(
+  '| server | GET /hello rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | GET 404 rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | hello p99 ms |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   console.log(

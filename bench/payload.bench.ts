@@ -38,12 +38,17 @@ const violationsOf = (error: z.ZodError) => error.issues.map((issue) => ({ path:
 // Switchboard
 const payload = new RequestPayloadValueResolver();
 const dispatcher = new EventDispatcher<KernelEventMap>();
-const createItem = defineTypedController([mapPayload('item', { from: 'json', schema: NewItem })], (item) =>
-  new JsonResponse({ created: item.name }, 201),
+const createItem = defineTypedController(
+  [mapPayload('item', { from: 'json', schema: NewItem })],
+  (item) => new JsonResponse({ created: item.name }, 201),
 );
-dispatcher.on('kernel.request', (event) => {
-  if (!event.request.attributes.has('_controller')) event.request.attributes.set('_controller', createItem);
-}, 32);
+dispatcher.on(
+  'kernel.request',
+  (event) => {
+    if (!event.request.attributes.has('_controller')) event.request.attributes.set('_controller', createItem);
+  },
+  32,
+);
 dispatcher.addSubscriber(payload);
 dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
 dispatcher.addSubscriber(new DefaultCacheControlListener());
@@ -53,7 +58,13 @@ const switchboardRequest = (json: string): Request => {
   return Request.fromUrl('http://localhost/items', {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength), accept: 'application/json' },
-    body: { bytes: async () => bytes, text: async () => json, stream: async function* () { yield bytes; } },
+    body: {
+      bytes: async () => bytes,
+      text: async () => json,
+      stream: async function* () {
+        yield bytes;
+      },
+    },
   });
 };
 
@@ -97,7 +108,8 @@ const fastifyPost = (json: string) =>
   const e = await fastifyPost(VALID);
   if (e.statusCode !== 201 || e.body !== '{"created":"lamp"}') throw new Error('fastify valid wrong');
   const f = await fastifyPost(INVALID);
-  if (f.statusCode !== 422 || (JSON.parse(f.body) as { violations: unknown[] }).violations.length !== 3) throw new Error('fastify invalid wrong');
+  if (f.statusCode !== 422 || (JSON.parse(f.body) as { violations: unknown[] }).violations.length !== 3)
+    throw new Error('fastify invalid wrong');
 }
 
 const BATCH = 50;

@@ -30,7 +30,10 @@ function switchboard(withProfiler: boolean) {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const profiler = new Profiler();
   const logger = withProfiler ? profilingLogger(nullLogger, profiler) : nullLogger;
-  const routes = new RouteCollection().add('hello', '/hello', { methods: 'GET', controller: () => new Response('hello', 200, { 'content-type': 'text/plain' }) });
+  const routes = new RouteCollection().add('hello', '/hello', {
+    methods: 'GET',
+    controller: () => new Response('hello', 200, { 'content-type': 'text/plain' }),
+  });
   if (withProfiler) routes.mount('/_profiler', profilerRoutes(new ProfilerController(profiler)));
   const router = new Router(routes);
   const kernelDispatcher = withProfiler ? registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) }) : dispatcher;
@@ -67,13 +70,16 @@ const missing = () => Request.fromUrl('http://localhost/robots.txt', { headers: 
   if (a.status !== 200 || a.body !== 'hello' || a.headers.has('x-debug-token')) throw new Error('switchboard without profiler wrong');
   const b = await profiled.handle(hello());
   const token = b.headers.get('x-debug-token');
-  if (b.status !== 200 || token === undefined || (await profiled.profiler.loadProfile(token)) === null) throw new Error('switchboard with profiler wrong');
+  if (b.status !== 200 || token === undefined || (await profiled.profiler.loadProfile(token)) === null)
+    throw new Error('switchboard with profiler wrong');
   const c = await profiled.handle(missing());
   const previous = c.headers.get('x-previous-debug-token');
-  if (c.status !== 404 || previous === undefined || (await profiled.profiler.loadProfile(previous))?.childTokens.length !== 1) throw new Error('404 profiles wrong');
+  if (c.status !== 404 || previous === undefined || (await profiled.profiler.loadProfile(previous))?.childTokens.length !== 1)
+    throw new Error('404 profiles wrong');
   const d = await hono.request('http://localhost/hello');
   const e = await honoTimed.request('http://localhost/hello');
-  if ((await d.text()) !== 'hello' || (await e.text()) !== 'hello' || e.headers.get('server-timing') === null) throw new Error('hono wrong');
+  if ((await d.text()) !== 'hello' || (await e.text()) !== 'hello' || e.headers.get('server-timing') === null)
+    throw new Error('hono wrong');
 }
 
 const BATCH = 50;

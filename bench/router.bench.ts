@@ -42,12 +42,26 @@ function concrete(pattern: string): { path: string; params: Record<string, strin
 }
 
 const isStatic = (row: RouteRow) => !row.path.includes(':');
-const staticHits: Lookup[] = rows.flatMap((row, id) => (isStatic(row) ? [{ method: row.method, path: row.path, expected: id, params: {} }] : []));
-const dynamicHits: Lookup[] = rows.flatMap((row, id) => (isStatic(row) ? [] : [{ method: row.method, expected: id, ...concrete(row.path) }]));
+const staticHits: Lookup[] = rows.flatMap((row, id) =>
+  isStatic(row) ? [{ method: row.method, path: row.path, expected: id, params: {} }] : [],
+);
+const dynamicHits: Lookup[] = rows.flatMap((row, id) =>
+  isStatic(row) ? [] : [{ method: row.method, expected: id, ...concrete(row.path) }],
+);
 /** What scanners ask a public API for all day. */
 const misses: Lookup[] = [
-  '/robots.txt', '/.env', '/wp-login.php', '/favicon.ico', '/.git/config', '/sitemap.xml', '/xmlrpc.php',
-  '/admin/config.php', '/phpmyadmin/index.php', '/api/v1/users', '/repos/a/b/c/d/e/f/g', '/users/someone/repos/extra',
+  '/robots.txt',
+  '/.env',
+  '/wp-login.php',
+  '/favicon.ico',
+  '/.git/config',
+  '/sitemap.xml',
+  '/xmlrpc.php',
+  '/admin/config.php',
+  '/phpmyadmin/index.php',
+  '/api/v1/users',
+  '/repos/a/b/c/d/e/f/g',
+  '/users/someone/repos/extra',
 ].map((path) => ({ method: 'GET', path, expected: null, params: {} }));
 /** Paths that exist, with a method no route of theirs allows (the table has no PATCH). */
 const wrongMethod = [...staticHits, ...dynamicHits].map((lookup) => ({ ...lookup, method: 'PATCH' }));
@@ -60,27 +74,33 @@ const ours = switchboard(rows);
  * in `<dir>`, e.g. the previous commit's `tsc` output) as "switchboard before", in the same run.
  */
 const beforeDir = process.env.ROUTER_BENCH_BEFORE;
-const before = beforeDir === undefined ? [] : [switchboard(rows, (await import(pathToFileURL(`${beforeDir}/index.js`).href)) as RouterPackage, BEFORE)];
+const before =
+  beforeDir === undefined ? [] : [switchboard(rows, (await import(pathToFileURL(`${beforeDir}/index.js`).href)) as RouterPackage, BEFORE)];
 /** `ROUTER_BENCH_ONLY=switchboard,find-my-way` limits the contenders (for a quick comparison). */
 const onlyNames = process.env.ROUTER_BENCH_ONLY?.split(',');
-const contenders: Contender[] = [ours, ...before, ...PEERS.map((make) => make(rows))].filter((c) => onlyNames === undefined || onlyNames.includes(c.name));
+const contenders: Contender[] = [ours, ...before, ...PEERS.map((make) => make(rows))].filter(
+  (c) => onlyNames === undefined || onlyNames.includes(c.name),
+);
 
 // Correctness first: a benchmark of a wrong answer is worthless.
 const failures: string[] = [];
 for (const contender of contenders) {
   for (const lookup of [...staticHits, ...dynamicHits, ...misses]) {
     const found = contender.find(lookup.method, lookup.path);
-    const ok = lookup.expected === null ? found === null : found !== null && found.id === lookup.expected && sameParams(found.params, lookup.params);
+    const ok =
+      lookup.expected === null ? found === null : found !== null && found.id === lookup.expected && sameParams(found.params, lookup.params);
     if (!ok) failures.push(`${contender.name}: ${lookup.method} ${lookup.path} → ${JSON.stringify(found)}, expected ${lookup.expected}`);
   }
 }
 for (const lookup of wrongMethod) {
   const result = ours.router.matchPath(lookup.path, { method: lookup.method, host: 'localhost', scheme: 'http' });
-  if (result.kind !== 'method-not-allowed' || result.allowedMethods.length === 0) failures.push(`switchboard 405: ${lookup.path} → ${result.kind}`);
+  if (result.kind !== 'method-not-allowed' || result.allowedMethods.length === 0)
+    failures.push(`switchboard 405: ${lookup.path} → ${result.kind}`);
 }
 for (const lookup of slashToggled) {
   const result = ours.router.matchPath(lookup.path, { method: 'GET', host: 'localhost', scheme: 'http' });
-  if (result.kind !== 'redirect' || result.path !== lookup.path.slice(0, -1)) failures.push(`switchboard slash: ${lookup.path} → ${result.kind}`);
+  if (result.kind !== 'redirect' || result.path !== lookup.path.slice(0, -1))
+    failures.push(`switchboard slash: ${lookup.path} → ${result.kind}`);
 }
 if (failures.length > 0) {
   console.error(failures.slice(0, 20).join('\n'));
@@ -206,7 +226,12 @@ const only = process.env.ROUTER_BENCH_WORKLOAD;
 if (only !== undefined) {
   const [index, strings] = only.split(':') as [string, Strings];
   const [name, lookups, who] = workloads[Number(index)]!;
-  const rows = await measure(name, lookups, who === 'all' ? contenders : contenders.filter((c) => c.name.startsWith('switchboard')), strings);
+  const rows = await measure(
+    name,
+    lookups,
+    who === 'all' ? contenders : contenders.filter((c) => c.name.startsWith('switchboard')),
+    strings,
+  );
   process.stdout.write(`${JSON.stringify(rows)}\n`);
   process.exit(0);
 }
@@ -244,7 +269,10 @@ for (const strings of stringModes) {
     const best = peers.length > 0 ? Math.max(...peers.map((r) => r.opsPerSecond)) : null;
     // (405 and slash toggles: no peer does this work, so they are set against our own dynamic hit.)
     for (const row of rowsOf) {
-      const ratio = best === null ? `${(row.opsPerSecond / ownHit(row.contender)).toFixed(2)}× its dynamic hit` : `${(row.opsPerSecond / best).toFixed(2)}×`;
+      const ratio =
+        best === null
+          ? `${(row.opsPerSecond / ownHit(row.contender)).toFixed(2)}× its dynamic hit`
+          : `${(row.opsPerSecond / best).toFixed(2)}×`;
       const ns = (1e9 / row.opsPerSecond).toFixed(1);
       console.log(`| ${workload} | ${row.contender} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${ns} | ${ratio} |`);
     }

@@ -52,13 +52,19 @@ const bearer = (token: string) => Request.fromUrl('http://localhost/api/me', { h
 
 function kernelWith(firewall: boolean): HttpKernel {
   const dispatcher = new EventDispatcher<KernelEventMap>();
-  dispatcher.on('kernel.request', (event) => {
-    event.request.attributes.set('_route', 'api_me');
-    event.request.attributes.set('_controller', () => new JsonResponse({ ok: true }));
-    if (firewall) event.request.attributes.set('_is_granted', 'IS_AUTHENTICATED');
-  }, 32);
+  dispatcher.on(
+    'kernel.request',
+    (event) => {
+      event.request.attributes.set('_route', 'api_me');
+      event.request.attributes.set('_controller', () => new JsonResponse({ ok: true }));
+      if (firewall) event.request.attributes.set('_is_granted', 'IS_AUTHENTICATED');
+    },
+    32,
+  );
   if (firewall) {
-    dispatcher.addSubscriber(new FirewallListener(new FirewallMap([{ name: 'api', pattern: /^\/api/, authenticators: [rsa.authenticator] }])));
+    dispatcher.addSubscriber(
+      new FirewallListener(new FirewallMap([{ name: 'api', pattern: /^\/api/, authenticators: [rsa.authenticator] }])),
+    );
     dispatcher.addSubscriber(new IsGrantedListener());
   }
   return new HttpKernel({ dispatcher, controllerResolver: new ControllerResolver() });
@@ -72,8 +78,18 @@ const accepts = async (name: string, run: (token: string) => Promise<boolean>) =
   if (await run(tampered)) throw new Error(`${name} accepted a tampered token`);
 };
 await accepts('switchboard', async (token) => (await rsa.authenticator.authenticate(bearer(token))).kind === 'authenticated');
-await accepts('jose', (token) => jwtVerify(token, rsa.pair.publicKey, { algorithms: ['RS256'], requiredClaims: ['exp'] }).then(() => true, () => false));
-await accepts('hono', (token) => honoVerify(token, rsCryptoKey, 'RS256').then(() => true, () => false));
+await accepts('jose', (token) =>
+  jwtVerify(token, rsa.pair.publicKey, { algorithms: ['RS256'], requiredClaims: ['exp'] }).then(
+    () => true,
+    () => false,
+  ),
+);
+await accepts('hono', (token) =>
+  honoVerify(token, rsCryptoKey, 'RS256').then(
+    () => true,
+    () => false,
+  ),
+);
 await accepts('kernel', async (token) => (await secured.handle(bearer(token))).status === 200);
 if ((await eddsa.authenticator.authenticate(bearer(edToken))).kind !== 'authenticated') throw new Error('EdDSA refused');
 

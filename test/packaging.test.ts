@@ -56,7 +56,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
 /** The JavaScript blocks of docs/getting-started.md; hello.mjs is the complete program. */
-const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!);
+const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf8').matchAll(/```js\n([\s\S]*?)```/g)].map(
+  (match) => match[1]!,
+);
 const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
 
 interface Manifest {
@@ -100,14 +102,21 @@ describe('packages installed with npm from their release tarballs', () => {
     }
   });
 
-  it('each package declares every package its shipped code imports, and npm resolved them all to one copy', { timeout: 60_000 }, async () => {
+  it('each package declares every package its shipped code imports, and npm resolved them all to one copy', {
+    timeout: 60_000,
+  }, async () => {
     const importsOf = new Map<string, string[]>();
     for (const name of workspacePackages) {
       const manifest = manifestOf(installed(name));
       const declared = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
-      const imported = new Set(filesUnder(join(installed(name), 'dist'), '.js').flatMap((file) => [...importedPackages(readFileSync(file, 'utf8'))]));
+      const imported = new Set(
+        filesUnder(join(installed(name), 'dist'), '.js').flatMap((file) => [...importedPackages(readFileSync(file, 'utf8'))]),
+      );
       importsOf.set(name, [...imported].sort());
-      expect([...imported].filter((dependency) => !declared.has(dependency)), name).toEqual([]);
+      expect(
+        [...imported].filter((dependency) => !declared.has(dependency)),
+        name,
+      ).toEqual([]);
       // A nested copy would split `instanceof` checks (HttpError, Response) between two kernels.
       expect(existsSync(join(installed(name), 'node_modules')), `${name} has a nested node_modules`).toBe(false);
     }
@@ -122,18 +131,32 @@ describe('packages installed with npm from their release tarballs', () => {
     // request for a @switchboard package is answered with its tarball.
     const alone = join(work, 'alone');
     mkdirSync(alone);
-    const overrides = Object.fromEntries([...tarballs].filter(([name]) => name !== '@switchboard/profiler').map(([name, file]) => [name, `file:${file}`]));
+    const overrides = Object.fromEntries(
+      [...tarballs].filter(([name]) => name !== '@switchboard/profiler').map(([name, file]) => [name, `file:${file}`]),
+    );
     writeFileSync(
       join(alone, 'package.json'),
-      JSON.stringify({ name: 'alone', private: true, type: 'module', dependencies: { '@switchboard/profiler': `file:${tarballs.get('@switchboard/profiler')}` }, overrides }),
+      JSON.stringify({
+        name: 'alone',
+        private: true,
+        type: 'module',
+        dependencies: { '@switchboard/profiler': `file:${tarballs.get('@switchboard/profiler')}` },
+        overrides,
+      }),
     );
     await run('npm', ['install', ...NPM_FLAGS], alone);
     expect(readdirSync(join(alone, 'node_modules/@switchboard')).sort()).toEqual(['error-controller', 'http-kernel', 'profiler', 'router']);
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', "console.log(typeof (await import('@switchboard/profiler')).Profiler)"], alone);
+    const { stdout } = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "console.log(typeof (await import('@switchboard/profiler')).Profiler)"],
+      alone,
+    );
     expect(stdout.trim()).toBe('function');
   });
 
-  it('a TypeScript program and the guide as hello.ts type-check against the installed packages; the program serves over node:http', { timeout: 120_000 }, async () => {
+  it('a TypeScript program and the guide as hello.ts type-check against the installed packages; the program serves over node:http', {
+    timeout: 120_000,
+  }, async () => {
     writeFileSync(join(project, 'main.ts'), CONSUMER);
     // The guide's hello.mjs, with the one change it says TypeScript needs.
     writeFileSync(
@@ -144,9 +167,16 @@ describe('packages installed with npm from their release tarballs', () => {
       join(project, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
-          target: 'ES2022', lib: ['ES2023'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, outDir: 'out', skipLibCheck: false,
+          target: 'ES2022',
+          lib: ['ES2023'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          outDir: 'out',
+          skipLibCheck: false,
           // A Node project has @types/node (fetch included); the workspace's copy saves a download.
-          typeRoots: [join(root, 'node_modules/@types')], types: ['node'],
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
         },
         files: ['main.ts', 'hello.ts'],
       }),
@@ -175,7 +205,10 @@ describe('packages installed with npm from their release tarballs', () => {
     const frames = JSON.parse(debugFrames!) as string[];
     const packaged = frames.filter((file) => file.includes('/node_modules/@switchboard/'));
     expect(packaged.map((file) => relative(project, file))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/src\/.+\.ts$/), expect.stringMatching(/^node_modules\/@switchboard\/router\/src\/.+\.ts$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/src\/.+\.ts$/),
+        expect.stringMatching(/^node_modules\/@switchboard\/router\/src\/.+\.ts$/),
+      ]),
     );
     expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
   });
@@ -198,7 +231,9 @@ describe('packages installed with npm from their release tarballs', () => {
         child.kill('SIGTERM');
         await once(child, 'exit');
       }
-      expect(stderr).toMatch(/^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?: {4}at .*\n)+$/);
+      expect(stderr).toMatch(
+        /^\[[^\]]+\] request\.CRITICAL: Uncaught Error .*the database is down.*\nError: the database is down\n(?: {4}at .*\n)+$/,
+      );
     });
 
     it('the fetch-handler snippet runs with the kernel of hello.mjs', { timeout: 30_000 }, async () => {

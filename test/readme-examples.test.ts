@@ -43,7 +43,9 @@ describe('package README examples', () => {
 
   it('every README says how to install what its example imports', () => {
     const missing = examples.flatMap(({ name, code, install }) =>
-      importedPackages(code ?? '').filter((imported) => !install.includes(imported)).map((imported) => `${name}: ${imported}`),
+      importedPackages(code ?? '')
+        .filter((imported) => !install.includes(imported))
+        .map((imported) => `${name}: ${imported}`),
     );
     expect(missing).toEqual([]);
     expect(importedPackages(examples.find((example) => example.name === 'payload')?.code ?? '')).toContain('zod');
@@ -62,7 +64,8 @@ describe('package README examples', () => {
           env: { ...process.env, REDIS_URL: redis.url },
         });
         expect(stdout.length).toBeGreaterThan(0);
-        if (name === 'profiler-redis') expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
+        if (name === 'profiler-redis')
+          expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
       } finally {
         rmSync(file, { force: true });
       }

@@ -42,11 +42,15 @@ interface Host {
 }
 
 async function startHost(profilerDir: string | null): Promise<Host> {
-  const child = spawn(process.execPath, ['--expose-gc', '--conditions=@switchboard/source', '--import', 'tsx', '--import', sampler, 'src/main.ts'], {
-    cwd: hostDir,
-    env: { ...process.env, PORT: '0', APP_HOST: '127.0.0.1', APP_DEBUG: '1', API_HOST_CONFIG: '', PROFILER_DIR: profilerDir ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--conditions=@switchboard/source', '--import', 'tsx', '--import', sampler, 'src/main.ts'],
+    {
+      cwd: hostDir,
+      env: { ...process.env, PORT: '0', APP_HOST: '127.0.0.1', APP_DEBUG: '1', API_HOST_CONFIG: '', PROFILER_DIR: profilerDir ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    },
+  );
   const host: Partial<Host> & { samples: MemorySample[]; dropWarnings: number } = { child, samples: [], dropWarnings: 0 };
   child.on('message', (sample: MemorySample) => host.samples.push(sample));
   // Every 404 is logged; only the storage's warnings are counted, nothing is kept.
@@ -80,7 +84,9 @@ function get(agent: http.Agent, url: string): Promise<Answer> {
       .get(url, { agent }, (response) => {
         response.resume();
         response.on('end', () => {
-          const tokens = [response.headers['x-debug-token'], response.headers['x-previous-debug-token']].filter((token): token is string => typeof token === 'string');
+          const tokens = [response.headers['x-debug-token'], response.headers['x-previous-debug-token']].filter(
+            (token): token is string => typeof token === 'string',
+          );
           resolve({ status: response.statusCode ?? 0, tokens });
         });
       })
@@ -89,7 +95,11 @@ function get(agent: http.Agent, url: string): Promise<Answer> {
 }
 
 /** `count` unmatched requests, `CONNECTIONS` at a time; stops early at the time limit. */
-async function scan(host: Host, count: number, prefix: string): Promise<{ done: number; not404: number; errors: number; tokens: string[]; ms: number }> {
+async function scan(
+  host: Host,
+  count: number,
+  prefix: string,
+): Promise<{ done: number; not404: number; errors: number; tokens: string[]; ms: number }> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const started = performance.now();
   let next = 0;
@@ -182,8 +192,12 @@ for (const storage of ['file', 'memory'] as const) {
 }
 
 const mib = (bytes: number): string => (bytes / MiB).toFixed(0);
-console.log(`\n## Profiler storage under a scanner (debug mode, ${REQUESTS.toLocaleString('en-US')} unmatched requests, ${CONNECTIONS} concurrent)\n${machineLine()}\n`);
-console.log('| storage | requests done | req/s | not 404 / errors | peak RSS MiB | peak heap MiB | RSS after GC MiB | heap after GC MiB | drop warnings | SIGTERM → exit ms | burst tokens found after restart |');
+console.log(
+  `\n## Profiler storage under a scanner (debug mode, ${REQUESTS.toLocaleString('en-US')} unmatched requests, ${CONNECTIONS} concurrent)\n${machineLine()}\n`,
+);
+console.log(
+  '| storage | requests done | req/s | not 404 / errors | peak RSS MiB | peak heap MiB | RSS after GC MiB | heap after GC MiB | drop warnings | SIGTERM → exit ms | burst tokens found after restart |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   const found = row.found === null ? 'n/a (memory)' : `${row.found} / ${row.announced}`;
@@ -193,5 +207,7 @@ for (const row of rows) {
 }
 const [file, memory] = rows;
 if (file !== undefined && memory !== undefined) {
-  console.log(`\nfile ÷ memory: peak heap ${(file.peakHeap / memory.peakHeap).toFixed(2)}×, heap after GC ${(file.finalHeap / memory.finalHeap).toFixed(2)}×, req/s ${(file.rps / memory.rps).toFixed(2)}×`);
+  console.log(
+    `\nfile ÷ memory: peak heap ${(file.peakHeap / memory.peakHeap).toFixed(2)}×, heap after GC ${(file.finalHeap / memory.finalHeap).toFixed(2)}×, req/s ${(file.rps / memory.rps).toFixed(2)}×`,
+  );
 }

@@ -37,7 +37,11 @@ export interface RouterPackage {
   readonly Router: typeof Router;
 }
 
-export function switchboard(rows: readonly RouteRow[], build: RouterPackage = { RouteCollection, Router }, name = 'switchboard'): Contender & { router: Router } {
+export function switchboard(
+  rows: readonly RouteRow[],
+  build: RouterPackage = { RouteCollection, Router },
+  name = 'switchboard',
+): Contender & { router: Router } {
   const routes = new build.RouteCollection();
   rows.forEach((row, id) => routes.add(`r${id}`, row.path, { methods: row.method, defaults: {} }));
   const router = new build.Router(routes);
@@ -52,8 +56,17 @@ export function switchboard(rows: readonly RouteRow[], build: RouterPackage = { 
   const PATCH = make('PATCH');
   const others = new Map<string, ReturnType<typeof make>>();
   const contextOf = (method: string) =>
-    method === 'GET' ? GET : method === 'POST' ? POST : method === 'PUT' ? PUT : method === 'DELETE' ? DELETE : method === 'PATCH' ? PATCH
-      : (others.get(method) ?? others.set(method, make(method)).get(method)!);
+    method === 'GET'
+      ? GET
+      : method === 'POST'
+        ? POST
+        : method === 'PUT'
+          ? PUT
+          : method === 'DELETE'
+            ? DELETE
+            : method === 'PATCH'
+              ? PATCH
+              : (others.get(method) ?? others.set(method, make(method)).get(method)!);
   return {
     name,
     router,
@@ -142,7 +155,10 @@ function rou3Router(rows: readonly RouteRow[]) {
   return router;
 }
 
-function rou3Contender(name: string, find: (method: string, path: string) => { data: number; params?: Record<string, string> } | undefined): Contender {
+function rou3Contender(
+  name: string,
+  find: (method: string, path: string) => { data: number; params?: Record<string, string> } | undefined,
+): Contender {
   return {
     name,
     lookup: find,

@@ -68,7 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
           },
     trustedProxies:
       proxies !== undefined
-        ? proxies.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+        ? proxies
+            .split(',')
+            .map((entry) => entry.trim())
+            .filter((entry) => entry !== '')
         : listOf('trustedProxies', fromFile['trustedProxies'] ?? []),
     env,
   };
@@ -93,7 +96,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 function parsePort(value: unknown): number {
   const port = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be 0–65535, got ${String(value)}.`);
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`port must be 0–65535, got ${String(value)}.`);
   return port;
 }
 
@@ -127,6 +131,7 @@ function stringOf(name: string, value: unknown): string {
 }
 
 function listOf(name: string, value: unknown): string[] {
-  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw new ConfigError(`${name} must be a list of strings.`);
+  if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string'))
+    throw new ConfigError(`${name} must be a list of strings.`);
   return value;
 }

@@ -6,7 +6,10 @@ import { RecordingLogger, redactCredentials, type LogLevel, type LogRecord } fro
  * data); the profiler shows them in debug mode. Messages quote request data (the URL and referer of
  * a 404), so bearer-shaped credentials in them are redacted.
  */
-export function createConsoleLogger(minLevel: LogLevel = 'INFO', write: (line: string) => void = (line) => process.stderr.write(line)): RecordingLogger {
+export function createConsoleLogger(
+  minLevel: LogLevel = 'INFO',
+  write: (line: string) => void = (line) => process.stderr.write(line),
+): RecordingLogger {
   return new RecordingLogger((record) => write(formatRecord(record)), {}, minLevel);
 }
 

@@ -29,7 +29,12 @@ const routes: RouteCase[] = [
   { method: 'DELETE', path: '/api/items/999999', expected: { anonymous: 401, user: 403, admin: 404 } },
   { method: 'GET', path: '/api/me', expected: { anonymous: 401, user: 200, admin: 200 } },
   { method: 'GET', path: '/api/admin', expected: { anonymous: 401, user: 403, admin: 200 } },
-  { method: 'POST', path: '/api/token', body: '{"username":"demo","password":"wrong"}', expected: { anonymous: 401, user: 401, admin: 401 } },
+  {
+    method: 'POST',
+    path: '/api/token',
+    body: '{"username":"demo","password":"wrong"}',
+    expected: { anonymous: 401, user: 401, admin: 401 },
+  },
   // A trailing-slash redirect is decided by routing alone: the firewall judges the target when the client follows it.
   { method: 'GET', path: '/api/items/', expected: { anonymous: 301, user: 301, admin: 301 } },
   { method: 'GET', path: '/api/me/', expected: { anonymous: 301, user: 301, admin: 301 } },
@@ -50,7 +55,10 @@ for (const debug of [true, false]) {
         JWT_PUBLIC_KEY: keys.publicKeyPath,
         JWT_PASSPHRASE: keys.passphrase!,
       });
-      for (const [caller, password] of [['user', 'demo-password'], ['admin', 'admin-password']] as const) {
+      for (const [caller, password] of [
+        ['user', 'demo-password'],
+        ['admin', 'admin-password'],
+      ] as const) {
         const username = caller === 'user' ? 'demo' : 'admin';
         const response = await fetch(`${host.running.url}/api/token`, {
           method: 'POST',

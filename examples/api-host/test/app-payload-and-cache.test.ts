@@ -18,7 +18,11 @@ describe('example host: payload mapping and cache attribute on /api/items', () =
   let token: string;
 
   beforeAll(async () => {
-    host = await startHostInProcess({ JWT_SECRET_KEY: keys.privateKeyPath, JWT_PUBLIC_KEY: keys.publicKeyPath, JWT_PASSPHRASE: keys.passphrase! });
+    host = await startHostInProcess({
+      JWT_SECRET_KEY: keys.privateKeyPath,
+      JWT_PUBLIC_KEY: keys.publicKeyPath,
+      JWT_PASSPHRASE: keys.passphrase!,
+    });
     base = host.running.url;
     const issued = await fetch(`${base}/api/token`, {
       method: 'POST',
@@ -32,7 +36,11 @@ describe('example host: payload mapping and cache attribute on /api/items', () =
   const create = (body: string, withToken = true) =>
     fetch(`${base}/api/items`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(withToken ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(withToken ? { authorization: `Bearer ${token}` } : {}),
+      },
       body,
     });
 

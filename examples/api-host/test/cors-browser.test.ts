@@ -22,9 +22,13 @@ async function pageOrigin(address: string): Promise<string> {
 beforeAll(async () => {
   host = await startHostInProcess();
   // Records what reaches the kernel, before CORS answers anything.
-  host.app.dispatcher.on('kernel.request', (event) => {
-    if (event.isMainRequest()) arrivals.push(`${event.request.method} ${event.request.rawPath}`);
-  }, 1000);
+  host.app.dispatcher.on(
+    'kernel.request',
+    (event) => {
+      if (event.isMainRequest()) arrivals.push(`${event.request.method} ${event.request.rawPath}`);
+    },
+    1000,
+  );
   browser = await launchChromium();
 });
 
@@ -52,7 +56,12 @@ async function createItemFrom(address: string) {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-requested-with': 'browser-test' },
           body: JSON.stringify({ name: 'from the browser', quantity: 7 }),
         });
-        return { ok: true as const, status: created.status, location: created.headers.get('location'), body: (await created.json()) as unknown };
+        return {
+          ok: true as const,
+          status: created.status,
+          location: created.headers.get('location'),
+          body: (await created.json()) as unknown,
+        };
       } catch (error) {
         return { ok: false as const, error: String(error) };
       }

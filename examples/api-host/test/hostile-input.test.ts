@@ -10,7 +10,16 @@ import { startHostProcess, type HostProcess } from './support/start-host.js';
  */
 
 /** Traces of the server's insides that must never reach a client in production mode. */
-const LEAKS = [/node_modules/, /\/src\//, /\.ts\b/, /\bat \S+ \(/, /HttpError\b/, /TypeError|RangeError/, /InvalidRequestError/, /x-debug-/i];
+const LEAKS = [
+  /node_modules/,
+  /\/src\//,
+  /\.ts\b/,
+  /\bat \S+ \(/,
+  /HttpError\b/,
+  /TypeError|RangeError/,
+  /InvalidRequestError/,
+  /x-debug-/i,
+];
 
 /** Cases the adapter or Node's parser answers before any kernel: nothing is logged at ERROR or above. */
 const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> = [
@@ -26,12 +35,14 @@ const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> =
   // Request smuggling: each body carries a second request that must never be answered.
   {
     name: 'Content-Length with Transfer-Encoding',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
     status: 400,
   },
   {
     name: 'two differing Content-Lengths',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n',
     status: 400,
   },
   {
@@ -41,7 +52,8 @@ const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> =
   },
   {
     name: 'Transfer-Encoding not ending in chunked',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
     status: 400,
   },
   {
@@ -65,23 +77,51 @@ const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> =
  * closes, and the kernel's failed body read is a client error, logged as the spec logs every 4xx.
  */
 const BROKEN_BODY_CASES: Array<{ name: string; request: string; status: number }> = [
-  { name: 'a chunk size that is no number', request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', status: 400 },
+  {
+    name: 'a chunk size that is no number',
+    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    status: 400,
+  },
   {
     name: 'a chunk size past 64 bits',
     request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
     status: 400,
   },
-  { name: 'a negative chunk size', request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n', status: 400 },
+  {
+    name: 'a negative chunk size',
+    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n',
+    status: 400,
+  },
 ];
 
 /** Cases answered like any request (`OPTIONS *` by the adapter, the others by the application), connection kept. */
 const KERNEL_CASES: Array<{ name: string; request: string; status: number }> = [
   { name: 'OPTIONS *', request: 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 204 },
-  { name: 'an absolute-form target', request: 'GET http://other.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 200 },
-  { name: 'overlong UTF-8 in a header value', request: 'GET /health HTTP/1.1\r\nHost: a\r\nX-Note: \xc0\xaf\xe0\x80\xaf\r\nConnection: close\r\n\r\n', status: 200 },
-  { name: 'overlong UTF-8 in the path', request: 'GET /\xc0\xae\xc0\xae/\xc0\xafetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 400 },
-  { name: 'percent-encoded overlong UTF-8 in the path', request: 'GET /%C0%AE%C0%AE/%C0%AFetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 400 },
-  { name: 'an upgrade nobody offers', request: 'GET /health HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n', status: 200 },
+  {
+    name: 'an absolute-form target',
+    request: 'GET http://other.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    status: 200,
+  },
+  {
+    name: 'overlong UTF-8 in a header value',
+    request: 'GET /health HTTP/1.1\r\nHost: a\r\nX-Note: \xc0\xaf\xe0\x80\xaf\r\nConnection: close\r\n\r\n',
+    status: 200,
+  },
+  {
+    name: 'overlong UTF-8 in the path',
+    request: 'GET /\xc0\xae\xc0\xae/\xc0\xafetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'percent-encoded overlong UTF-8 in the path',
+    request: 'GET /%C0%AE%C0%AE/%C0%AFetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    status: 400,
+  },
+  {
+    name: 'an upgrade nobody offers',
+    request: 'GET /health HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n',
+    status: 200,
+  },
 ];
 
 /** `[time] channel.LEVEL: message` lines at ERROR or above. */
@@ -146,8 +186,15 @@ describe.each([
 
   it('lets the client read an early 401 or 413 while the body is still arriving', async () => {
     // Without a bounded drain before closing, most of these end in a reset the client reads instead of the answer.
-    const uploads = [['/api/token', 413], ['/api/items', 401], ['/api/token', 413], ['/api/items', 401]] as const;
-    const answers = await Promise.all(uploads.map(([path]) => uploadWhileReading(port, path, { length: 20_000_000, headers: 'Content-Type: application/json\r\n' })));
+    const uploads = [
+      ['/api/token', 413],
+      ['/api/items', 401],
+      ['/api/token', 413],
+      ['/api/items', 401],
+    ] as const;
+    const answers = await Promise.all(
+      uploads.map(([path]) => uploadWhileReading(port, path, { length: 20_000_000, headers: 'Content-Type: application/json\r\n' })),
+    );
     expect(answers.map((answer) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]))).toEqual(uploads.map(([, status]) => status));
   });
 

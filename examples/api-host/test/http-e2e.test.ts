@@ -32,7 +32,10 @@ describe('example host over HTTP/1.1 (fetch, curl)', () => {
     expectSpecNotFound(headResponse, `${base}/robots.txt`, { head: true });
     // Hop-by-hop headers (connection, keep-alive) are Node's connection management, not the response's.
     const hopByHop = new Set(['connection', 'keep-alive']);
-    const names = (r: SimpleResponse) => Object.keys(r.headers).filter((n) => !hopByHop.has(n)).sort();
+    const names = (r: SimpleResponse) =>
+      Object.keys(r.headers)
+        .filter((n) => !hopByHop.has(n))
+        .sort();
     expect(names(headResponse)).toEqual(names(getResponse));
   });
 

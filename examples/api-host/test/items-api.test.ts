@@ -56,7 +56,10 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     userToken = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
     adminToken = await issuer.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
     dispatcher.addSubscriber(
-      new FirewallListener(new FirewallMap([{ name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey })] }]), { logger }),
+      new FirewallListener(
+        new FirewallMap([{ name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey })] }]),
+        { logger },
+      ),
     );
     dispatcher.addSubscriber(new IsGrantedListener());
     dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
@@ -118,7 +121,9 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
 
     const missing = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ quantity: 1 }) });
     expect(missing.status).toBe(422);
-    expect(((await missing.json()) as { violations: unknown }).violations).toEqual([{ path: '/name', message: 'Required: a non-empty string.' }]);
+    expect(((await missing.json()) as { violations: unknown }).violations).toEqual([
+      { path: '/name', message: 'Required: a non-empty string.' },
+    ]);
 
     const wrongType = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'x', quantity: '3' }) });
     expect(wrongType.status).toBe(422);
@@ -164,7 +169,9 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
   it('keeps answering after the database connection sat idle longer than the server allows', async () => {
     const statuses: number[] = [];
     for (let round = 0; round < 2; round++) {
-      statuses.push(...(await Promise.all([call('GET', '/api/items'), call('GET', '/api/items'), call('GET', '/api/items/1')])).map((r) => r.status));
+      statuses.push(
+        ...(await Promise.all([call('GET', '/api/items'), call('GET', '/api/items'), call('GET', '/api/items/1')])).map((r) => r.status),
+      );
       await pause(SERVER_IDLE_TIMEOUT_MS + 600);
     }
     const created = await call('POST', '/api/items', { token: userToken, body: JSON.stringify({ name: 'after idle', quantity: 1 }) });

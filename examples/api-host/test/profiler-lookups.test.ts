@@ -38,7 +38,9 @@ describe('profiler lookups keyed by user input', () => {
   });
 
   it.each(PROTOTYPE_KEYS)('lists no profile for search filters named %s', async (key) => {
-    const page = await fetch(`${base}/_profiler/?url=${encodeURIComponent(key)}&method=${encodeURIComponent(key.replace(/_/g, ''))}&format=json`);
+    const page = await fetch(
+      `${base}/_profiler/?url=${encodeURIComponent(key)}&method=${encodeURIComponent(key.replace(/_/g, ''))}&format=json`,
+    );
     expect([200, 400]).toContain(page.status);
     await page.text();
   });

@@ -10,7 +10,8 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createConsoleLogger } from '../src/console-logger.js';
 
-const JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImRlbW8iLCJyb2xlcyI6WyJST0xFX1VTRVIiXX0.MEUCIQDtBV3cHsSlQeAKPGbBHG8hlZrXXJ3FhVE2RdSXbXq6RQ';
+const JWT =
+  'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImRlbW8iLCJyb2xlcyI6WyJST0xFX1VTRVIiXX0.MEUCIQDtBV3cHsSlQeAKPGbBHG8hlZrXXJ3FhVE2RdSXbXq6RQ';
 const OPAQUE = 'opaque-access-token-7f3a9c';
 
 interface LoggedHost {
@@ -103,7 +104,9 @@ describe('x-debug-token-link on responses shared caches may store', () => {
     return page;
   };
 
-  it('is a path only when the origin comes from the Host header; private responses keep the absolute link', { timeout: 60_000 }, async () => {
+  it('is a path only when the origin comes from the Host header; private responses keep the absolute link', {
+    timeout: 60_000,
+  }, async () => {
     const host = await startLoggedHost({});
     try {
       const page = await itemPage(host.url, { host: 'attacker.example' });

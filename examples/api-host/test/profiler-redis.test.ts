@@ -46,7 +46,10 @@ describe('example host with PROFILER_REDIS_URL', () => {
 
   it('with Redis unreachable the API answers as usual and the profiler pages say storage is down', async () => {
     const down = await host({ PROFILER_REDIS_URL: 'redis://127.0.0.1:1' });
-    await vi.waitFor(async () => expect(await (await fetch(`${down.running.url}/_profiler/`)).text()).toContain('is unavailable since'), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(async () => expect(await (await fetch(`${down.running.url}/_profiler/`)).text()).toContain('is unavailable since'), {
+      timeout: 10_000,
+      interval: 20,
+    });
     const health = await fetch(`${down.running.url}/health`);
     expect(health.status).toBe(200);
     const missing = await fetch(`${down.running.url}/robots.txt`);
@@ -56,13 +59,19 @@ describe('example host with PROFILER_REDIS_URL', () => {
     expect(await list.text()).toContain('Profile storage unavailable.');
     const unknown = await fetch(`${down.running.url}/_profiler/abcdef`);
     expect(unknown.status).toBe(503);
-    expect(down.logger.records.filter((record) => record.message.startsWith('Profiler storage')).map((record) => `${record.level} ${record.message}`)).toEqual([
-      expect.stringContaining('ERROR Profiler storage: Redis at 127.0.0.1:1 is unavailable'),
-    ]);
+    expect(
+      down.logger.records
+        .filter((record) => record.message.startsWith('Profiler storage'))
+        .map((record) => `${record.level} ${record.message}`),
+    ).toEqual([expect.stringContaining('ERROR Profiler storage: Redis at 127.0.0.1:1 is unavailable')]);
   });
 
   it('refuses PROFILER_DIR and PROFILER_REDIS_URL together, and a URL that is not one, without echoing it', async () => {
-    await expect(startHostInProcess({ APP_DEBUG: '1', PROFILER_DIR: '/tmp/never-created', PROFILER_REDIS_URL: redis.url })).rejects.toThrow('not both');
-    await expect(startHostInProcess({ APP_DEBUG: '1', PROFILER_REDIS_URL: 'secret-password@nowhere' })).rejects.toThrow(/^PROFILER_REDIS_URL must be a URL such as redis:\/\/127\.0\.0\.1:6379\.$/);
+    await expect(startHostInProcess({ APP_DEBUG: '1', PROFILER_DIR: '/tmp/never-created', PROFILER_REDIS_URL: redis.url })).rejects.toThrow(
+      'not both',
+    );
+    await expect(startHostInProcess({ APP_DEBUG: '1', PROFILER_REDIS_URL: 'secret-password@nowhere' })).rejects.toThrow(
+      /^PROFILER_REDIS_URL must be a URL such as redis:\/\/127\.0\.0\.1:6379\.$/,
+    );
   });
 });

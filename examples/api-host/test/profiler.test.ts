@@ -43,7 +43,10 @@ describe('profiler on the example host, debug mode', () => {
   it('answers GET /robots.txt with the complete header table of spec 7.1', async () => {
     const response = await get(`${base}/robots.txt`, { referer: REFERER, accept: 'text/html', 'user-agent': 'e2e' });
     const message = `No route found for "GET ${base}/robots.txt" (from "${REFERER}")`;
-    expectSpecNotFound({ status: response.status, headers: Object.fromEntries(response.headers), body: response.body }, `${base}/robots.txt`);
+    expectSpecNotFound(
+      { status: response.status, headers: Object.fromEntries(response.headers), body: response.body },
+      `${base}/robots.txt`,
+    );
     expect(response.headers.get('x-debug-exception-file')).toMatch(/^%2F.+router-listener\.ts:\d+$/);
     const token = response.headers.get('x-debug-token')!;
     const previous = response.headers.get('x-previous-debug-token')!;
@@ -63,14 +66,18 @@ describe('profiler on the example host, debug mode', () => {
     const main = await profilePage(`/_profiler/${previous}?panel=events`);
     expect(main.status).toBe(200);
     expect(main.body).toMatch(/<h3>kernel\.request <span class="tag">main request<\/span>/);
-    expect(main.body).toMatch(/<td class="mono">32<\/td><td class="mono">RouterListener\.onKernelRequest<\/td><td>[^<]+<\/td><td><span class="threw">threw<\/span>/);
+    expect(main.body).toMatch(
+      /<td class="mono">32<\/td><td class="mono">RouterListener\.onKernelRequest<\/td><td>[^<]+<\/td><td><span class="threw">threw<\/span>/,
+    );
     expect(main.body).toMatch(/<h3>kernel\.exception <span class="tag">main request<\/span>/);
     expect(main.body).toContain('ErrorListener.onKernelException');
     expect(main.body).toContain('CorsListener');
 
     // Its logger panel has the ERROR on the request channel.
     const logs = await profilePage(`/_profiler/${previous}?panel=logger`);
-    expect(logs.body).toMatch(/<span class="tag ERROR">ERROR<\/span><\/td>\s*<td>request<\/td>\s*<td><pre>Uncaught Error NotFoundHttpError/);
+    expect(logs.body).toMatch(
+      /<span class="tag ERROR">ERROR<\/span><\/td>\s*<td>request<\/td>\s*<td><pre>Uncaught Error NotFoundHttpError/,
+    );
   });
 
   it('answers /_profiler/latest?ip=127.0.0.1&panel=exception&type=request with the newest profile of that client', async () => {

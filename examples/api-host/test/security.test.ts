@@ -57,7 +57,8 @@ describe('first start: key files in var/jwt', () => {
       run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', '--input-type=module', '-e', script], {
         cwd: fileURLToPath(new URL('..', import.meta.url)),
         timeout: 60_000,
-      }));
+      }),
+    );
     const outputs = await Promise.all(starts);
     expect(outputs.map((output) => output.stdout.trim())).toEqual(['625', '625', '625']);
   }, 90_000);
@@ -88,7 +89,11 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   afterAll(() => host?.stop());
 
   async function call(method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    const response = await fetch(`${base}${path}`, { method, headers: { accept: 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
     const debugToken = response.headers.get('x-debug-token');
     if (debugToken !== null) debugTokens.push(debugToken);
@@ -144,7 +149,7 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
     expect(granted.json()).toEqual({ admin: 'admin' });
   });
 
-  it("the profile of GET /api/me shows the firewall, the user and stateless in the security panel, and not the token", async () => {
+  it('the profile of GET /api/me shows the firewall, the user and stateless in the security panel, and not the token', async () => {
     const token = String((await login('demo', 'demo-password')).json()['token']);
     const me = await call('GET', '/api/me', { authorization: `Bearer ${token}` });
     const debugToken = me.headers.get('x-debug-token');
@@ -157,7 +162,10 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
     }
     expect(profile.status).toBe(200);
     expect(JSON.parse(profile.text).collectors.security).toEqual({
-      firewall: 'api', user: { identifier: 'demo', roles: ['ROLE_USER'] }, stateless: true, sessionUsages: [],
+      firewall: 'api',
+      user: { identifier: 'demo', roles: ['ROLE_USER'] },
+      stateless: true,
+      sessionUsages: [],
     });
     expect(profile.text).not.toContain(token.split('.')[2]);
   });
@@ -173,10 +181,17 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
     }
     expect(sent.filter((entry) => entry.startsWith('profile ') && / 200 /.test(entry.slice(0, 30))).length).toBeGreaterThan(5);
     const passphrase = keys.passphrase!;
-    const keyLines = readFileSync(keys.privateKeyPath, 'utf8').split('\n').filter((line) => line.length === 64);
+    const keyLines = readFileSync(keys.privateKeyPath, 'utf8')
+      .split('\n')
+      .filter((line) => line.length === 64);
     expect(passphrase.length).toBeGreaterThan(20);
     expect(keyLines.length).toBeGreaterThan(10);
-    const everything = [...sent, ...host.logger.records.map((record) => JSON.stringify(record, (_k, v: unknown) => (v instanceof Error ? `${v.message}\n${v.stack}` : v)))].join('\n');
+    const everything = [
+      ...sent,
+      ...host.logger.records.map((record) =>
+        JSON.stringify(record, (_k, v: unknown) => (v instanceof Error ? `${v.message}\n${v.stack}` : v)),
+      ),
+    ].join('\n');
     expect(sent.length).toBeGreaterThan(8);
     for (const secret of [passphrase, ...keyLines]) expect(everything.includes(secret)).toBe(false);
   });
@@ -199,9 +214,14 @@ describe('a wrong passphrase at startup', () => {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, PORT: '0', API_HOST_CONFIG: '', ...env },
       timeout: 60_000,
-    }).then(() => null, (error: { code?: number; stdout: string; stderr: string }) => error);
+    }).then(
+      () => null,
+      (error: { code?: number; stdout: string; stderr: string }) => error,
+    );
     expect(failure?.code).toBe(78);
-    expect(failure?.stderr).toBe(`Configuration error: Could not decrypt the JWT private key ${keys.privateKeyPath}: wrong passphrase or corrupt key.\n`);
+    expect(failure?.stderr).toBe(
+      `Configuration error: Could not decrypt the JWT private key ${keys.privateKeyPath}: wrong passphrase or corrupt key.\n`,
+    );
     expect(failure?.stdout).not.toContain('listening');
     expect(`${failure?.stdout}${failure?.stderr}`).not.toContain('a-wrong-passphrase-17');
     expect(`${failure?.stdout}${failure?.stderr}`).not.toContain('the-right-passphrase-42');

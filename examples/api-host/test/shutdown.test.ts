@@ -17,13 +17,17 @@ interface Answer {
 /** One request on its own connection; rejects if the connection ends without a whole answer. */
 function request(url: string, method: string, path: string, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = http.request(`${url}${path}`, { method, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json' } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body: text }));
-      response.on('error', reject);
-    });
+    const outgoing = http.request(
+      `${url}${path}`,
+      { method, agent: false, headers: body === undefined ? {} : { 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -45,7 +49,9 @@ async function refusesConnections(port: number): Promise<boolean> {
 
 /** Waits until the host has logged `count` matches of the login route: the requests are in its hands. */
 async function loginsReceived(host: HostProcess, count: number): Promise<void> {
-  await expect.poll(() => host.log().split('Matched route "api_token"').length - 1, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => host.log().split('Matched route "api_token"').length - 1, { timeout: 20_000, interval: 20 })
+    .toBeGreaterThanOrEqual(count);
 }
 
 /** A login answered during shutdown: its token, or the documented 503 when time ran out. */

@@ -99,9 +99,7 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
 
 /** `public` or `s-maxage` present, and neither `private` nor `no-store`. */
 function isSharedCacheable(cacheControl: readonly string[]): boolean {
-  const directives = new Set(
-    cacheControl.flatMap((value) => value.split(',')).map((part) => part.split('=')[0]!.trim().toLowerCase()),
-  );
+  const directives = new Set(cacheControl.flatMap((value) => value.split(',')).map((part) => part.split('=')[0]!.trim().toLowerCase()));
   if (directives.has('private') || directives.has('no-store')) return false;
   return directives.has('public') || directives.has('s-maxage');
 }

@@ -17,7 +17,10 @@ beforeAll(async () => {
       new CorsListener({ allowHeaders: ['content-type', 'x-client'], exposeHeaders: ['x-echo'] }),
       {
         getSubscribedEvents: () => ({
-          'kernel.request': { listener: (event) => void seen.push(`${event.request.method} ${event.request.headers.get('origin')}`), priority: 300 },
+          'kernel.request': {
+            listener: (event) => void seen.push(`${event.request.method} ${event.request.headers.get('origin')}`),
+            priority: 300,
+          },
         }),
       },
     ],
@@ -38,7 +41,9 @@ afterAll(async () => {
 });
 
 /** Loads the page from `host`, then has it POST JSON with a custom header to the API (a preflighted call). */
-async function callFrom(host: string): Promise<{ ok: true; status: number; body: unknown; echo: string | null } | { ok: false; error: string }> {
+async function callFrom(
+  host: string,
+): Promise<{ ok: true; status: number; body: unknown; echo: string | null } | { ok: false; error: string }> {
   const page = await startPageServer(host);
   pages.push(page);
   const tab = await browser.newPage();
@@ -51,7 +56,12 @@ async function callFrom(host: string): Promise<{ ok: true; status: number; body:
           headers: { 'content-type': 'application/json', 'x-client': 'browser-test' },
           body: JSON.stringify({ name: 'widget', count: 2 }),
         });
-        return { ok: true as const, status: response.status, body: (await response.json()) as unknown, echo: response.headers.get('x-echo') };
+        return {
+          ok: true as const,
+          status: response.status,
+          body: (await response.json()) as unknown,
+          echo: response.headers.get('x-echo'),
+        };
       } catch (error) {
         return { ok: false as const, error: String(error) };
       }
@@ -65,7 +75,12 @@ describe('a real browser calling across origins', () => {
   it('lets a page on 127.0.0.1 (another port) make a preflighted JSON call', async () => {
     seen.length = 0;
     const result = await callFrom('127.0.0.1');
-    expect(result).toEqual({ ok: true, status: 200, body: { received: { name: 'widget', count: 2 }, client: 'browser-test' }, echo: 'yes' });
+    expect(result).toEqual({
+      ok: true,
+      status: 200,
+      body: { received: { name: 'widget', count: 2 }, client: 'browser-test' },
+      echo: 'yes',
+    });
     expect(seen.map((line) => line.split(' ')[0])).toEqual(['OPTIONS', 'POST']);
   });
 

@@ -13,12 +13,14 @@ function kernel(): HttpKernel {
 }
 
 const origins = fc.oneof(
-  fc.tuple(
-    fc.constantFrom('http', 'https', 'HTTP', 'ftp', 'ws', ''),
-    fc.constantFrom('://', ':/', '//'),
-    fc.constantFrom('localhost', '127.0.0.1', 'LOCALHOST', 'localhost.', 'evil.com', '[::1]', '127.0.0.2', 'localhost@evil.com'),
-    fc.constantFrom('', ':', ':80', ':8080', ':8o', '/', '/path', '.evil.com', ', http://evil.com'),
-  ).map((parts) => parts.join('')),
+  fc
+    .tuple(
+      fc.constantFrom('http', 'https', 'HTTP', 'ftp', 'ws', ''),
+      fc.constantFrom('://', ':/', '//'),
+      fc.constantFrom('localhost', '127.0.0.1', 'LOCALHOST', 'localhost.', 'evil.com', '[::1]', '127.0.0.2', 'localhost@evil.com'),
+      fc.constantFrom('', ':', ':80', ':8080', ':8o', '/', '/path', '.evil.com', ', http://evil.com'),
+    )
+    .map((parts) => parts.join('')),
   fc.string({ maxLength: 30 }).filter((value) => !/[\r\n\0]/.test(value) && value.trim() === value && value !== ''),
 );
 

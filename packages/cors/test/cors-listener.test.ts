@@ -45,8 +45,14 @@ beforeAll(async () => {
       }),
     ],
     {
-      'GET /api/items': () => { calls.push('list'); return new JsonResponse([{ id: 1 }], 200, { 'x-request-id': 'r1' }); },
-      'POST /api/items': () => { calls.push('create'); return new JsonResponse({ id: 2 }, 201); },
+      'GET /api/items': () => {
+        calls.push('list');
+        return new JsonResponse([{ id: 1 }], 200, { 'x-request-id': 'r1' });
+      },
+      'POST /api/items': () => {
+        calls.push('create');
+        return new JsonResponse({ id: 2 }, 201);
+      },
       'GET /private/data': () => new JsonResponse({ secret: false }),
       'GET /partner/feed': () => new JsonResponse([]),
       'GET /public': () => new Response('cached', 200, { 'cache-control': 'public, max-age=60' }),
@@ -56,7 +62,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function preflight(path: string, origin: string, method = 'POST', requestHeaders?: string): Promise<Answer> {
-  const headers: Array<[string, string]> = [['origin', origin], ['access-control-request-method', method]];
+  const headers: Array<[string, string]> = [
+    ['origin', origin],
+    ['access-control-request-method', method],
+  ];
   if (requestHeaders !== undefined) headers.push(['access-control-request-headers', requestHeaders]);
   return send(server.url, 'OPTIONS', path, headers);
 }
@@ -151,7 +160,10 @@ describe('actual requests (kernel.response 0)', () => {
   });
 
   it('refuses several Origin headers even when each alone is allowed', async () => {
-    const answer = await send(server.url, 'GET', '/api/items', [['origin', ALLOWED], ['origin', 'http://127.0.0.1']]);
+    const answer = await send(server.url, 'GET', '/api/items', [
+      ['origin', ALLOWED],
+      ['origin', 'http://127.0.0.1'],
+    ]);
     expect(corsHeaderNames(answer)).toEqual([]);
   });
 

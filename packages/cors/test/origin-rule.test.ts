@@ -111,20 +111,49 @@ describe('the spec origin rule (anchored, case-insensitive, raw header)', () => 
 
   it('accepts a random origin exactly when the hand-written rule does', () => {
     const piece = fc.constantFrom(
-      'http', 'https', 'HTTP', 'hTtPs', 'ftp', '://', ':/', ':', '/', '.', '@', ' ', '\n', ',',
-      'localhost', 'LOCALHOST', '127.0.0.1', '127.0.0.2', '[::1]', 'evil.com', '80', '3000', '0', '٣', '?', '#',
+      'http',
+      'https',
+      'HTTP',
+      'hTtPs',
+      'ftp',
+      '://',
+      ':/',
+      ':',
+      '/',
+      '.',
+      '@',
+      ' ',
+      '\n',
+      ',',
+      'localhost',
+      'LOCALHOST',
+      '127.0.0.1',
+      '127.0.0.2',
+      '[::1]',
+      'evil.com',
+      '80',
+      '3000',
+      '0',
+      '٣',
+      '?',
+      '#',
     );
     const origin = fc.oneof(
       fc.array(piece, { maxLength: 8 }).map((parts) => parts.join('')),
-      fc.tuple(
-        fc.constantFrom('http', 'https', 'HTTPS', 'ws'),
-        fc.constantFrom('localhost', '127.0.0.1', 'LocalHost', 'localhost.', '127.0.0.1.evil'),
-        fc.option(fc.stringMatching(/^[0-9]{0,6}$/)),
-        fc.constantFrom('', '/', ' ', '.evil.com'),
-      ).map(([scheme, host, port, tail]) => `${scheme}://${host}${port === null ? '' : `:${port}`}${tail}`),
+      fc
+        .tuple(
+          fc.constantFrom('http', 'https', 'HTTPS', 'ws'),
+          fc.constantFrom('localhost', '127.0.0.1', 'LocalHost', 'localhost.', '127.0.0.1.evil'),
+          fc.option(fc.stringMatching(/^[0-9]{0,6}$/)),
+          fc.constantFrom('', '/', ' ', '.evil.com'),
+        )
+        .map(([scheme, host, port, tail]) => `${scheme}://${host}${port === null ? '' : `:${port}`}${tail}`),
       fc.string({ maxLength: 40 }),
     );
-    fc.assert(fc.property(origin, (value) => specRule(value) === specOracle(value)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(origin, (value) => specRule(value) === specOracle(value)),
+      { numRuns: 5000 },
+    );
   });
 });
 
@@ -158,7 +187,12 @@ describe('configured rules', () => {
 
   it('lets a function decide on the raw value', () => {
     const seen: string[] = [];
-    const rule = compileOriginRules([(origin) => { seen.push(origin); return origin.endsWith(':4000'); }]);
+    const rule = compileOriginRules([
+      (origin) => {
+        seen.push(origin);
+        return origin.endsWith(':4000');
+      },
+    ]);
     expect(rule('http://x:4000')).toBe(true);
     expect(seen).toEqual(['http://x:4000']);
   });

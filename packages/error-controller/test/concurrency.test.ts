@@ -7,17 +7,25 @@ describe('interleaved requests', () => {
   it('each error response carries its own error, and CSP removal reaches only error responses', async () => {
     const app = errorKernel((d) => {
       // Async listeners at every step so the requests interleave.
-      d.on('kernel.request', async (event) => {
-        await tick();
-        if (event.request.attributes.has('_controller')) return;
-        const id = event.request.query.get('id')!;
-        if (Number(id) % 2 === 0) throw new NotFoundHttpError(`missing ${id}`);
-        event.request.attributes.set('_controller', () => new Response(`ok ${id}`));
-      }, 32);
-      d.on('kernel.response', async (event) => {
-        await tick();
-        event.response.headers.set('content-security-policy', "default-src 'self'");
-      }, 0);
+      d.on(
+        'kernel.request',
+        async (event) => {
+          await tick();
+          if (event.request.attributes.has('_controller')) return;
+          const id = event.request.query.get('id')!;
+          if (Number(id) % 2 === 0) throw new NotFoundHttpError(`missing ${id}`);
+          event.request.attributes.set('_controller', () => new Response(`ok ${id}`));
+        },
+        32,
+      );
+      d.on(
+        'kernel.response',
+        async (event) => {
+          await tick();
+          event.response.headers.set('content-security-policy', "default-src 'self'");
+        },
+        0,
+      );
     });
     const ids = Array.from({ length: 60 }, (_, i) => i);
     const responses = await Promise.all(ids.map((id) => app.kernel.handle(Request.fromUrl(`http://localhost/x?id=${id}`))));

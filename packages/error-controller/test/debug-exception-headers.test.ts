@@ -4,7 +4,7 @@ import { debugExceptionHeaders, encodeRfc3986, flattenError, MAX_DEBUG_MESSAGE_B
 const encode = (text: string) => encodeRfc3986(Buffer.from(text, 'utf8'));
 
 describe('x-debug-exception encoding (spec-rulings 10)', () => {
-  it('encodes RFC 3986 style: space as %20, !\'()* and every reserved character encoded', () => {
+  it("encodes RFC 3986 style: space as %20, !'()* and every reserved character encoded", () => {
     expect(encode('No route found for "GET http://localhost/robots.txt"')).toBe(
       'No%20route%20found%20for%20%22GET%20http%3A%2F%2Flocalhost%2Frobots.txt%22',
     );
@@ -13,7 +13,7 @@ describe('x-debug-exception encoding (spec-rulings 10)', () => {
     expect(encode('\r\n<é>')).toBe('%0D%0A%3C%C3%A9%3E');
   });
 
-  it('agrees with encodeURIComponent plus !\'()* on arbitrary text', () => {
+  it("agrees with encodeURIComponent plus !'()* on arbitrary text", () => {
     const samples = ['', 'plain', 'über straße', '😀 emoji', '%41 already encoded', '\u0000\u007f', 'a/b?c=d&e#f'];
     for (const sample of samples) {
       const reference = encodeURIComponent(sample).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

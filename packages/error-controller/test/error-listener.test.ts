@@ -15,9 +15,14 @@ import { bodyText, errorKernel } from './support/error-kernel.js';
 /** A kernel.request listener standing in for the router: it throws what the test gives it. */
 function throwingAtRequest(error: unknown) {
   return errorKernel((d) =>
-    d.on('kernel.request', (event) => {
-      if (event.isMainRequest()) throw error;
-    }, 32, { name: 'ThrowingRouter' }),
+    d.on(
+      'kernel.request',
+      (event) => {
+        if (event.isMainRequest()) throw error;
+      },
+      32,
+      { name: 'ThrowingRouter' },
+    ),
   );
 }
 
@@ -32,9 +37,7 @@ describe('ErrorListener', () => {
     expect(response.headers.get('vary')).toBe('Accept');
     expect(response.headers.get('x-robots-tag')).toBe('noindex');
     expect(response.headers.get('date')).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
-    expect(response.headers.get('x-debug-exception')).toBe(
-      'No%20route%20found%20for%20%22GET%20http%3A%2F%2Flocalhost%2Frobots.txt%22',
-    );
+    expect(response.headers.get('x-debug-exception')).toBe('No%20route%20found%20for%20%22GET%20http%3A%2F%2Flocalhost%2Frobots.txt%22');
     expect(response.headers.get('x-debug-exception-file')).toMatch(/error-listener\.test\.ts:\d+$/);
     expect(response.headers.has('set-cookie')).toBe(false);
 
@@ -64,7 +67,10 @@ describe('ErrorListener', () => {
   it('registers its listeners at the documented priorities', () => {
     const { dispatcher } = errorKernel();
     const mine = (event: 'kernel.exception' | 'kernel.response') =>
-      dispatcher.getListeners(event).filter((l) => l.name.startsWith('ErrorListener')).map((l) => [l.name, l.priority]);
+      dispatcher
+        .getListeners(event)
+        .filter((l) => l.name.startsWith('ErrorListener'))
+        .map((l) => [l.name, l.priority]);
     expect(mine('kernel.exception')).toEqual([
       ['ErrorListener.logKernelException', 0],
       ['ErrorListener.onKernelException', -128],
@@ -91,9 +97,10 @@ describe('ErrorListener', () => {
   it('turns a throwing controller into a 500 logged at CRITICAL', async () => {
     const app = errorKernel((d) =>
       d.on('kernel.request', (event) => {
-        if (event.isMainRequest()) event.request.attributes.set('_controller', function broken() {
-          throw new TypeError('Cannot read properties of undefined');
-        });
+        if (event.isMainRequest())
+          event.request.attributes.set('_controller', function broken() {
+            throw new TypeError('Cannot read properties of undefined');
+          });
       }),
     );
     const response = await app.handle(Request.fromUrl('http://localhost/boom'));
@@ -101,7 +108,9 @@ describe('ErrorListener', () => {
     expect(response.headers.get('x-debug-exception')).toBe('Cannot%20read%20properties%20of%20undefined');
     expect(app.logger.records).toHaveLength(1);
     expect(app.logger.records[0]).toMatchObject({ level: 'CRITICAL', channel: 'request' });
-    expect(app.logger.records[0]!.message).toMatch(/^Uncaught Error TypeError: "Cannot read properties of undefined" at error-listener\.test\.ts line \d+$/);
+    expect(app.logger.records[0]!.message).toMatch(
+      /^Uncaught Error TypeError: "Cannot read properties of undefined" at error-listener\.test\.ts line \d+$/,
+    );
     expect(app.eventOrder()).toEqual([
       'main kernel.request',
       'main kernel.controller',
@@ -123,9 +132,10 @@ describe('ErrorListener', () => {
     });
     for (const debug of [true, false]) {
       const app = errorKernel(
-        (d) => d.on('kernel.request', (event) => {
-          if (event.isMainRequest()) throw new MethodNotAllowedHttpError(['GET'], 'Method Not Allowed (Allow: GET)');
-        }),
+        (d) =>
+          d.on('kernel.request', (event) => {
+            if (event.isMainRequest()) throw new MethodNotAllowedHttpError(['GET'], 'Method Not Allowed (Allow: GET)');
+          }),
         { controller: failing, debug },
       );
       const response = await app.handle(Request.fromUrl('http://localhost/x', { method: 'PUT' }));
@@ -159,10 +169,11 @@ describe('ErrorListener', () => {
     expect((now as Response).status).toBe(404);
 
     const waiting = defineController([], async () => new Response('rendered later', 200, { 'content-type': 'text/plain' }));
-    const asyncApp = errorKernel((d) =>
-      d.on('kernel.request', (event) => {
-        if (event.isMainRequest()) throw new NotFoundHttpError('nope');
-      }),
+    const asyncApp = errorKernel(
+      (d) =>
+        d.on('kernel.request', (event) => {
+          if (event.isMainRequest()) throw new NotFoundHttpError('nope');
+        }),
       { controller: waiting },
     );
     const later = asyncApp.kernel.handleEagerly(Request.fromUrl('http://localhost/x'));
@@ -174,7 +185,9 @@ describe('ErrorListener', () => {
   it('runs the sub-request through handle() on a kernel that has no handleEagerly', async () => {
     const app = throwingAtRequest(new NotFoundHttpError('nope'));
     const listener = new ErrorListener({ debug: false });
-    const handleOnly = { handle: (request: Request, type?: RequestType, catchErrors?: boolean) => app.kernel.handle(request, type, catchErrors) };
+    const handleOnly = {
+      handle: (request: Request, type?: RequestType, catchErrors?: boolean) => app.kernel.handle(request, type, catchErrors),
+    };
     const event = new ExceptionEvent(handleOnly, Request.fromUrl('http://localhost/x'), RequestType.MAIN, new NotFoundHttpError('nope'));
     const pending = listener.onKernelException(event);
     expect(pending).toBeInstanceOf(Promise);
@@ -247,6 +260,12 @@ describe('ErrorListener', () => {
     expect(response.status).toBe(422);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     const problem = JSON.parse(bodyText(response)) as Record<string, unknown>;
-    expect(problem).toMatchObject({ type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'Validation failed', violations });
+    expect(problem).toMatchObject({
+      type: 'about:blank',
+      title: 'Unprocessable Content',
+      status: 422,
+      detail: 'Validation failed',
+      violations,
+    });
   });
 });

@@ -8,11 +8,15 @@ const HOSTILE = PAYLOADS.join(' ');
 /** The router's message shape, built from a hostile path and referer. */
 async function hostileErrorPage(accept: string): Promise<Response> {
   const app = errorKernel((d) =>
-    d.on('kernel.request', (event) => {
-      if (!event.isMainRequest()) return;
-      const referer = event.request.headers.get('referer');
-      throw new NotFoundHttpError(`No route found for "GET ${event.request.url}" (from "${referer}") ${HOSTILE}`);
-    }, 32),
+    d.on(
+      'kernel.request',
+      (event) => {
+        if (!event.isMainRequest()) return;
+        const referer = event.request.headers.get('referer');
+        throw new NotFoundHttpError(`No route found for "GET ${event.request.url}" (from "${referer}") ${HOSTILE}`);
+      },
+      32,
+    ),
   );
   return app.handle(
     Request.fromUrl(`http://localhost/${encodeURIComponent('<script>alert(1)</script>')}`, {

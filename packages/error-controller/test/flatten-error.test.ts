@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { HttpError, MethodNotAllowedHttpError, NotFoundHttpError, UnauthorizedHttpError, withoutStackTrace } from '@switchboard/http-kernel';
+import {
+  HttpError,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  UnauthorizedHttpError,
+  withoutStackTrace,
+} from '@switchboard/http-kernel';
 import { describeThrowSite, flattenError } from '../src/index.js';
 import { SourceExcerptReader } from '../src/flatten/source-excerpt.js';
 import { parseStack } from '../src/flatten/stack-frame.js';
@@ -73,7 +79,12 @@ describe('flattenError', () => {
   });
 
   it('maps every non-HTTP error to 500 and describes thrown non-errors', () => {
-    expect(flattenError(new TypeError('x'))).toMatchObject({ status: 500, statusText: 'Internal Server Error', class: 'TypeError', headers: {} });
+    expect(flattenError(new TypeError('x'))).toMatchObject({
+      status: 500,
+      statusText: 'Internal Server Error',
+      class: 'TypeError',
+      headers: {},
+    });
     expect(flattenError('text')).toMatchObject({ status: 500, class: 'string', message: 'text', frames: [], file: null });
     expect(flattenError(null)).toMatchObject({ class: 'null', message: 'null' });
     expect(flattenError({ code: 1 })).toMatchObject({ class: 'Object', message: '[object Object]' });
@@ -95,7 +106,7 @@ describe('flattenError', () => {
     expect(describeThrowSite(full)).toMatch(/^NotFoundHttpError: "No route" at flatten-error\.test\.ts line \d+$/);
   });
 
-  it('skips frames of the error\'s own constructors when the stack was captured there', () => {
+  it("skips frames of the error's own constructors when the stack was captured there", () => {
     class WrappedError extends Error {
       constructor(message: string) {
         super(message);

@@ -69,11 +69,15 @@ describe('full lifecycle of an error response', () => {
     expect(bodyText(response)).toContain('No route found for &quot;GET http://api.example.test:8080/robots.txt&quot;');
     expect(kernel.errors().map((r) => [r.level, r.channel])).toEqual([['ERROR', 'request']]);
     expect(kernel.errors()[0]!.message).toBe(
-      `Uncaught Error NotFoundHttpError: "${message}" at ${decodeURIComponent(response.headers.get('x-debug-exception-file')!).replace(/^.*\//, '').replace(/:(\d+)$/, ' line $1')}`,
+      `Uncaught Error NotFoundHttpError: "${message}" at ${decodeURIComponent(response.headers.get('x-debug-exception-file')!)
+        .replace(/^.*\//, '')
+        .replace(/:(\d+)$/, ' line $1')}`,
     );
     expect(kernel.eventOrder()).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
     // The throw site is the router listener's source, and the matcher's message (slash retried) is the cause.
-    expect(decodeURIComponent(response.headers.get('x-debug-exception-file')!)).toMatch(/\/packages\/router\/src\/listener\/router-listener\.ts:\d+$/);
+    expect(decodeURIComponent(response.headers.get('x-debug-exception-file')!)).toMatch(
+      /\/packages\/router\/src\/listener\/router-listener\.ts:\d+$/,
+    );
     expect(bodyText(response)).toContain('<p class="message">No routes found for &quot;/robots.txt/&quot;.</p>');
     const routed = kernel.traces.filter((t) => t.eventName === 'kernel.request').flatMap((t) => t.called.map((c) => c.name));
     expect(routed).toEqual(['RouterListener.onKernelRequest', 'RouterListener.onKernelRequest']);

@@ -64,7 +64,9 @@ describe('ProblemJsonErrorRenderer', () => {
     expect(problem['cyclic']).toEqual({ n: '10', self: '[circular]' });
     const loop: Record<string, unknown> = { name: 'loop' };
     loop['next'] = loop;
-    const looped = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(flattenError(new HttpError(400, 'bad', { details: { loop } }))).body);
+    const looped = JSON.parse(
+      new ProblemJsonErrorRenderer({ debug: false }).render(flattenError(new HttpError(400, 'bad', { details: { loop } }))).body,
+    );
     expect(looped.loop).toEqual({ name: 'loop', next: '[circular]' });
   });
 
@@ -79,7 +81,10 @@ describe('ProblemJsonErrorRenderer', () => {
 describe('TextErrorRenderer', () => {
   it('prints the status line, and the stack with causes in debug mode', () => {
     const error = flattenError(chained());
-    expect(new TextErrorRenderer({ debug: false }).render(error)).toEqual({ body: '502 Bad Gateway\n', contentType: 'text/plain; charset=UTF-8' });
+    expect(new TextErrorRenderer({ debug: false }).render(error)).toEqual({
+      body: '502 Bad Gateway\n',
+      contentType: 'text/plain; charset=UTF-8',
+    });
     const debug = new TextErrorRenderer({ debug: true }).render(error).body;
     expect(debug).toMatch(/^502 Bad Gateway\n\nHttpError: Bad gateway to billing\n {4}at chained \(.*renderers\.test\.ts:\d+:\d+\)\n/);
     expect(debug).toContain('Caused by: Error: upstream call failed\n');

@@ -1,4 +1,11 @@
-import { defineController, EventDispatcher, JsonResponse, NotFoundHttpError, Response, type KernelEventMap } from '@switchboard/http-kernel';
+import {
+  defineController,
+  EventDispatcher,
+  JsonResponse,
+  NotFoundHttpError,
+  Response,
+  type KernelEventMap,
+} from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, defineCache, type CacheOptions } from '../src/index.js';
 import { startTestApp, type TestApp } from './support/test-app.js';
@@ -15,8 +22,9 @@ beforeAll(async () => {
     'GET /private': answering({ public: false, maxAge: 30 }),
     'GET /unscoped': answering({ maxAge: 60 }),
     'GET /shared': answering({ sMaxAge: 120, staleWhileRevalidate: 30, staleIfError: 600, mustRevalidate: true }),
-    'GET /vary': answering({ public: true, maxAge: 5, vary: ['Accept-Language', 'accept'] }, () =>
-      new Response('hi', 200, { vary: 'Accept' }),
+    'GET /vary': answering(
+      { public: true, maxAge: 5, vary: ['Accept-Language', 'accept'] },
+      () => new Response('hi', 200, { vary: 'Accept' }),
     ),
     'GET /own-headers': answering({ public: true, maxAge: 600 }, () => new Response('mine', 200, { 'cache-control': 'no-store' })),
     'GET /missing': answering({ public: true, maxAge: 600, etag: () => 'v1' }, () => {

@@ -27,7 +27,14 @@ beforeAll(async () => {
     'GET /items/:id': {
       controller: show('etag'),
       // The tag comes from the controller arguments (the `id` route parameter).
-      defaults: { _cache: { public: true, maxAge: 60, vary: ['Accept'], etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}` } },
+      defaults: {
+        _cache: {
+          public: true,
+          maxAge: 60,
+          vary: ['Accept'],
+          etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}`,
+        },
+      },
     },
     'POST /items/:id': {
       controller: show('post'),
@@ -35,7 +42,13 @@ beforeAll(async () => {
     },
     'GET /dated/:id': {
       controller: show('dated'),
-      defaults: { _cache: { public: true, maxAge: 60, lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null } },
+      defaults: {
+        _cache: {
+          public: true,
+          maxAge: 60,
+          lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null,
+        },
+      },
     },
     'GET /opaque': {
       controller: defineController([], () => new Response('x')),
@@ -131,11 +144,7 @@ describe('Last-Modified and If-Modified-Since', () => {
   });
 
   it('answers 200 when it changed since, and for an unparsable or future date', async () => {
-    for (const since of [
-      new Date('2026-02-01T00:00:00Z').toUTCString(),
-      'yesterday',
-      new Date(Date.now() + 86_400_000).toUTCString(),
-    ]) {
+    for (const since of [new Date('2026-02-01T00:00:00Z').toUTCString(), 'yesterday', new Date(Date.now() + 86_400_000).toUTCString()]) {
       const response = await get('/dated/a', { 'if-modified-since': since });
       expect(response.status, since).toBe(200);
     }

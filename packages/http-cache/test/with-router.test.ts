@@ -8,19 +8,27 @@ let server: TestApp;
 const traces: DispatchTrace[] = [];
 
 beforeAll(async () => {
-  server = await startTestApp({
-    'GET /items/:id': {
-      controller: defineController(['id'], (id: string) => {
-        const item = ITEMS.get(id);
-        if (item === undefined) throw new NotFoundHttpError(`No item ${id}.`);
-        return new JsonResponse({ id, name: item.name });
-      }),
-      // The route option travels as a route default, which the router copies into the attributes.
-      defaults: {
-        _cache: defineCache({ public: true, maxAge: 120, vary: ['Accept'], etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}` }),
+  server = await startTestApp(
+    {
+      'GET /items/:id': {
+        controller: defineController(['id'], (id: string) => {
+          const item = ITEMS.get(id);
+          if (item === undefined) throw new NotFoundHttpError(`No item ${id}.`);
+          return new JsonResponse({ id, name: item.name });
+        }),
+        // The route option travels as a route default, which the router copies into the attributes.
+        defaults: {
+          _cache: defineCache({
+            public: true,
+            maxAge: 120,
+            vary: ['Accept'],
+            etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}`,
+          }),
+        },
       },
     },
-  }, (trace) => traces.push(trace)); // what the profiler's events panel reads
+    (trace) => traces.push(trace),
+  ); // what the profiler's events panel reads
 });
 afterAll(() => server.close());
 
@@ -36,7 +44,11 @@ describe('the _cache route default through the real router', () => {
   });
 
   it('never caches the 404 of a cached route, nor a routing 404 or 405', async () => {
-    for (const [method, path, status] of [['GET', '/items/9', 404], ['GET', '/nothing', 404], ['POST', '/items/1', 405]] as const) {
+    for (const [method, path, status] of [
+      ['GET', '/items/9', 404],
+      ['GET', '/nothing', 404],
+      ['POST', '/items/1', 405],
+    ] as const) {
       const response = await fetch(server.origin + path, { method, headers: { accept: 'application/json' } });
       expect(response.status, `${method} ${path}`).toBe(status);
       expect(response.headers.get('cache-control')).toBe('no-cache, private');

@@ -73,10 +73,14 @@ describe('EventDispatcher propagation stop', () => {
   it('lets the stopping listener finish and skips every later one', () => {
     const d = new EventDispatcher<Events>();
     d.on('ping', recorder('first'), 10);
-    d.on('ping', recorder('stopper', (e) => {
-      e.stopPropagation();
-      e.calls.push('stopper-after-stop');
-    }), 5);
+    d.on(
+      'ping',
+      recorder('stopper', (e) => {
+        e.stopPropagation();
+        e.calls.push('stopper-after-stop');
+      }),
+      5,
+    );
     d.on('ping', recorder('same-priority-later'), 5);
     d.on('ping', recorder('lower'), 0);
     const event = new Recorded();
@@ -107,7 +111,10 @@ describe('EventDispatcher changes during a dispatch', () => {
   it('does not call a listener added during the dispatch, whatever its priority, until the next dispatch', () => {
     const d = new EventDispatcher<Events>();
     const late = recorder('late');
-    d.on('ping', recorder('adder', () => d.on('ping', late, 100)));
+    d.on(
+      'ping',
+      recorder('adder', () => d.on('ping', late, 100)),
+    );
     d.on('ping', recorder('after'), -1);
     const first = new Recorded();
     d.dispatch('ping', first);
@@ -120,7 +127,11 @@ describe('EventDispatcher changes during a dispatch', () => {
   it('still calls a listener removed during the dispatch, and not from the next dispatch on', () => {
     const d = new EventDispatcher<Events>();
     const victim = recorder('victim');
-    d.on('ping', recorder('remover', () => d.removeListener('ping', victim)), 10);
+    d.on(
+      'ping',
+      recorder('remover', () => d.removeListener('ping', victim)),
+      10,
+    );
     d.on('ping', victim, 0);
     const first = new Recorded();
     d.dispatch('ping', first);
@@ -214,15 +225,23 @@ describe('EventDispatcher async listeners', () => {
   it('awaits a listener that returns a promise before calling the next', async () => {
     const d = new EventDispatcher<Events>();
     d.on('ping', recorder('sync-1'), 3);
-    d.on('ping', async (e: Recorded) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      e.calls.push('async-2');
-    }, 2);
+    d.on(
+      'ping',
+      async (e: Recorded) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        e.calls.push('async-2');
+      },
+      2,
+    );
     d.on('ping', recorder('sync-3'), 1);
-    d.on('ping', async (e: Recorded) => {
-      await Promise.resolve();
-      e.calls.push('async-4');
-    }, 0);
+    d.on(
+      'ping',
+      async (e: Recorded) => {
+        await Promise.resolve();
+        e.calls.push('async-4');
+      },
+      0,
+    );
     const event = new Recorded();
     const pending = d.dispatch('ping', event);
     expect(pending).toBeInstanceOf(Promise);
@@ -233,10 +252,14 @@ describe('EventDispatcher async listeners', () => {
 
   it('honours a propagation stop made by an async listener', async () => {
     const d = new EventDispatcher<Events>();
-    d.on('ping', async (e: Recorded) => {
-      await Promise.resolve();
-      e.stopPropagation();
-    }, 1);
+    d.on(
+      'ping',
+      async (e: Recorded) => {
+        await Promise.resolve();
+        e.stopPropagation();
+      },
+      1,
+    );
     d.on('ping', recorder('never'));
     const event = new Recorded();
     await d.dispatch('ping', event);
@@ -266,10 +289,15 @@ describe('TraceableEventDispatcher', () => {
     const traces: DispatchTrace[] = [];
     const d = new TraceableEventDispatcher(new EventDispatcher<Events>(), (trace) => traces.push(trace));
     d.on('ping', recorder('a'), 10);
-    d.on('ping', async (e: Recorded) => {
-      await Promise.resolve();
-      e.stopPropagation();
-    }, 5, { name: 'asyncStopper' });
+    d.on(
+      'ping',
+      async (e: Recorded) => {
+        await Promise.resolve();
+        e.stopPropagation();
+      },
+      5,
+      { name: 'asyncStopper' },
+    );
     d.on('ping', recorder('skipped-1'), 0);
     d.on('ping', recorder('skipped-2'), -3);
     const event = new Recorded();
@@ -294,9 +322,14 @@ describe('TraceableEventDispatcher', () => {
     const traces: DispatchTrace[] = [];
     const d = new TraceableEventDispatcher(new EventDispatcher<Events>(), (trace) => traces.push(trace));
     const boom = new Error('boom');
-    d.on('ping', () => {
-      throw boom;
-    }, 0, { name: 'thrower' });
+    d.on(
+      'ping',
+      () => {
+        throw boom;
+      },
+      0,
+      { name: 'thrower' },
+    );
     d.on('ping', recorder('never'), -1);
     expect(() => d.dispatch('ping', new Recorded())).toThrow(boom);
     expect(traces[0]!.called).toMatchObject([{ name: 'thrower', threw: true }]);

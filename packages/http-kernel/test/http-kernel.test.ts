@@ -73,13 +73,19 @@ describe('HttpKernel main flow', () => {
     const h = harness();
     let controllerCalled = false;
     h.dispatcher.on('kernel.request', (event) => event.setResponse(new Response('early', 203)), 10);
-    h.dispatcher.on('kernel.request', () => {
-      throw new Error('must not run after a response was set');
-    }, 0);
-    const response = await h.kernel.handle(get('/', () => {
-      controllerCalled = true;
-      return ok();
-    }));
+    h.dispatcher.on(
+      'kernel.request',
+      () => {
+        throw new Error('must not run after a response was set');
+      },
+      0,
+    );
+    const response = await h.kernel.handle(
+      get('/', () => {
+        controllerCalled = true;
+        return ok();
+      }),
+    );
     expect([response.status, response.body, controllerCalled]).toEqual([203, 'early', false]);
     expect(h.events).toEqual(['kernel.request main', 'kernel.response main', 'kernel.finish_request main']);
   });
@@ -113,7 +119,15 @@ describe('HttpKernel main flow', () => {
 
   // The kernel stays synchronous until a step returns a promise: each step is made async (and
   // made to fail) in turn, and the flow, the answer and the stack must not depend on which.
-  const steps = ['kernel.request', 'kernel.controller', 'kernel.controller_arguments', 'controller', 'kernel.view', 'kernel.response', 'kernel.finish_request'] as const;
+  const steps = [
+    'kernel.request',
+    'kernel.controller',
+    'kernel.controller_arguments',
+    'controller',
+    'kernel.view',
+    'kernel.response',
+    'kernel.finish_request',
+  ] as const;
   for (const step of steps) {
     for (const mode of ['async', 'sync throw', 'async throw'] as const) {
       it(`gives the same flow when ${step} is ${mode}`, async () => {
@@ -174,9 +188,11 @@ describe('HttpKernel.handleEagerly', () => {
     const waiting = h.kernel.handleEagerly(get('/', ok));
     expect(waiting).toBeInstanceOf(Promise);
     expect((await waiting).body).toBe('ok');
-    const failing = h.kernel.handleEagerly(get('/', () => {
-      throw new Error('boom');
-    }));
+    const failing = h.kernel.handleEagerly(
+      get('/', () => {
+        throw new Error('boom');
+      }),
+    );
     expect(failing).toBeInstanceOf(Promise);
     expect((await failing).body).toBe('handled: boom');
   });
@@ -210,9 +226,11 @@ describe('HttpKernel views', () => {
   it('turns a result no view listener answers into a 500 that names the controller', async () => {
     const h = harness();
     answerErrors(h);
-    const response = await h.kernel.handle(get('/', function listItems() {
-      return undefined;
-    }));
+    const response = await h.kernel.handle(
+      get('/', function listItems() {
+        return undefined;
+      }),
+    );
     expect(response.status).toBe(500);
     expect(response.body).toBe(
       'handled: The controller "listItems" must return a "Response" object but it returned undefined. ' +
@@ -238,24 +256,23 @@ describe('HttpKernel errors', () => {
     });
     const response = await h.kernel.handle(get('/', ok));
     expect(response.status).toBe(404);
-    expect(h.events).toEqual([
-      'kernel.request main',
-      'kernel.exception main',
-      'kernel.response main',
-      'kernel.finish_request main',
-    ]);
+    expect(h.events).toEqual(['kernel.request main', 'kernel.exception main', 'kernel.response main', 'kernel.finish_request main']);
   });
 
   it('forces the error status and headers onto a 200 answer, and 500 for a non-HTTP error', async () => {
     const h = harness();
     answerErrors(h);
-    const notAllowed = await h.kernel.handle(get('/', () => {
-      throw new MethodNotAllowedHttpError(['GET', 'POST']);
-    }));
+    const notAllowed = await h.kernel.handle(
+      get('/', () => {
+        throw new MethodNotAllowedHttpError(['GET', 'POST']);
+      }),
+    );
     expect([notAllowed.status, notAllowed.headers.get('allow')]).toEqual([405, 'GET, POST']);
-    const plain = await h.kernel.handle(get('/', () => {
-      throw new TypeError('bug');
-    }));
+    const plain = await h.kernel.handle(
+      get('/', () => {
+        throw new TypeError('bug');
+      }),
+    );
     expect(plain.status).toBe(500);
   });
 
@@ -272,9 +289,11 @@ describe('HttpKernel errors', () => {
         if (custom) event.allowCustomResponseCode();
         event.setResponse(status === 301 || status === 302 ? new RedirectResponse('/x', status) : new Response('', status));
       });
-      const response = await h.kernel.handle(get('/', () => {
-        throw new NotFoundHttpError();
-      }));
+      const response = await h.kernel.handle(
+        get('/', () => {
+          throw new NotFoundHttpError();
+        }),
+      );
       expect([status, response.status]).toEqual([status, expected]);
     }
   });
@@ -283,9 +302,11 @@ describe('HttpKernel errors', () => {
     const h = harness();
     h.dispatcher.on('kernel.exception', (event) => event.setThrowable(new AccessDeniedHttpError('replaced')), 10);
     answerErrors(h);
-    const response = await h.kernel.handle(get('/', () => {
-      throw new Error('original');
-    }));
+    const response = await h.kernel.handle(
+      get('/', () => {
+        throw new Error('original');
+      }),
+    );
     expect([response.status, response.body]).toEqual([403, 'handled: replaced']);
   });
 
@@ -317,11 +338,7 @@ describe('HttpKernel errors', () => {
       throw new Error('always fails');
     });
     const response = await h.kernel.handle(get('/', ok));
-    expect([response.status, response.body, response.headers.get('x-before-failure')]).toEqual([
-      500,
-      'handled: always fails',
-      'kept',
-    ]);
+    expect([response.status, response.body, response.headers.get('x-before-failure')]).toEqual([500, 'handled: always fails', 'kept']);
     // finish_request never ran for the failed filtering
     expect(h.events.filter((e) => e.startsWith('kernel.finish_request'))).toEqual([]);
     expect(h.logger.records.map((r) => r.level)).toEqual(['CRITICAL']);
@@ -373,9 +390,11 @@ describe('HttpKernel errors', () => {
 
   it('answers a plain 500 when no listener handles the error (no unhandled rejection)', async () => {
     const h = harness();
-    const response = await h.kernel.handle(get('/', async () => {
-      throw new Error('nobody listens');
-    }));
+    const response = await h.kernel.handle(
+      get('/', async () => {
+        throw new Error('nobody listens');
+      }),
+    );
     expect([response.status, response.body]).toEqual([500, '500 Internal Server Error\n']);
   });
 
@@ -456,17 +475,27 @@ describe('HttpKernel sub-requests and the RequestStack', () => {
   it('lets a failing sub-request (catch = false) reach its caller and keeps the stack balanced', async () => {
     const h = harness();
     answerErrors(h);
-    const main = get('/', defineController(['request'], async (request: Request) => {
-      const sub = request.duplicate({ attributes: [['_controller', () => {
-        throw new Error('sub failed');
-      }]] });
-      try {
-        await h.kernel.handle(sub, RequestType.SUB, false);
-      } catch (error) {
-        return new Response(`caught ${(error as Error).message} at depth ${request.requestStack?.size}`);
-      }
-      return new Response('unreachable');
-    }));
+    const main = get(
+      '/',
+      defineController(['request'], async (request: Request) => {
+        const sub = request.duplicate({
+          attributes: [
+            [
+              '_controller',
+              () => {
+                throw new Error('sub failed');
+              },
+            ],
+          ],
+        });
+        try {
+          await h.kernel.handle(sub, RequestType.SUB, false);
+        } catch (error) {
+          return new Response(`caught ${(error as Error).message} at depth ${request.requestStack?.size}`);
+        }
+        return new Response('unreachable');
+      }),
+    );
     const response = await h.kernel.handle(main);
     expect(response.body).toBe('caught sub failed at depth 1');
     expect(main.requestStack?.size).toBe(0);
@@ -488,9 +517,7 @@ describe('HttpKernel sub-requests and the RequestStack', () => {
 describe('HttpKernel arguments', () => {
   it('resolves the request, route attributes, and defaults from parameter names', async () => {
     const h = harness();
-    const request = get('/items/42', (request: Request, id: string, page = 1) =>
-      new Response(`${request.method} ${id} ${page}`),
-    );
+    const request = get('/items/42', (request: Request, id: string, page = 1) => new Response(`${request.method} ${id} ${page}`));
     request.attributes.set('id', '42');
     expect((await h.kernel.handle(request)).body).toBe('GET 42 1');
   });

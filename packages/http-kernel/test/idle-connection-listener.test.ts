@@ -106,7 +106,7 @@ describe.each([
 
   it('closing lets a running query finish and ends the client only afterwards', async () => {
     const connection = new PgClientConnection({ createClient: newClient });
-    const running = connection.query<{ slept: string }>("SELECT pg_sleep(0.3)::text AS slept");
+    const running = connection.query<{ slept: string }>('SELECT pg_sleep(0.3)::text AS slept');
     await pause(50);
     expect(connection.openedAt()).not.toBeNull();
     const closed = connection.close();

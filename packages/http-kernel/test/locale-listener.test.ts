@@ -23,18 +23,26 @@ interface Route {
 function localeKernel(routes: Record<string, Route>, options: LocaleListenerOptions) {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   dispatcher.addSubscriber(new LocaleListener(options));
-  dispatcher.on('kernel.request', (event) => {
-    if (event.request.attributes.has('_controller')) return;
-    const route = routes[event.request.path];
-    if (route === undefined) throw new NotFoundHttpError(`No route found for "GET ${event.request.path}"`);
-    event.request.attributes.set('_controller', route.controller);
-    for (const [key, value] of Object.entries(route.defaults ?? {})) event.request.attributes.set(key, value);
-  }, 32);
-  dispatcher.on('kernel.exception', async (event) => {
-    const errorPage = (request: Request) => new Response(`error page in ${request.locale}`, 404);
-    const sub = event.request.duplicate({ attributes: [['_controller', errorPage]] });
-    event.setResponse(await event.kernel.handle(sub, RequestType.SUB, false));
-  }, -128);
+  dispatcher.on(
+    'kernel.request',
+    (event) => {
+      if (event.request.attributes.has('_controller')) return;
+      const route = routes[event.request.path];
+      if (route === undefined) throw new NotFoundHttpError(`No route found for "GET ${event.request.path}"`);
+      event.request.attributes.set('_controller', route.controller);
+      for (const [key, value] of Object.entries(route.defaults ?? {})) event.request.attributes.set(key, value);
+    },
+    32,
+  );
+  dispatcher.on(
+    'kernel.exception',
+    async (event) => {
+      const errorPage = (request: Request) => new Response(`error page in ${request.locale}`, 404);
+      const sub = event.request.duplicate({ attributes: [['_controller', errorPage]] });
+      event.setResponse(await event.kernel.handle(sub, RequestType.SUB, false));
+    },
+    -128,
+  );
   return new HttpKernel({ dispatcher });
 }
 
@@ -102,12 +110,20 @@ describe('LocaleListener', () => {
     let localeAfterSub = '';
     const fragment = (request: Request) => new Response(`fragment in ${request.locale}`);
     const page = async (request: Request) => {
-      const sub = request.duplicate({ attributes: [['_controller', fragment], ['_locale', 'de']] });
+      const sub = request.duplicate({
+        attributes: [
+          ['_controller', fragment],
+          ['_locale', 'de'],
+        ],
+      });
       const inner = await pageKernel.handle(sub, RequestType.SUB);
       localeAfterSub = request.locale;
       return new Response(`${request.locale} / ${String(inner.body)}`);
     };
-    const pageKernel = localeKernel({ '/fr/page': { controller: page, defaults: { _locale: 'fr' } } }, { ...enabled, localeAware: [translator] });
+    const pageKernel = localeKernel(
+      { '/fr/page': { controller: page, defaults: { _locale: 'fr' } } },
+      { ...enabled, localeAware: [translator] },
+    );
     const response = await pageKernel.handle(get('/fr/page'));
     expect(response.body).toBe('fr / fragment in de');
     expect(localeAfterSub).toBe('fr');
@@ -125,7 +141,10 @@ describe('LocaleListener', () => {
   });
 
   it('with no enabled locales, takes any well-formed route _locale and does not negotiate', async () => {
-    const open = localeKernel({ '/': { controller: showLocale, defaults: { _locale: 'nl' } }, '/plain': { controller: showLocale } }, { defaultLocale: 'it' });
+    const open = localeKernel(
+      { '/': { controller: showLocale, defaults: { _locale: 'nl' } }, '/plain': { controller: showLocale } },
+      { defaultLocale: 'it' },
+    );
     expect((await open.handle(get('/', 'fr'))).body).toBe('nl');
     const plain = await open.handle(get('/plain', 'fr'));
     expect(plain.body).toBe('it');

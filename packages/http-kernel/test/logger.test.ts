@@ -7,7 +7,13 @@ describe('Logger level checks', () => {
     const logger = new RecordingLogger((record) => records.push(record), {}, 'WARNING');
     const child = logger.child({ channel: 'request' });
     for (const checked of [logger, child]) {
-      expect(['debug', 'info', 'warn', 'error', 'fatal'].map((level) => checked.isLevelEnabled(level))).toEqual([false, false, true, true, true]);
+      expect(['debug', 'info', 'warn', 'error', 'fatal'].map((level) => checked.isLevelEnabled(level))).toEqual([
+        false,
+        false,
+        true,
+        true,
+        true,
+      ]);
     }
     child.info({}, 'dropped');
     child.warn({}, 'kept');

@@ -7,7 +7,10 @@ const UNSIGNED = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.';
 describe('redactCredentials', () => {
   it.each([
     [`GET http://h/api/items?access_token=${JWT}&page=2`, `GET http://h/api/items?access_token=${REDACTED}&page=2`],
-    [`No route found for "GET http://h/t/${JWT}" (from "http://r/?t=${JWT}")`, `No route found for "GET http://h/t/${REDACTED}" (from "http://r/?t=${REDACTED}")`],
+    [
+      `No route found for "GET http://h/t/${JWT}" (from "http://r/?t=${JWT}")`,
+      `No route found for "GET http://h/t/${REDACTED}" (from "http://r/?t=${REDACTED}")`,
+    ],
     [`sid=${JWT}; theme=dark`, `sid=${REDACTED}; theme=dark`],
     [`alg none: ${UNSIGNED}`, `alg none: ${REDACTED}`],
     ['Bearer opaque-token_123', `Bearer ${REDACTED}`],

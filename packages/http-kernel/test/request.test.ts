@@ -3,7 +3,14 @@ import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response, h
 
 describe('Request', () => {
   it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {
-    const request = new Request({ method: 'post', scheme: 'https', host: 'V2.API.Example.com', port: 443, path: '/a%20b', query: 'x=1&x=2' });
+    const request = new Request({
+      method: 'post',
+      scheme: 'https',
+      host: 'V2.API.Example.com',
+      port: 443,
+      path: '/a%20b',
+      query: 'x=1&x=2',
+    });
     expect(request.method).toBe('POST');
     expect(request.host).toBe('v2.api.example.com');
     expect(request.url).toBe('https://v2.api.example.com/a%20b');
@@ -94,7 +101,11 @@ describe('HeaderBag', () => {
       { host: 'b.example', accept: '*/*', 'x-copy': '1' },
       { host: 'b.example', accept: ['*/*', 'text/html'], 'x-copy': '1' },
     ]);
-    expect([unread, read, changed].map((bag) => bag.toObject())).toEqual([{ host: 'a.example' }, { host: 'a.example' }, { host: 'a.example' }]);
+    expect([unread, read, changed].map((bag) => bag.toObject())).toEqual([
+      { host: 'a.example' },
+      { host: 'a.example' },
+      { host: 'a.example' },
+    ]);
     // A copy of a copy that was never changed still reads the raw list.
     expect(new HeaderBag(new HeaderBag(HeaderBag.fromRawList(raw))).get('HOST')).toBe('a.example');
     expect(new HeaderBag(new HeaderBag()).size).toBe(0);
@@ -102,7 +113,7 @@ describe('HeaderBag', () => {
 });
 
 describe('httpDate', () => {
-  it('keeps the current second\'s date and moves on at the next second', async () => {
+  it("keeps the current second's date and moves on at the next second", async () => {
     const first = httpDate();
     expect(httpDate()).toBe(first);
     expect(Math.abs(Date.parse(first) - Date.now())).toBeLessThan(1000);
@@ -119,7 +130,9 @@ describe('Response', () => {
 
     expect(new Response(null, 304).isEmpty).toBe(true);
     // A Date given by the caller is kept.
-    expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual(['Sun, 06 Nov 1994 08:49:37 GMT']);
+    expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual([
+      'Sun, 06 Nov 1994 08:49:37 GMT',
+    ]);
   });
 });
 
@@ -130,9 +143,11 @@ describe('withoutStackTrace', () => {
     expect(quiet.stack).toBe('BadRequestHttpError: quiet');
     expect((quiet.cause as Error).stack).toBe('Error: cause');
     expect(Error.stackTraceLimit).toBe(limit);
-    expect(() => withoutStackTrace(() => {
-      throw new Error('the build failed');
-    })).toThrow('the build failed');
+    expect(() =>
+      withoutStackTrace(() => {
+        throw new Error('the build failed');
+      }),
+    ).toThrow('the build failed');
     expect(Error.stackTraceLimit).toBe(limit);
     expect(new BadRequestHttpError('full').stack).toContain('\n    at ');
   });

@@ -94,7 +94,14 @@ export class NodeAdapter {
     );
   }
 
-  #answer(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean, next: (() => void) | undefined): void {
+  #answer(
+    req: NodeIncomingRequest,
+    res: NodeServerResponse,
+    request: Request,
+    response: Response,
+    http2: boolean,
+    next: (() => void) | undefined,
+  ): void {
     if (next !== undefined && request.attributes.get('_unmatched') === true) {
       this.#terminateWhenDone(res, request, response);
       next();

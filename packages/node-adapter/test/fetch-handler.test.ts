@@ -6,7 +6,14 @@ import { createTestKernel } from './support/test-kernel.js';
 describe('WHATWG fetch handler', () => {
   const { kernel, terminated } = createTestKernel({
     '/echo': async (request) =>
-      new JsonResponse({ method: request.method, host: request.host, port: request.port, scheme: request.scheme, query: request.queryString, body: request.body === null ? null : await request.body.text() }),
+      new JsonResponse({
+        method: request.method,
+        host: request.host,
+        port: request.port,
+        scheme: request.scheme,
+        query: request.queryString,
+        body: request.body === null ? null : await request.body.text(),
+      }),
     '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
     '/stream': () =>
       new Response(
@@ -21,7 +28,14 @@ describe('WHATWG fetch handler', () => {
   it('turns a fetch Request into a kernel request and back', async () => {
     const response = await handler(new Request('https://v2.api.example.com:8443/echo?x=1', { method: 'POST', body: 'hi' }));
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ method: 'POST', host: 'v2.api.example.com', port: 8443, scheme: 'https', query: 'x=1', body: 'hi' });
+    expect(await response.json()).toEqual({
+      method: 'POST',
+      host: 'v2.api.example.com',
+      port: 8443,
+      scheme: 'https',
+      query: 'x=1',
+      body: 'hi',
+    });
   });
 
   it('keeps multi-valued headers', async () => {

@@ -54,7 +54,10 @@ describe('hosted kernels', () => {
     );
     for (const path of ['/throws', '/rejects']) {
       const response = await fetch(`${base}${path}`);
-      expect([response.status, await response.text()]).toEqual([500, '500 Internal Server Error: The server could not answer this request.\n']);
+      expect([response.status, await response.text()]).toEqual([
+        500,
+        '500 Internal Server Error: The server could not answer this request.\n',
+      ]);
     }
     expect(logger.records.filter((record) => record.level === 'CRITICAL').map((record) => record.message)).toEqual([
       'The kernel failed to answer: Error: thrown',

@@ -70,7 +70,9 @@ describe('protocol edges served by serve()', () => {
   });
 
   it('refuses Transfer-Encoding on an HTTP/1.0 request (its framing cannot be trusted)', async () => {
-    const { received, closedByServer } = await exchange('POST /echo HTTP/1.0\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n');
+    const { received, closedByServer } = await exchange(
+      'POST /echo HTTP/1.0\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n',
+    );
     expect(statusOfRaw(received)).toBe(400);
     expect(closedByServer).toBe(true);
   });

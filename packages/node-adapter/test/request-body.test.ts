@@ -61,12 +61,7 @@ describe('request body', () => {
 
   it('answers 413 when a chunked body grows past the limit', async () => {
     const chunk = `200\r\n${'y'.repeat(0x200)}\r\n`;
-    const raw = await rawExchange(port, [
-      'POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n',
-      chunk,
-      chunk,
-      chunk,
-    ]);
+    const raw = await rawExchange(port, ['POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n', chunk, chunk, chunk]);
     expect(statusOfRaw(raw)).toBe(413);
   });
 

@@ -74,7 +74,10 @@ describe('request conversion (node:http → kernel Request)', () => {
   });
 
   it('keeps repeated headers as separate values', async () => {
-    const raw = await rawExchange(port, 'GET /echo HTTP/1.1\r\nHost: a\r\nAccept: text/html\r\nAccept: application/json\r\nConnection: close\r\n\r\n');
+    const raw = await rawExchange(
+      port,
+      'GET /echo HTTP/1.1\r\nHost: a\r\nAccept: text/html\r\nAccept: application/json\r\nConnection: close\r\n\r\n',
+    );
     expect(raw).toContain('"accept":["text/html","application/json"]');
   });
 
@@ -124,6 +127,11 @@ describe('request conversion (node:http → kernel Request)', () => {
 
   it('uses the configured base URL as the public origin', async () => {
     const response = await fetch(`http://127.0.0.1:${originPort}/echo`);
-    expect(await response.json()).toMatchObject({ scheme: 'https', host: 'v2.api.example.com', port: 443, url: 'https://v2.api.example.com/echo' });
+    expect(await response.json()).toMatchObject({
+      scheme: 'https',
+      host: 'v2.api.example.com',
+      port: 443,
+      url: 'https://v2.api.example.com/echo',
+    });
   });
 });

@@ -94,7 +94,13 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
   let running: RunningServer;
 
   beforeAll(async () => {
-    running = await serve(kernel, { handleSignals: false, tls: createTestCertificate(), maxHeaderSize: 4096, idleTimeout: 500, bodyLimit: 1000 });
+    running = await serve(kernel, {
+      handleSignals: false,
+      tls: createTestCertificate(),
+      maxHeaderSize: 4096,
+      idleTimeout: 500,
+      bodyLimit: 1000,
+    });
   });
 
   it('closes an HTTP/1.1 connection that stops sending mid-headers (idle timeout)', async () => {
@@ -171,7 +177,13 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
 describe('graceful close()', () => {
   it('lets an in-flight HTTP/2 request finish and closes idle HTTP/1.1 keep-alive connections', async () => {
     // Long keep-alive and idle limits: if close() left the idle connection open, it would not resolve within the test's time.
-    const running = await serve(routes().kernel, { handleSignals: false, tls: createTestCertificate(), keepAliveTimeout: 60_000, idleTimeout: 60_000, shutdownTimeout: 60_000 });
+    const running = await serve(routes().kernel, {
+      handleSignals: false,
+      tls: createTestCertificate(),
+      keepAliveTimeout: 60_000,
+      idleTimeout: 60_000,
+      shutdownTimeout: 60_000,
+    });
     const idle = new https.Agent({ keepAlive: true });
     const client = http2.connect(running.url, { rejectUnauthorized: false });
     try {
@@ -214,13 +226,21 @@ describe('bounded close()', () => {
       },
     });
     const logger = new MemoryLogger();
-    const running = await serve(kernel, { handleSignals: false, logger, shutdownTimeout: 1000, onShutdown: () => new Promise<void>(() => undefined) });
+    const running = await serve(kernel, {
+      handleSignals: false,
+      logger,
+      shutdownTimeout: 1000,
+      onShutdown: () => new Promise<void>(() => undefined),
+    });
     const inFlight = fetch(`${running.url}/never`).then(async (response) => [response.status, await response.text()]);
     await requestStarted;
     await running.close();
     expect(await inFlight).toEqual([503, '503 Service Unavailable: The server is shutting down; please retry.\n']);
     expect(logger.records.map((record) => record.message)).toEqual(
-      expect.arrayContaining(['1 in-flight request(s) did not finish within 700 ms: answered 503.', 'onShutdown did not finish before the shutdown deadline.']),
+      expect.arrayContaining([
+        '1 in-flight request(s) did not finish within 700 ms: answered 503.',
+        'onShutdown did not finish before the shutdown deadline.',
+      ]),
     );
   });
 });

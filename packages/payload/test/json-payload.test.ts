@@ -23,11 +23,14 @@ let app: TestApp;
 /** Payloads each controller was called with: a rejected payload must never show up here. */
 const received: unknown[] = [];
 
-const createWithZod = defineTypedController(['request', mapPayload('item', { from: 'json', schema: zodItem })], (request: Request, item) => {
-  expectTypeOf(item).toEqualTypeOf<{ name: string; price: number; lines: { sku: string; quantity: number }[] }>();
-  received.push(item);
-  return new JsonResponse({ created: item, method: request.method, total: item.price * 2 }, 201);
-});
+const createWithZod = defineTypedController(
+  ['request', mapPayload('item', { from: 'json', schema: zodItem })],
+  (request: Request, item) => {
+    expectTypeOf(item).toEqualTypeOf<{ name: string; price: number; lines: { sku: string; quantity: number }[] }>();
+    received.push(item);
+    return new JsonResponse({ created: item, method: request.method, total: item.price * 2 }, 201);
+  },
+);
 
 const createWithValibot = defineTypedController([mapPayload('item', { from: 'json', schema: valibotItem })], (item) => {
   expectTypeOf(item.lines).toEqualTypeOf<{ sku: string; quantity: number }[]>();
@@ -94,7 +97,14 @@ describe.each([
   it('lists every nested violation with its full path', async () => {
     const response = await post(
       path,
-      JSON.stringify({ name: '', price: 1, lines: [{ sku: 'a', quantity: 1 }, { sku: 7, quantity: 1.5 }] }),
+      JSON.stringify({
+        name: '',
+        price: 1,
+        lines: [
+          { sku: 'a', quantity: 1 },
+          { sku: 7, quantity: 1.5 },
+        ],
+      }),
     );
     expect(response.status).toBe(422);
     const violations = (await problemOf(response))['violations'] as Array<{ path: string; message: string }>;

@@ -16,11 +16,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 beforeAll(async () => {
   const { kernel } = buildTestKernel(
     {
-      'POST /small': defineController([mapPayload('note', { from: 'json', schema: Note, maxBodyBytes: 64 })], (note: { text: string }) =>
-        new JsonResponse(note),
+      'POST /small': defineController(
+        [mapPayload('note', { from: 'json', schema: Note, maxBodyBytes: 64 })],
+        (note: { text: string }) => new JsonResponse(note),
       ),
-      'POST /large': defineController([mapPayload('note', { from: 'json', schema: Note, maxBodyBytes: 1 << 20 })], (note: { text: string }) =>
-        new JsonResponse({ length: note.text.length }),
+      'POST /large': defineController(
+        [mapPayload('note', { from: 'json', schema: Note, maxBodyBytes: 1 << 20 })],
+        (note: { text: string }) => new JsonResponse({ length: note.text.length }),
       ),
     },
     {},
@@ -41,12 +43,16 @@ interface Answer {
 /** POSTs `parts` as a chunked body (no Content-Length) on the shared keep-alive agent. */
 function postChunked(path: string, parts: string[]): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(`${origin}${path}`, { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json' } }, (incoming) => {
-      let body = '';
-      incoming.setEncoding('utf8');
-      incoming.on('data', (chunk: string) => (body += chunk));
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, socket: outgoing.socket }));
-    });
+    const outgoing = httpRequest(
+      `${origin}${path}`,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json' } },
+      (incoming) => {
+        let body = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (body += chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, socket: outgoing.socket }));
+      },
+    );
     outgoing.on('error', reject);
     for (const part of parts) outgoing.write(part);
     outgoing.end();

@@ -1,5 +1,12 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { AccessDeniedHttpError, defineController, EventDispatcher, JsonResponse, type DispatchTracer, type KernelEventMap } from '@switchboard/http-kernel';
+import {
+  AccessDeniedHttpError,
+  defineController,
+  EventDispatcher,
+  JsonResponse,
+  type DispatchTracer,
+  type KernelEventMap,
+} from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload, RequestPayloadValueResolver, type Violation } from '../src/index.js';
@@ -25,25 +32,29 @@ let calls = 0;
 let onTrace: DispatchTracer | null = null;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    'POST /hand-written': defineController([mapPayload('body', { from: 'json', schema: handWritten })], (body: { ok: true }) => {
-      calls++;
-      return new JsonResponse(body);
-    }),
-    'POST /optional-note': defineController(
-      [{ ...mapPayload('note', { from: 'json', schema: noteSchema }), defaultValue: null }],
-      (note: { text: string } | null) => new JsonResponse({ note }),
-    ),
-    'POST /guarded': defineController([mapPayload('note', { from: 'json', schema: noteSchema })], (note: { text: string }) => {
-      calls++;
-      return new JsonResponse(note);
-    }),
-    'POST /numbers': defineController([mapPayload('numbers', { from: 'json', schema: z.array(z.number()) })], () => new JsonResponse({})),
-    'POST /small': defineController([mapPayload('note', { from: 'json', schema: noteSchema, maxBodyBytes: 16 })], () => {
-      calls++;
-      return new JsonResponse({});
-    }),
-  }, {}, (trace) => onTrace?.(trace));
+  app = await startTestApp(
+    {
+      'POST /hand-written': defineController([mapPayload('body', { from: 'json', schema: handWritten })], (body: { ok: true }) => {
+        calls++;
+        return new JsonResponse(body);
+      }),
+      'POST /optional-note': defineController(
+        [{ ...mapPayload('note', { from: 'json', schema: noteSchema }), defaultValue: null }],
+        (note: { text: string } | null) => new JsonResponse({ note }),
+      ),
+      'POST /guarded': defineController([mapPayload('note', { from: 'json', schema: noteSchema })], (note: { text: string }) => {
+        calls++;
+        return new JsonResponse(note);
+      }),
+      'POST /numbers': defineController([mapPayload('numbers', { from: 'json', schema: z.array(z.number()) })], () => new JsonResponse({})),
+      'POST /small': defineController([mapPayload('note', { from: 'json', schema: noteSchema, maxBodyBytes: 16 })], () => {
+        calls++;
+        return new JsonResponse({});
+      }),
+    },
+    {},
+    (trace) => onTrace?.(trace),
+  );
   // An authorization check at its usual priority (20) refusing one route: the payload step (0) must not run.
   app.dispatcher.on(
     'kernel.controller_arguments',

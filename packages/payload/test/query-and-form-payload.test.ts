@@ -25,14 +25,18 @@ let app: TestApp;
 
 beforeAll(async () => {
   app = await startTestApp({
-    'GET /items': defineTypedController([mapPayload('filter', { from: 'query', schema: listQuery })], (filter) =>
-      new JsonResponse({ page: filter.page, tag: filter.tag ?? null }),
+    'GET /items': defineTypedController(
+      [mapPayload('filter', { from: 'query', schema: listQuery })],
+      (filter) => new JsonResponse({ page: filter.page, tag: filter.tag ?? null }),
     ),
-    'GET /raw-query': defineTypedController([mapPayload('query', { from: 'query', schema: anyObject })], (query) =>
-      new JsonResponse({ keys: Object.keys(query), proto: query['__proto__'], plain: Object.getPrototypeOf(query) === Object.prototype }),
+    'GET /raw-query': defineTypedController(
+      [mapPayload('query', { from: 'query', schema: anyObject })],
+      (query) =>
+        new JsonResponse({ keys: Object.keys(query), proto: query['__proto__'], plain: Object.getPrototypeOf(query) === Object.prototype }),
     ),
-    'POST /contact': defineTypedController([mapPayload('contact', { from: 'form', schema: contactForm })], (contact) =>
-      new JsonResponse({ email: contact.email, topics: contact.topics }),
+    'POST /contact': defineTypedController(
+      [mapPayload('contact', { from: 'form', schema: contactForm })],
+      (contact) => new JsonResponse({ email: contact.email, topics: contact.topics }),
     ),
   });
 });
@@ -69,7 +73,11 @@ describe('form body payload', () => {
   it('maps an urlencoded form', async () => {
     const response = await fetch(`${app.origin}/contact`, {
       method: 'POST',
-      body: new URLSearchParams([['email', 'a@example.com'], ['topics', 'x'], ['topics', 'y']]),
+      body: new URLSearchParams([
+        ['email', 'a@example.com'],
+        ['topics', 'x'],
+        ['topics', 'y'],
+      ]),
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ email: 'a@example.com', topics: ['x', 'y'] });
@@ -79,7 +87,10 @@ describe('form body payload', () => {
     const response = await fetch(`${app.origin}/contact`, {
       method: 'POST',
       headers: { accept: 'application/json' },
-      body: new URLSearchParams([['email', 'not-an-email'], ['topics', 'single']]),
+      body: new URLSearchParams([
+        ['email', 'not-an-email'],
+        ['topics', 'single'],
+      ]),
     });
     expect(response.status).toBe(422);
     const problem = (await response.json()) as { violations: Array<{ path: string }> };

@@ -15,7 +15,9 @@ async function messageFor(schema: z.ZodType, value: unknown): Promise<string> {
 describe('the 422 message', () => {
   it('ends with one period whether or not the last violation message has its own', async () => {
     const withPeriod = z.object({ quantity: z.number().max(10, 'Required: a whole number from 0 to 10.') });
-    expect(await messageFor(withPeriod, { quantity: 11 })).toBe('The "item" payload is invalid: /quantity: Required: a whole number from 0 to 10.');
+    expect(await messageFor(withPeriod, { quantity: 11 })).toBe(
+      'The "item" payload is invalid: /quantity: Required: a whole number from 0 to 10.',
+    );
     const withoutPeriod = z.object({ quantity: z.number().max(10, 'too big') });
     expect(await messageFor(withoutPeriod, { quantity: 11 })).toBe('The "item" payload is invalid: /quantity: too big.');
   });

@@ -48,7 +48,12 @@ export interface IndexEntry {
 export function indexEntryOf(summary: ProfileSummary): IndexEntry {
   return {
     summary,
-    indexes: [`by-ip:${normaliseIp(summary.ip)}`, `by-method:${summary.method}`, `by-status:${summary.statusCode}`, `by-type:${summary.virtualType}`],
+    indexes: [
+      `by-ip:${normaliseIp(summary.ip)}`,
+      `by-method:${summary.method}`,
+      `by-status:${summary.statusCode}`,
+      `by-type:${summary.virtualType}`,
+    ],
   };
 }
 

@@ -258,7 +258,10 @@ export class RedisProfilerStorage implements ProfilerStorage {
     if (!done && this.#pending.size > 0) {
       this.#dropped += this.#pending.size;
       this.#pending.clear();
-      this.#logger?.warn({ redis: this.#location, dropped: this.#dropped }, `Profiler storage: not every waiting profile reached Redis at ${this.#location} within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`);
+      this.#logger?.warn(
+        { redis: this.#location, dropped: this.#dropped },
+        `Profiler storage: not every waiting profile reached Redis at ${this.#location} within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`,
+      );
     }
     return done;
   }
@@ -314,7 +317,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
   }
 
   #startWriter(): void {
-    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || this.#unsettledWrite !== null || !this.#client.isReady) return;
+    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || this.#unsettledWrite !== null || !this.#client.isReady)
+      return;
     this.#writerRunning = true;
     void this.#runWriter();
   }
@@ -353,7 +357,12 @@ export class RedisProfilerStorage implements ProfilerStorage {
       this.#inFlight.set(token, queued);
     }
     const now = this.#now();
-    const args = [this.#keys.prefix, lowestScoreAt(now - this.#bounds.maxAgeMs), String(this.#bounds.maxProfiles), String(this.#bounds.maxAgeMs)];
+    const args = [
+      this.#keys.prefix,
+      lowestScoreAt(now - this.#bounds.maxAgeMs),
+      String(this.#bounds.maxProfiles),
+      String(this.#bounds.maxAgeMs),
+    ];
     for (const [token, queued] of this.#inFlight) {
       const { summary, json } = queued;
       args.push(token, String(summary.time), String(summary.time + this.#bounds.maxAgeMs), JSON.stringify(indexEntryOf(summary)), json);
@@ -368,13 +377,15 @@ export class RedisProfilerStorage implements ProfilerStorage {
     } catch (error) {
       this.#failed(error);
       if (error instanceof StorageTimeoutError) {
-        this.#unsettledWrite = sent.then(
-          () => this.#succeeded(),
-          () => undefined,
-        ).finally(() => {
-          this.#unsettledWrite = null;
-          this.#startWriter();
-        });
+        this.#unsettledWrite = sent
+          .then(
+            () => this.#succeeded(),
+            () => undefined,
+          )
+          .finally(() => {
+            this.#unsettledWrite = null;
+            this.#startWriter();
+          });
       }
       // The script runs whole or not at all (a timeout may still have run it: writing again is harmless).
       const retry = [...this.#inFlight].filter(([token]) => !this.#pending.has(token));
@@ -435,7 +446,10 @@ export class RedisProfilerStorage implements ProfilerStorage {
     if (this.#outage !== null && this.#client.isReady) {
       const seconds = Math.round((this.#now() - this.#outage.since) / 1000);
       this.#outage = null;
-      this.#logger?.info({ redis: this.#location, dropped: this.#dropped }, `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.#dropped} profiles dropped since start).`);
+      this.#logger?.info(
+        { redis: this.#location, dropped: this.#dropped },
+        `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.#dropped} profiles dropped since start).`,
+      );
       clearTimeout(this.#retryTimer);
       this.#retryTimer = undefined;
     }

@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 /** Two connected storages on one prefix: the writer, and a reader standing for another process. */
-async function storagePair(options: RedisProfilerStorageOptions = {}, now?: () => number): Promise<[RedisProfilerStorage, RedisProfilerStorage, string]> {
+async function storagePair(
+  options: RedisProfilerStorageOptions = {},
+  now?: () => number,
+): Promise<[RedisProfilerStorage, RedisProfilerStorage, string]> {
   const keyPrefix = `test${++prefixes}:`;
   const make = () => new RedisProfilerStorage({ url: redis.url, keyPrefix, ...options }, now);
   const pair: [RedisProfilerStorage, RedisProfilerStorage] = [make(), make()];
@@ -82,7 +85,8 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     ];
     for (const data of written) await writer.write(data);
     await writer.flush();
-    const tokens = async (search: Parameters<RedisProfilerStorage['find']>[0]) => (await reader.find(search)).map((summary) => summary.token);
+    const tokens = async (search: Parameters<RedisProfilerStorage['find']>[0]) =>
+      (await reader.find(search)).map((summary) => summary.token);
 
     expect(await tokens({ limit: 10 })).toEqual(['000005', '000004', '000003', '000002', '000001']);
     expect(await tokens({ limit: 2 })).toEqual(['000005', '000004']);
@@ -209,7 +213,9 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     expect(writer.status.available).toBe(true);
     // The first write, timed out but already sent, ran once Redis resumed: counted as dropped, yet stored.
     expect((await reader.find({ limit: 10 })).map((summary) => summary.token)).toEqual(['000008', '000007', '000006', '000001']);
-    expect(logger.records.filter((record) => record.level !== 'INFO')).toEqual([expect.objectContaining({ level: 'ERROR', message: expect.stringContaining('is unavailable (') })]);
+    expect(logger.records.filter((record) => record.level !== 'INFO')).toEqual([
+      expect.objectContaining({ level: 'ERROR', message: expect.stringContaining('is unavailable (') }),
+    ]);
   });
 
   it('damaged data under its keys reads as absent, not as an error', async () => {

@@ -51,7 +51,7 @@ async function stored(storage: RedisProfilerStorage, token: string): Promise<voi
 }
 
 describe('apps sharing a redis-server', () => {
-  it("the tokens of a 404 served by one app resolve on the other, the error sub-request a child of the main request", async () => {
+  it('the tokens of a 404 served by one app resolve on the other, the error sub-request a child of the main request', async () => {
     const prefix = `apps${++prefixes}:`;
     const a = await app(prefix);
     const b = await app(prefix);
@@ -79,7 +79,10 @@ describe('apps sharing a redis-server', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
     const cookie = 'session-cookie-value-1234';
     const { storage, server } = await app(prefix, {}, [passphrase]);
-    const response = await get(server, `/hello?access_token=${jwt}&note=${passphrase}`, { authorization: `Bearer ${jwt}`, cookie: `sid=${cookie}` });
+    const response = await get(server, `/hello?access_token=${jwt}&note=${passphrase}`, {
+      authorization: `Bearer ${jwt}`,
+      cookie: `sid=${cookie}`,
+    });
     expect(response.status).toBe(200);
     const token = response.headers.get('x-debug-token')!;
     await stored(storage, token);
@@ -90,7 +93,13 @@ describe('apps sharing a redis-server', () => {
       for (const key of (await inspector.keys(`${prefix}*`)).map(String)) {
         const type = await inspector.type(key);
         const value =
-          type === 'string' ? await inspector.get(key) : type === 'hash' ? await inspector.hGetAll(key) : type === 'zset' ? await inspector.zRange(key, 0, -1) : type;
+          type === 'string'
+            ? await inspector.get(key)
+            : type === 'hash'
+              ? await inspector.hGetAll(key)
+              : type === 'zset'
+                ? await inspector.zRange(key, 0, -1)
+                : type;
         everything += `${key}\n${JSON.stringify(value)}\n`;
       }
     } finally {
@@ -139,10 +148,14 @@ describe('apps sharing a redis-server', () => {
     const list = await get(server, '/_profiler/');
     expect(list.status).toBe(200);
     expect(await list.text()).toContain('<b>Profile storage unavailable.</b> Redis at');
-    const listJson = (await (await get(server, '/_profiler/?format=json')).json()) as { profiles: Array<{ token: string }>; storage: { available: boolean } };
+    const listJson = (await (await get(server, '/_profiler/?format=json')).json()) as {
+      profiles: Array<{ token: string }>;
+      storage: { available: boolean };
+    };
     expect(listJson.storage.available).toBe(false);
     expect(listJson.profiles.map((profile) => profile.token)).toEqual([...waiting].reverse());
-    const errors = () => logger.records.filter((record) => record.level === 'ERROR' || record.level === 'WARNING' || record.level === 'CRITICAL');
+    const errors = () =>
+      logger.records.filter((record) => record.level === 'ERROR' || record.level === 'WARNING' || record.level === 'CRITICAL');
     expect(errors()).toHaveLength(1);
     expect(errors()[0]!.message).toContain(`Redis at 127.0.0.1:${redis.port} is unavailable`);
 

@@ -18,9 +18,10 @@ import { rawGet } from './support/raw-get.js';
  * Screenshots are always taken; they replace the committed ones in docs/images/ only when
  * `UPDATE_SCREENSHOTS=1`, so an ordinary test run leaves the work tree clean.
  */
-const IMAGES = process.env['UPDATE_SCREENSHOTS'] === '1'
-  ? fileURLToPath(new URL('../../../docs/images/', import.meta.url))
-  : `${mkdtempSync(join(tmpdir(), 'switchboard-screenshots-'))}/`;
+const IMAGES =
+  process.env['UPDATE_SCREENSHOTS'] === '1'
+    ? fileURLToPath(new URL('../../../docs/images/', import.meta.url))
+    : `${mkdtempSync(join(tmpdir(), 'switchboard-screenshots-'))}/`;
 /** Raw in the request line (no spaces: `/` separates attributes): node's client and server pass `<`, `>`, `"` and `'` through. */
 const PATH_PAYLOAD = `/robots.txt/<script>alert('path')</script>"><img/src=x/onerror=alert('img')>`;
 const REFERER_PAYLOAD = `http://127.0.0.1/start"><script>alert('referer')</script><svg onload=alert('svg')>`;

@@ -78,9 +78,19 @@ describe('collectors', () => {
       app.handle(Request.fromUrl('http://localhost/missing')),
     ]);
     const logsOf = async (token: string) =>
-      (await app.profiler.loadProfile(token))!.getCollector<LoggerData>('logger')!.records.map((r) => `${r.level} ${r.channel} ${r.message}`);
-    expect(await logsOf(slow.headers.get('x-debug-token')!)).toEqual(['INFO request Matched route "/work".', 'INFO app starting slow', 'WARNING app finished slow']);
-    expect(await logsOf(fast.headers.get('x-debug-token')!)).toEqual(['INFO request Matched route "/work".', 'INFO app starting fast', 'WARNING app finished fast']);
+      (await app.profiler.loadProfile(token))!
+        .getCollector<LoggerData>('logger')!
+        .records.map((r) => `${r.level} ${r.channel} ${r.message}`);
+    expect(await logsOf(slow.headers.get('x-debug-token')!)).toEqual([
+      'INFO request Matched route "/work".',
+      'INFO app starting slow',
+      'WARNING app finished slow',
+    ]);
+    expect(await logsOf(fast.headers.get('x-debug-token')!)).toEqual([
+      'INFO request Matched route "/work".',
+      'INFO app starting fast',
+      'WARNING app finished fast',
+    ]);
     const main = await logsOf(missing.headers.get('x-previous-debug-token')!);
     expect(main).toHaveLength(1);
     expect(main[0]).toMatch(/^ERROR request Uncaught Error NotFoundHttpError: "No route found for "GET http:\/\/localhost\/missing"" at /);
@@ -90,7 +100,12 @@ describe('collectors', () => {
 
   it('request: method, URL, route, headers, query, client IP, status, content type — with credentials and secrets redacted', async () => {
     const app = profiledKernel(
-      { '/hello': defineController(['request'], (request: Request) => new Response(`hi ${request.query.get('q')}`, 201, { 'content-type': 'text/plain' })) },
+      {
+        '/hello': defineController(
+          ['request'],
+          (request: Request) => new Response(`hi ${request.query.get('q')}`, 201, { 'content-type': 'text/plain' }),
+        ),
+      },
       { secrets: [SECRET] },
     );
     const request = Request.fromUrl(`http://localhost/hello?q=${SECRET}&page=2`, {
@@ -111,7 +126,10 @@ describe('collectors', () => {
     expect(data.clientIp).toBe('10.1.2.3');
     expect(data.statusCode).toBe(201);
     expect(data.contentType).toBe('text/plain');
-    expect(data.query).toEqual([['q', '[redacted]'], ['page', '2']]);
+    expect(data.query).toEqual([
+      ['q', '[redacted]'],
+      ['page', '2'],
+    ]);
     const headers = Object.fromEntries(data.requestHeaders.map(([name, values]) => [name, values.join(',')]));
     expect(headers).toMatchObject({
       authorization: '[redacted]',
@@ -141,7 +159,12 @@ describe('collectors', () => {
   });
 
   it('time and memory: durations from the trace, process memory', async () => {
-    const app = profiledKernel({ '/hello': async () => { await new Promise((r) => setTimeout(r, 15)); return new Response('hi'); } });
+    const app = profiledKernel({
+      '/hello': async () => {
+        await new Promise((r) => setTimeout(r, 15));
+        return new Response('hi');
+      },
+    });
     const response = await app.handle(Request.fromUrl('http://localhost/hello'));
     const profile = (await app.profiler.loadProfile(response.headers.get('x-debug-token')!))!;
     const time = profile.getCollector<TimeData>('time')!;
@@ -162,19 +185,33 @@ describe('collectors', () => {
     expect(memory.rss).toBeGreaterThanOrEqual(memory.heapUsed);
   });
 
-  it('security: firewall, user and stateless from the attributes the firewall sets; the sub-request shows its main request\'s', async () => {
+  it("security: firewall, user and stateless from the attributes the firewall sets; the sub-request shows its main request's", async () => {
     const app = profiledKernel({
       '/me': () => new Response('me'),
     });
-    app.dispatcher.on('kernel.request', (event) => {
-      if (!event.isMainRequest()) return;
-      event.request.attributes.set('_firewall' as string, 'api');
-      event.request.attributes.set('_security_user' as string, { identifier: 'alice', roles: ['ROLE_USER'], rawToken: 'secret-jwt-value' });
-      event.request.attributes.set('_stateless', true);
-    }, 8, { name: 'FirewallListener.onKernelRequest' });
+    app.dispatcher.on(
+      'kernel.request',
+      (event) => {
+        if (!event.isMainRequest()) return;
+        event.request.attributes.set('_firewall' as string, 'api');
+        event.request.attributes.set('_security_user' as string, {
+          identifier: 'alice',
+          roles: ['ROLE_USER'],
+          rawToken: 'secret-jwt-value',
+        });
+        event.request.attributes.set('_stateless', true);
+      },
+      8,
+      { name: 'FirewallListener.onKernelRequest' },
+    );
     const ok = await app.handle(Request.fromUrl('http://localhost/me'));
     const okSecurity = (await app.profiler.loadProfile(ok.headers.get('x-debug-token')!))!.getCollector<SecurityData>('security')!;
-    expect(okSecurity).toEqual({ firewall: 'api', user: { identifier: 'alice', roles: ['ROLE_USER'] }, stateless: true, sessionUsages: [] });
+    expect(okSecurity).toEqual({
+      firewall: 'api',
+      user: { identifier: 'alice', roles: ['ROLE_USER'] },
+      stateless: true,
+      sessionUsages: [],
+    });
 
     const anonymous = profiledKernel();
     const missing = await anonymous.handle(Request.fromUrl('http://localhost/nope'));

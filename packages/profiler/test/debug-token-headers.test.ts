@@ -11,7 +11,9 @@ const HEX6 = /^[0-9a-f]{6}$/;
 describe('debug token headers (spec 7.1, ruling 1)', () => {
   it('names the error sub-request in x-debug-token and its link, the failed main request in x-previous-debug-token', async () => {
     const app = profiledKernel();
-    const response = await app.handle(Request.fromUrl('http://localhost:8080/robots.txt', { headers: { referer: 'http://localhost/start' } }));
+    const response = await app.handle(
+      Request.fromUrl('http://localhost:8080/robots.txt', { headers: { referer: 'http://localhost/start' } }),
+    );
     expect(response.status).toBe(404);
     const token = response.headers.get('x-debug-token')!;
     const previous = response.headers.get('x-previous-debug-token')!;
@@ -36,7 +38,10 @@ describe('debug token headers (spec 7.1, ruling 1)', () => {
       expect(profile.statusCode).toBe(404);
     }
     // The main request is the one whose routing failed.
-    const events = main.getCollector<EventsData>('events')!.dispatches.filter((d) => d.requestType === 'main').map((d) => d.event);
+    const events = main
+      .getCollector<EventsData>('events')!
+      .dispatches.filter((d) => d.requestType === 'main')
+      .map((d) => d.event);
     expect(events).toEqual(['kernel.request', 'kernel.exception', 'kernel.response', 'kernel.finish_request']);
   });
 

@@ -108,7 +108,9 @@ describe('the /_profiler pages', () => {
     const { previous } = await robots();
     const html = await (await fetch(`${served.url}/_profiler/${previous}?panel=router`)).text();
     expect(html).toContain('none — no route matched GET /robots.txt');
-    expect(html).toMatch(/<td class="mono">\/hello<\/td><td class="mono">\/hello<\/td><td><span class="tag none">no<\/span><\/td><td>Path &quot;\/hello&quot; does not match.<\/td>/);
+    expect(html).toMatch(
+      /<td class="mono">\/hello<\/td><td class="mono">\/hello<\/td><td><span class="tag none">no<\/span><\/td><td>Path &quot;\/hello&quot; does not match.<\/td>/,
+    );
     expect(html.indexOf('>/hello<')).toBeLessThan(html.indexOf('>/leaky<'));
     expect(html).toContain('_profiler_home');
   });
@@ -179,7 +181,9 @@ describe('the /_profiler pages', () => {
     const data = (await viaQuery.json()) as { token: string; parent: { token: string }; collectors: Record<string, unknown> };
     expect(data.token).toBe(token);
     expect(data.parent.token).toBe(previous);
-    expect(Object.keys(data.collectors)).toEqual(expect.arrayContaining(['request', 'exception', 'events', 'router', 'logger', 'time', 'memory']));
+    expect(Object.keys(data.collectors)).toEqual(
+      expect.arrayContaining(['request', 'exception', 'events', 'router', 'logger', 'time', 'memory']),
+    );
     const viaAccept = await fetch(`${served.url}/_profiler/${previous}`, { headers: { accept: 'application/json' } });
     expect(((await viaAccept.json()) as { children: Array<{ token: string }> }).children.map((c) => c.token)).toEqual([token]);
     const unknown = await fetch(`${served.url}/_profiler/abc123`, { headers: { accept: 'application/json' } });
@@ -197,7 +201,10 @@ describe('the /_profiler pages', () => {
     const html = await all.text();
     expect(html).toContain('<form class="search"');
     expect(html.indexOf('/robots.txt')).toBeLessThan(html.indexOf('/hello'));
-    const search = (query: string) => fetch(`${served.url}/_profiler/?format=json&${query}`).then((r) => r.json() as Promise<{ profiles: Array<{ url: string; statusCode: number; ip: string; method: string }> }>);
+    const search = (query: string) =>
+      fetch(`${served.url}/_profiler/?format=json&${query}`).then(
+        (r) => r.json() as Promise<{ profiles: Array<{ url: string; statusCode: number; ip: string; method: string }> }>,
+      );
     const byStatus = await search('status=200&url=%2Fhello');
     expect(byStatus.profiles.length).toBeGreaterThan(0);
     expect(byStatus.profiles.every((p) => p.statusCode === 200 && p.url.includes('/hello'))).toBe(true);

@@ -15,7 +15,16 @@ describe('keys named after prototype members', () => {
   });
 
   it('are not panels of a profile', () => {
-    const profile = new Profile({ token: 'abc123', ip: '::1', method: 'GET', url: '/', time: 0, statusCode: 200, virtualType: 'request', collectors: { request: {} } });
+    const profile = new Profile({
+      token: 'abc123',
+      ip: '::1',
+      method: 'GET',
+      url: '/',
+      time: 0,
+      statusCode: 200,
+      virtualType: 'request',
+      collectors: { request: {} },
+    });
     for (const name of ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty']) {
       expect(profile.hasCollector(name)).toBe(false);
       expect(profile.getCollector(name)).toBeUndefined();

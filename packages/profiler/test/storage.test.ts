@@ -76,7 +76,9 @@ describe.each(storages)('%s', (_name, create) => {
     clock += 10;
     await storage.write(profile('000a02', { ip: '10.0.0.2', method: 'POST', url: 'http://h/api/items', statusCode: 201 }));
     clock += 10;
-    await storage.write(profile('000a03', { ip: '10.0.0.1', method: 'GET', url: 'http://h/api/items', statusCode: 200, virtualType: 'command' }));
+    await storage.write(
+      profile('000a03', { ip: '10.0.0.1', method: 'GET', url: 'http://h/api/items', statusCode: 200, virtualType: 'command' }),
+    );
     clock += 10;
     await storage.write(profile('000a04', { ip: '::ffff:10.0.0.1', method: 'GET', url: 'http://h/favicon.ico', statusCode: 404 }));
     const tokens = async (search: Parameters<ProfilerStorage['find']>[0]) => (await storage.find(search)).map((p) => p.token);

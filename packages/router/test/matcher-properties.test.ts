@@ -61,12 +61,17 @@ function toRoute(spec: RouteSpec): { path: string; options: RouteOptions } {
     requirements['w'] = '.*';
   }
   if (spec.slash && path !== '/') path += '/';
-  return { path, options: { methods: spec.methods, schemes: spec.schemes, host: spec.host, requirements, defaults: { opt: 'dflt', w: 'dw' } } };
+  return {
+    path,
+    options: { methods: spec.methods, schemes: spec.schemes, host: spec.host, requirements, defaults: { opt: 'dflt', w: 'dw' } },
+  };
 }
 
 const requestPath = fc
   .tuple(
-    fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb', 'a:b', 'en'), { maxLength: 5 }),
+    fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb', 'a:b', 'en'), {
+      maxLength: 5,
+    }),
     fc.constantFrom('', '/', '//'),
   )
   .map(([segments, tail]) => `/${segments.join('/')}${tail}`);
@@ -82,20 +87,24 @@ describe('compiled matcher agrees with the reference loop', () => {
   for (const mode of ['redirect', 'strict', 'ignore'] as TrailingSlashMode[]) {
     it(`on random tables and requests (${mode})`, () => {
       fc.assert(
-        fc.property(fc.array(routeSpec, { minLength: 1, maxLength: 12 }), fc.array(request, { minLength: 1, maxLength: 20 }), (specs, requests) => {
-          const routes = new RouteCollection();
-          specs.forEach((spec, i) => {
-            const { path, options } = toRoute(spec);
-            routes.add(`r${i}`, path, options);
-          });
-          const router = new Router(routes, { trailingSlash: mode });
-          const all = router.all();
-          for (const r of requests) {
-            const expected = plain(referenceMatch(all, r.path, r, mode));
-            const actual = plain(router.matchPath(r.path, r));
-            expect(actual, `${r.method} ${r.scheme}://${r.host}${r.path} over ${all.map((x) => x.path).join(' ')}`).toEqual(expected);
-          }
-        }),
+        fc.property(
+          fc.array(routeSpec, { minLength: 1, maxLength: 12 }),
+          fc.array(request, { minLength: 1, maxLength: 20 }),
+          (specs, requests) => {
+            const routes = new RouteCollection();
+            specs.forEach((spec, i) => {
+              const { path, options } = toRoute(spec);
+              routes.add(`r${i}`, path, options);
+            });
+            const router = new Router(routes, { trailingSlash: mode });
+            const all = router.all();
+            for (const r of requests) {
+              const expected = plain(referenceMatch(all, r.path, r, mode));
+              const actual = plain(router.matchPath(r.path, r));
+              expect(actual, `${r.method} ${r.scheme}://${r.host}${r.path} over ${all.map((x) => x.path).join(' ')}`).toEqual(expected);
+            }
+          },
+        ),
         { numRuns: 1000 },
       );
     });
@@ -103,7 +112,11 @@ describe('compiled matcher agrees with the reference loop', () => {
 
   it('on the GitHub API table, for every route path, sample and a miss', async () => {
     const { readFile } = await import('node:fs/promises');
-    const table = JSON.parse(await readFile(new URL('./fixtures/github-api-routes-medley.json', import.meta.url), 'utf8')) as Array<{ method: string; path: string; sample: string }>;
+    const table = JSON.parse(await readFile(new URL('./fixtures/github-api-routes-medley.json', import.meta.url), 'utf8')) as Array<{
+      method: string;
+      path: string;
+      sample: string;
+    }>;
     const routes = new RouteCollection();
     table.forEach((row, i) => routes.add(`r${i}`, row.path, { methods: row.method }));
     const router = new Router(routes);

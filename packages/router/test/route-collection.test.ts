@@ -43,11 +43,21 @@ describe('RouteCollection', () => {
     ['a bad pattern', '/items/:', {}, /Route "broken": Missing parameter name/],
     ['an unclosed group', '/items{/:id', {}, /Route "broken": Unexpected end/],
     ['a duplicate parameter', '/:id/x/:id', {}, /Route "broken": parameter "id" appears more than once/],
-    ['an invalid requirement', '/:id', { requirements: { id: '[a-' } }, /Route "broken": the requirement for "id" is not a valid regular expression/],
+    [
+      'an invalid requirement',
+      '/:id',
+      { requirements: { id: '[a-' } },
+      /Route "broken": the requirement for "id" is not a valid regular expression/,
+    ],
     ['an empty requirement', '/:id', { requirements: { id: '^$' } }, /Route "broken": the requirement for "id" cannot be empty/],
     ['a reserved name', '/:_fragment', {}, /Route "broken": "_fragment" is reserved/],
     ['a too long name', `/:${'x'.repeat(33)}`, {}, /Route "broken": parameter name "x+" is longer than 32/],
-    ['a host parameter repeated in the path', '/:version', { host: ':version.example.com' }, /Route "broken": parameter "version" appears in both/],
+    [
+      'a host parameter repeated in the path',
+      '/:version',
+      { host: ':version.example.com' },
+      /Route "broken": parameter "version" appears in both/,
+    ],
   ] as const)('rejects %s at definition time, naming the route', (_, path, options, message) => {
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(RouteDefinitionError);
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(message);

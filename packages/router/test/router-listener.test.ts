@@ -43,7 +43,10 @@ function appRoutes(): RouteCollection {
     .add('item_write', '/items/:id', { methods: ['PUT', 'POST'], controller: () => new Response('written') })
     .add('dir', '/docs/', { methods: 'GET', controller: () => new Response('docs') })
     .add('form', '/form', { methods: ['GET', 'POST'], controller: () => new Response('form') })
-    .add('api', '/status', { host: ':version.api.example.com', controller: defineController(['version'], (version: string) => new Response(`api ${version}`)) });
+    .add('api', '/status', {
+      host: ':version.api.example.com',
+      controller: defineController(['version'], (version: string) => new Response(`api ${version}`)),
+    });
 }
 
 function setup(options?: RouterOptions): RoutedKernel & { router: Router } {
@@ -85,7 +88,9 @@ describe('RouterListener over a real server', () => {
   it('appends the referer verbatim', async () => {
     const before = app.errors.length;
     await fetch(`${server.origin}/nope?x=1`, { headers: { referer: 'http://localhost:3000/page?a=b' } });
-    expect((app.errors[before] as Error).message).toBe(`No route found for "GET ${server.origin}/nope" (from "http://localhost:3000/page?a=b")`);
+    expect((app.errors[before] as Error).message).toBe(
+      `No route found for "GET ${server.origin}/nope" (from "http://localhost:3000/page?a=b")`,
+    );
   });
 
   it('keeps the path percent-encoded and the original path for non-GET methods in the inner message', async () => {
@@ -150,7 +155,10 @@ describe('RouterListener over a real server', () => {
     const body = await new Promise<string>((resolve, reject) => {
       const req = httpRequest(`${server.origin}/status`, { headers: { host: 'v2.api.example.com' } }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve(text));
       });
       req.on('error', reject).end();
     });
@@ -159,7 +167,9 @@ describe('RouterListener over a real server', () => {
 
   it('gives concurrent requests their own parameters', async () => {
     const ids = Array.from({ length: 60 }, (_, i) => String(i));
-    const bodies = await Promise.all(ids.map(async (id) => ((await (await fetch(`${server.origin}/items/${id}`)).json()) as { id: string }).id));
+    const bodies = await Promise.all(
+      ids.map(async (id) => ((await (await fetch(`${server.origin}/items/${id}`)).json()) as { id: string }).id),
+    );
     expect(bodies).toEqual(ids);
   });
 });
@@ -183,9 +193,15 @@ describe('RouterListener in the kernel', () => {
         (error: unknown) => error as HttpError,
       );
     };
-    const frames = (error: unknown) => String((error as Error).stack).split('\n').filter((line) => line.trimStart().startsWith('at '));
+    const frames = (error: unknown) =>
+      String((error as Error).stack)
+        .split('\n')
+        .filter((line) => line.trimStart().startsWith('at '));
     const limit = Error.stackTraceLimit;
-    for (const [method, path] of [['GET', '/nowhere'], ['DELETE', '/form']] as const) {
+    for (const [method, path] of [
+      ['GET', '/nowhere'],
+      ['DELETE', '/form'],
+    ] as const) {
       const quiet = await routingError(false, method, path);
       expect(frames(quiet)).toHaveLength(0);
       expect(frames(quiet.cause)).toHaveLength(0);
@@ -203,7 +219,11 @@ describe('RouterListener in the kernel', () => {
     const written: string[] = [];
     const write = (_context: Record<string, unknown>, message: string): void => void written.push(message);
     const infoOff: Logger = {
-      debug: write, info: write, warn: write, error: write, fatal: write,
+      debug: write,
+      info: write,
+      warn: write,
+      error: write,
+      fatal: write,
       child: () => infoOff,
       isLevelEnabled: (level) => level !== 'info' && level !== 'debug',
     };
@@ -244,9 +264,13 @@ describe('RouterListener in the kernel', () => {
     });
     app = routedKernel(new Router(new RouteCollection().add('main', '/main', { controller: mainController })));
     // A later finish_request listener of the sub-request already sees the parent's context.
-    app.dispatcher.on('kernel.finish_request', (event) => {
-      if (!event.isMainRequest()) seen.push(`finishing:${app!.listener.contextOf(event.requestStack!)?.queryString}`);
-    }, -1);
+    app.dispatcher.on(
+      'kernel.finish_request',
+      (event) => {
+        if (!event.isMainRequest()) seen.push(`finishing:${app!.listener.contextOf(event.requestStack!)?.queryString}`);
+      },
+      -1,
+    );
     await app.kernel.handle(Request.fromUrl('http://localhost/main?main=1'));
     expect(seen).toEqual(['main:main=1', 'sub:sub=1', 'finishing:main=1', 'after:main=1']);
     // Dropped once the main request is finished.

@@ -47,14 +47,18 @@ describe('UrlGenerator', () => {
     expect(() => router.generate('item')).toThrow(new MissingMandatoryParametersError('item', ['id']));
     expect(() => router.generate('item')).toThrow('Some mandatory parameters are missing ("id") to generate a URL for route "item".');
     expect(() => router.generate('item', { id: 'abc' })).toThrow(InvalidParameterError);
-    expect(() => router.generate('item', { id: 'abc' })).toThrow('Parameter "id" for route "item" must match "\\d+" ("abc" given) to generate a corresponding URL.');
+    expect(() => router.generate('item', { id: 'abc' })).toThrow(
+      'Parameter "id" for route "item" must match "\\d+" ("abc" given) to generate a corresponding URL.',
+    );
   });
 
   it('builds absolute URLs from a request: scheme, host and a non-default port', () => {
     const request = Request.fromUrl('http://127.0.0.1:8080/anything');
     expect(router.generate('profiler', { token: 'abc123' }, { absolute: true, request })).toBe('http://127.0.0.1:8080/_profiler/abc123');
     const secure = Request.fromUrl('https://v2.api.example.com/x');
-    expect(router.generate('profiler', { token: 'ab' }, { absolute: true, request: secure })).toBe('https://v2.api.example.com/_profiler/ab');
+    expect(router.generate('profiler', { token: 'ab' }, { absolute: true, request: secure })).toBe(
+      'https://v2.api.example.com/_profiler/ab',
+    );
   });
 
   it('prefixes the configured base URL', () => {
@@ -78,7 +82,11 @@ describe('UrlGenerator', () => {
   });
 
   it('round-trips: a generated path matches its route with the same parameters', () => {
-    for (const [name, params] of [['item', { id: '9' }], ['cafe', { name: 'ünï cödé?#%' }], ['file', { path: 'a/b c' }]] as const) {
+    for (const [name, params] of [
+      ['item', { id: '9' }],
+      ['cafe', { name: 'ünï cödé?#%' }],
+      ['file', { path: 'a/b c' }],
+    ] as const) {
       const path = router.generate(name, params);
       expect(router.matchPath(path, { method: 'GET', host: 'localhost', scheme: 'http' })).toMatchObject({ kind: 'match', params });
     }

@@ -100,10 +100,22 @@ describe('methods', () => {
       ['options', '/s', { methods: 'OPTIONS' }],
       ['post_again', '/s', { methods: ['POST', 'PROPFIND'] }],
     ]);
-    for (const [method, route] of [['GET', 'get'], ['HEAD', 'get'], ['POST', 'post'], ['PUT', 'put'], ['DELETE', 'delete'], ['PATCH', 'patch'], ['OPTIONS', 'options'], ['PROPFIND', 'post_again']]) {
+    for (const [method, route] of [
+      ['GET', 'get'],
+      ['HEAD', 'get'],
+      ['POST', 'post'],
+      ['PUT', 'put'],
+      ['DELETE', 'delete'],
+      ['PATCH', 'patch'],
+      ['OPTIONS', 'options'],
+      ['PROPFIND', 'post_again'],
+    ]) {
       expect(match(router, method!, '/s'), method).toEqual({ kind: 'match', route, params: {} });
     }
-    expect(match(router, 'TRACE', '/s')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND'] });
+    expect(match(router, 'TRACE', '/s')).toEqual({
+      kind: 'method-not-allowed',
+      allowedMethods: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND'],
+    });
     expect(match(router, 'get', '/s').kind).toBe('method-not-allowed');
   });
 
@@ -144,7 +156,11 @@ describe('trailing slash (ruling 5, redirect mode)', () => {
   it('redirects to the toggled path still percent-encoded as received', () => {
     const r = routerOf([['cafe', '/café/:name/']]);
     expect(match(r, 'GET', '/caf%C3%A9/a%20b')).toEqual({
-      kind: 'redirect', route: 'cafe', params: { name: 'a b' }, path: '/caf%C3%A9/a%20b/', scheme: null,
+      kind: 'redirect',
+      route: 'cafe',
+      params: { name: 'a b' },
+      path: '/caf%C3%A9/a%20b/',
+      scheme: null,
     });
   });
 
@@ -216,7 +232,10 @@ describe('parameters, requirements and defaults', () => {
   });
 
   it('decodes %2F before matching, so a one-segment parameter cannot contain it', () => {
-    const router = routerOf([['file', '/files/:name'], ['deep', '/files/*rest']]);
+    const router = routerOf([
+      ['file', '/files/:name'],
+      ['deep', '/files/*rest'],
+    ]);
     expect(match(router, 'GET', '/files/a%2Fb')).toMatchObject({ route: 'deep', params: { rest: 'a/b' } });
   });
 
@@ -253,9 +272,7 @@ describe('parameters, requirements and defaults', () => {
 
   it('fills optional parameters from defaults, and copies every default (objects too) into the params', () => {
     const guard = { roles: ['ROLE_ADMIN'] };
-    const router = routerOf([
-      ['list', '/list{/:page}', { defaults: { page: '1', _is_granted: guard, _cache: { maxAge: 60 } } }],
-    ]);
+    const router = routerOf([['list', '/list{/:page}', { defaults: { page: '1', _is_granted: guard, _cache: { maxAge: 60 } } }]]);
     const first = match(router, 'GET', '/list');
     expect(first).toMatchObject({ route: 'list', params: { page: '1', _cache: { maxAge: 60 } } });
     expect(first.kind === 'match' && first.params['_is_granted']).toBe(guard);
@@ -286,7 +303,11 @@ describe('hosts and schemes', () => {
 
   it('combines host and path parameters', () => {
     const router = routerOf([['item', '/items/:id', { host: ':tenant.example.com' }]]);
-    expect(match(router, 'GET', '/items/5', 'acme.example.com')).toEqual({ kind: 'match', route: 'item', params: { id: '5', tenant: 'acme' } });
+    expect(match(router, 'GET', '/items/5', 'acme.example.com')).toEqual({
+      kind: 'match',
+      route: 'item',
+      params: { id: '5', tenant: 'acme' },
+    });
     expect(match(router, 'GET', '/items/5', 'example.com').kind).toBe('not-found');
   });
 

@@ -87,7 +87,9 @@ describe('authorization (_is_granted) over HTTP', () => {
   });
 
   it('the 403 is logged at ERROR on the request channel, like every 4xx', () => {
-    const logged = host.logger.records.filter((record) => record.channel === 'request' && record.message.includes('Access Denied by _is_granted'));
+    const logged = host.logger.records.filter(
+      (record) => record.channel === 'request' && record.message.includes('Access Denied by _is_granted'),
+    );
     expect(logged.map((record) => record.level)).toContain('ERROR');
   });
 });

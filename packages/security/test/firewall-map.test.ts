@@ -25,10 +25,13 @@ describe('FirewallMap', () => {
     expect(() => new FirewallMap([{ name: 'api', pattern: /^\/api/ }])).toThrow(
       'Firewall "api" is secured but has no authenticator; add one or set security: false.',
     );
-    expect(() => new FirewallMap([
-      { name: 'open', pattern: /^\/a/, security: false },
-      { name: 'open', pattern: /^\/b/, security: false },
-    ])).toThrow('Firewall "open" is configured twice.');
+    expect(
+      () =>
+        new FirewallMap([
+          { name: 'open', pattern: /^\/a/, security: false },
+          { name: 'open', pattern: /^\/b/, security: false },
+        ]),
+    ).toThrow('Firewall "open" is configured twice.');
   });
 
   it('a global regex does not make matching depend on the previous request', () => {

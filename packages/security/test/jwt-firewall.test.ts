@@ -90,7 +90,15 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** A token with the given claims over the valid defaults; `undefined` removes a claim. */
 function sign(claims: Record<string, unknown> = {}, alg: JwsAlgorithm = 'RS256', key: KeyObject = privateKey): Promise<string> {
-  const payload: Record<string, unknown> = { username: 'alice', roles: ['ROLE_USER'], iss: ISSUER, aud: AUDIENCE, iat: now(), exp: now() + 600, ...claims };
+  const payload: Record<string, unknown> = {
+    username: 'alice',
+    roles: ['ROLE_USER'],
+    iss: ISSUER,
+    aud: AUDIENCE,
+    iat: now(),
+    exp: now() + 600,
+    ...claims,
+  };
   for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
   return new SignJWT(payload as JWTPayload).setProtectedHeader({ alg }).sign(key);
 }
@@ -151,7 +159,9 @@ describe('JWT firewall over HTTP', () => {
 
   it('alg: none → invalid', async () => {
     const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));
-    const payload = base64url.encode(JSON.stringify({ username: 'admin', roles: ['ROLE_ADMIN'], iss: ISSUER, aud: AUDIENCE, exp: now() + 600 }));
+    const payload = base64url.encode(
+      JSON.stringify({ username: 'admin', roles: ['ROLE_ADMIN'], iss: ISSUER, aud: AUDIENCE, exp: now() + 600 }),
+    );
     await expectRefused(`Bearer ${header}.${payload}.`, INVALID);
     await expectRefused(`Bearer ${header}.${payload}`, INVALID);
   });
@@ -170,7 +180,9 @@ describe('JWT firewall over HTTP', () => {
 
   it('tampered payload → invalid', async () => {
     const [header, , signature] = (await sign()).split('.');
-    const forged = base64url.encode(JSON.stringify({ username: 'alice', roles: ['ROLE_ADMIN'], iss: ISSUER, aud: AUDIENCE, iat: now(), exp: now() + 600 }));
+    const forged = base64url.encode(
+      JSON.stringify({ username: 'alice', roles: ['ROLE_ADMIN'], iss: ISSUER, aud: AUDIENCE, iat: now(), exp: now() + 600 }),
+    );
     await expectRefused(`Bearer ${header}.${forged}.${signature}`, INVALID);
     await expectRefused(`Bearer ${header}.${forged}.${signature}`, INVALID, '/api/admin');
   });
@@ -259,13 +271,19 @@ describe('JWT firewall over HTTP', () => {
     const denied = await host.request('/api/admin', { headers: { authorization: `Bearer ${await sign()}`, accept: 'application/json' } });
     expect(denied.status).toBe(403);
     expect(denied.headers.get('content-type')).toBe('application/problem+json');
-    expect(JSON.parse(denied.body)).toMatchObject({ status: 403, detail: 'Access Denied by _is_granted(ROLE_ADMIN) on route "api_admin".' });
+    expect(JSON.parse(denied.body)).toMatchObject({
+      status: 403,
+      detail: 'Access Denied by _is_granted(ROLE_ADMIN) on route "api_admin".',
+    });
     const granted = await call(`Bearer ${await sign({ roles: ['ROLE_USER', 'ROLE_ADMIN'] })}`, '/api/admin');
     expect(granted.status).toBe(200);
   });
 
   it('logs each refusal on the security channel with the reason and never the token', async () => {
-    const refusals = () => host.logger.records.filter((record) => record.channel === 'security' && record.message === 'Authentication refused: Expired JWT Token.');
+    const refusals = () =>
+      host.logger.records.filter(
+        (record) => record.channel === 'security' && record.message === 'Authentication refused: Expired JWT Token.',
+      );
     // Earlier tests were refused with the same reason: count this call's line, not theirs.
     const before = refusals().length;
     const token = await sign({ exp: now() - 3600 });
@@ -305,15 +323,24 @@ describe('what the profiler records', () => {
 });
 
 describe('JWT authenticator with other algorithms', () => {
-  for (const [kind, alg] of [['ec', 'ES256'], ['ed25519', 'EdDSA']] as const) {
+  for (const [kind, alg] of [
+    ['ec', 'ES256'],
+    ['ed25519', 'EdDSA'],
+  ] as const) {
     it(`${alg}: verifies its own tokens, refuses RS256 ones`, async () => {
       const files = generateKeyFiles(kind);
       ledger.addSecret(files.passphrase);
       const loaded = loadJwtKeys(files);
       const authenticator = new JwtAuthenticator({ publicKey: loaded.publicKey, algorithms: [alg] });
-      const issued = await new JwtTokenIssuer({ privateKey: loaded.privateKey!, algorithm: alg, ttl: 60 }).issueToken({ identifier: 'bob', roles: ['ROLE_USER'] });
+      const issued = await new JwtTokenIssuer({ privateKey: loaded.privateKey!, algorithm: alg, ttl: 60 }).issueToken({
+        identifier: 'bob',
+        roles: ['ROLE_USER'],
+      });
       const asRequest = (token: string) => Request.fromUrl('http://localhost/api/me', { headers: { authorization: `Bearer ${token}` } });
-      expect(await authenticator.authenticate(asRequest(issued))).toEqual({ kind: 'authenticated', user: { identifier: 'bob', roles: ['ROLE_USER'] } });
+      expect(await authenticator.authenticate(asRequest(issued))).toEqual({
+        kind: 'authenticated',
+        user: { identifier: 'bob', roles: ['ROLE_USER'] },
+      });
       const rsToken = await sign();
       expect(await authenticator.authenticate(asRequest(rsToken))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });
     });
@@ -330,9 +357,9 @@ describe('JWT authenticator with other algorithms', () => {
     expect(await rotating.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'authenticated', user: { identifier: 'carol' } });
     const rotated = new JwtAuthenticator({ publicKey: current.publicKey });
     expect(await rotated.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });
-    expect(() => new JwtAuthenticator({ publicKey: current.publicKey, additionalPublicKeys: [generateKeyPairSync('ed25519').publicKey] })).toThrow(
-      'The JWT public key cannot verify RS256: RS256 needs a rsa key, got ed25519.',
-    );
+    expect(
+      () => new JwtAuthenticator({ publicKey: current.publicKey, additionalPublicKeys: [generateKeyPairSync('ed25519').publicKey] }),
+    ).toThrow('The JWT public key cannot verify RS256: RS256 needs a rsa key, got ed25519.');
   });
 
   it('refuses at construction an allow-list the key cannot serve', () => {
@@ -400,8 +427,10 @@ describe('key loading at startup', () => {
 
   it('a corrupt encrypted key → the same clear message', () => {
     const corrupt = join(keys.dir, 'corrupt.pem');
-    const pem = createPrivateKey({ key: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }), format: 'pem' })
-      .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: keys.passphrase }) as string;
+    const pem = createPrivateKey({
+      key: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      format: 'pem',
+    }).export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: keys.passphrase }) as string;
     const lines = pem.split('\n');
     lines[3] = lines[3]!.split('').reverse().join('');
     writeFileSync(corrupt, lines.join('\n'));

@@ -13,19 +13,31 @@ describe('JwtTokenIssuer', () => {
     const token = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] }, { tenant: 't1' });
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', typ: 'JWT' });
     expect(decodeJwt(token)).toEqual({
-      tenant: 't1', username: 'ada', roles: ['ROLE_USER'], iat: epoch, nbf: epoch, exp: epoch + 900, iss: 'https://auth.test', aud: ['api'],
+      tenant: 't1',
+      username: 'ada',
+      roles: ['ROLE_USER'],
+      iat: epoch,
+      nbf: epoch,
+      exp: epoch + 900,
+      iss: 'https://auth.test',
+      aud: ['api'],
     });
   });
 
   it('extra claims cannot override the registered ones or the identity', async () => {
     const issuer = new JwtTokenIssuer({ privateKey, ttl: 60, now: () => fixedNow });
-    const token = await issuer.issueToken({ identifier: 'ada', roles: [] }, { exp: 9_999_999_999, username: 'root', roles: ['ROLE_ADMIN'] });
+    const token = await issuer.issueToken(
+      { identifier: 'ada', roles: [] },
+      { exp: 9_999_999_999, username: 'root', roles: ['ROLE_ADMIN'] },
+    );
     expect(decodeJwt(token)).toMatchObject({ exp: epoch + 60, username: 'ada', roles: [] });
   });
 
   it('refuses a public key, a key that does not fit the algorithm, and a bad lifetime', () => {
     expect(() => new JwtTokenIssuer({ privateKey: publicKey })).toThrow(KeyLoadError);
-    expect(() => new JwtTokenIssuer({ privateKey, algorithm: 'EdDSA' })).toThrow('The JWT private key cannot sign EdDSA: EdDSA needs a ed25519 key, got rsa.');
+    expect(() => new JwtTokenIssuer({ privateKey, algorithm: 'EdDSA' })).toThrow(
+      'The JWT private key cannot sign EdDSA: EdDSA needs a ed25519 key, got rsa.',
+    );
     expect(() => new JwtTokenIssuer({ privateKey, ttl: 0 })).toThrow(RangeError);
   });
 });

@@ -19,10 +19,12 @@ import {
 } from '../src/index.js';
 
 const authenticator = new JwtAuthenticator({ publicKey: generateKeyPairSync('ed25519').publicKey, algorithms: ['EdDSA'] });
-const firewall = new FirewallListener(new FirewallMap([
-  { name: 'health', pattern: /^\/health/, security: false },
-  { name: 'api', pattern: /^\/api/, authenticators: [authenticator] },
-]));
+const firewall = new FirewallListener(
+  new FirewallMap([
+    { name: 'health', pattern: /^\/health/, security: false },
+    { name: 'api', pattern: /^\/api/, authenticators: [authenticator] },
+  ]),
+);
 
 describe('security listeners', () => {
   it('register at the priorities of the reference (symfony-reference j)', () => {
@@ -30,7 +32,9 @@ describe('security listeners', () => {
     for (const subscriber of [firewall, new SameOriginListener(), new IsGrantedListener(), new StatelessCheckListener({ debug: true })]) {
       dispatcher.addSubscriber(subscriber);
     }
-    const listed = [...dispatcher.getAllListeners()].flatMap(([event, listeners]) => listeners.map((l) => `${event} ${l.priority} ${l.name}`));
+    const listed = [...dispatcher.getAllListeners()].flatMap(([event, listeners]) =>
+      listeners.map((l) => `${event} ${l.priority} ${l.name}`),
+    );
     expect(listed).toEqual([
       'kernel.request 8 FirewallListener.onKernelRequest',
       'kernel.controller_arguments 25 SameOriginListener.onControllerArguments',
@@ -41,7 +45,8 @@ describe('security listeners', () => {
 
   it('answer synchronously when there is nothing to verify, so the kernel pays no promise', () => {
     const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
-    const requestEvent = (path: string, type = RequestType.MAIN) => new RequestEvent(kernel, Request.fromUrl(`http://localhost${path}`), type);
+    const requestEvent = (path: string, type = RequestType.MAIN) =>
+      new RequestEvent(kernel, Request.fromUrl(`http://localhost${path}`), type);
     expect(firewall.onKernelRequest(requestEvent('/health'))).toBeUndefined();
     expect(firewall.onKernelRequest(requestEvent('/elsewhere'))).toBeUndefined();
     expect(firewall.onKernelRequest(requestEvent('/api/me', RequestType.SUB))).toBeUndefined();

@@ -17,11 +17,12 @@ const create = defineController([], () => {
   return new JsonResponse({ created: true }, 201);
 });
 /** A same-origin page whose script posts to the protected route. */
-const form = () => new Response(
-  `<!doctype html><script>fetch('/open/items', { method: 'POST', body: 'x=1' }).then((r) => { document.title = String(r.status); });</script>`,
-  200,
-  { 'content-type': 'text/html; charset=UTF-8' },
-);
+const form = () =>
+  new Response(
+    `<!doctype html><script>fetch('/open/items', { method: 'POST', body: 'x=1' }).then((r) => { document.title = String(r.status); });</script>`,
+    200,
+    { 'content-type': 'text/html; charset=UTF-8' },
+  );
 
 beforeAll(async () => {
   host = await startSecuredHost({
@@ -61,8 +62,11 @@ describe('same-origin check over HTTP (routes with _same_origin)', () => {
   });
 
   it('Sec-Fetch-Site: cross-site from an untrusted origin → 403', async () => {
-    await expectRefused('/open/items', { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
-      'Cross-site request refused: Sec-Fetch-Site is "cross-site" and the origin "https://evil.example" is not trusted.');
+    await expectRefused(
+      '/open/items',
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      'Cross-site request refused: Sec-Fetch-Site is "cross-site" and the origin "https://evil.example" is not trusted.',
+    );
     await expectRefused('/open/items', { 'sec-fetch-site': 'same-site' }, 'Cross-site request refused: Sec-Fetch-Site is "same-site".');
   });
 
@@ -72,19 +76,33 @@ describe('same-origin check over HTTP (routes with _same_origin)', () => {
 
   it('without Sec-Fetch-Site, an Origin equal to this site passes, another one is refused', async () => {
     expect((await post('/open/items', { origin: host.url })).status).toBe(201);
-    await expectRefused('/open/items', { origin: 'http://127.0.0.1:1' },
-      `Cross-site request refused: the origin "http://127.0.0.1:1" is not this site's origin "${host.url}".`);
-    await expectRefused('/open/items', { origin: 'null' }, `Cross-site request refused: the origin "null" is not this site's origin "${host.url}".`);
+    await expectRefused(
+      '/open/items',
+      { origin: 'http://127.0.0.1:1' },
+      `Cross-site request refused: the origin "http://127.0.0.1:1" is not this site's origin "${host.url}".`,
+    );
+    await expectRefused(
+      '/open/items',
+      { origin: 'null' },
+      `Cross-site request refused: the origin "null" is not this site's origin "${host.url}".`,
+    );
   });
 
   it('neither header → 403 saying what is missing', async () => {
-    await expectRefused('/open/items', {}, 'Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header to show where it comes from.');
+    await expectRefused(
+      '/open/items',
+      {},
+      'Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header to show where it comes from.',
+    );
   });
 
   it('the custom header, when configured for the route, passes on its own', async () => {
     expect((await post('/open/items-header', { 'x-csrf-protection': '1' })).status).toBe(201);
-    await expectRefused('/open/items-header', {},
-      'Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header or x-csrf-protection to show where it comes from.');
+    await expectRefused(
+      '/open/items-header',
+      {},
+      'Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header or x-csrf-protection to show where it comes from.',
+    );
   });
 
   it('runs before authorization: a cross-site request is refused as such, even for a user without the role', async () => {
@@ -115,8 +133,10 @@ describe('same-origin check in a real browser', () => {
     // Another site: `localhost` is a different site from `127.0.0.1`, where the host listens.
     attacker = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
-      res.end(`<!doctype html><form method="post" action="${host.url}/open/items"><input name="x" value="1"></form>` +
-        '<script>document.forms[0].submit()</script>');
+      res.end(
+        `<!doctype html><form method="post" action="${host.url}/open/items"><input name="x" value="1"></form>` +
+          '<script>document.forms[0].submit()</script>',
+      );
     });
     attacker.listen(0, '127.0.0.1');
     await once(attacker, 'listening');

@@ -13,7 +13,10 @@ function routes(guard: () => SessionGuard) {
     return new JsonResponse({ stateless: request.attributes.get('_stateless') ?? false });
   });
   const setsCookie = defineController([], () => new Response('ok', 200, { 'set-cookie': 'sid=abc; HttpOnly' }));
-  const clean = defineController(['request'], (request: Request) => new JsonResponse({ stateless: request.attributes.get('_stateless') ?? false }));
+  const clean = defineController(
+    ['request'],
+    (request: Request) => new JsonResponse({ stateless: request.attributes.get('_stateless') ?? false }),
+  );
   return [
     { name: 'session', path: '/open/session', controller: touchesSession },
     { name: 'cookie', path: '/open/cookie', controller: setsCookie },
@@ -36,15 +39,18 @@ async function start(debug: boolean): Promise<SecuredHost> {
     setup(dispatcher, logger) {
       guard = new SessionGuard({ debug, logger });
       // Marks responses that went through every kernel.response listener (an unfiltered one would lack it).
-      dispatcher.on('kernel.response', (event) => {
-        if (event.isMainRequest()) event.response.headers.set('x-filtered', 'yes');
-      }, -2000);
+      dispatcher.on(
+        'kernel.response',
+        (event) => {
+          if (event.isMainRequest()) event.response.headers.set('x-filtered', 'yes');
+        },
+        -2000,
+      );
     },
   });
 }
 
-const warnings = (host: SecuredHost) =>
-  host.logger.records.filter((record) => record.level === 'WARNING' && record.channel === 'security');
+const warnings = (host: SecuredHost) => host.logger.records.filter((record) => record.level === 'WARNING' && record.channel === 'security');
 
 describe('stateless check, debug mode', () => {
   let host: SecuredHost;

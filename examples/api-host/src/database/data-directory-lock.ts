@@ -19,7 +19,9 @@ export function lockDataDirectory(directory: string): () => void {
     }
     const owner = Number(readFileSync(lockFile, 'utf8').trim());
     if (isRunning(owner)) {
-      throw new ConfigError(`The embedded database in ${directory} is in use by process ${owner}; stop it, or set PGLITE_DATA_DIR to another folder.`);
+      throw new ConfigError(
+        `The embedded database in ${directory} is in use by process ${owner}; stop it, or set PGLITE_DATA_DIR to another folder.`,
+      );
     }
     rmSync(lockFile, { force: true });
   }

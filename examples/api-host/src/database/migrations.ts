@@ -15,7 +15,9 @@ export const MIGRATIONS: readonly string[] = [
  * multi-statement query, which PostgreSQL runs as a single transaction: a step is applied whole or not at all.
  */
 export async function migrate(db: PgQueryable): Promise<number> {
-  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  await db.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
   const { rows } = await db.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
   const current = rows[0]?.version ?? 0;
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {

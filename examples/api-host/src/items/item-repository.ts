@@ -25,10 +25,10 @@ export class ItemRepository {
   }
 
   async create(item: NewItem): Promise<Item> {
-    const result = await this.db.query<ItemRow>(
-      `INSERT INTO items (name, quantity) VALUES ($1, $2) RETURNING ${COLUMNS}`,
-      [item.name, item.quantity],
-    );
+    const result = await this.db.query<ItemRow>(`INSERT INTO items (name, quantity) VALUES ($1, $2) RETURNING ${COLUMNS}`, [
+      item.name,
+      item.quantity,
+    ]);
     return toItem(result.rows[0]!);
   }
 

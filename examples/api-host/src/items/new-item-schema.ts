@@ -13,7 +13,11 @@ const NO_NUL = 'Must not contain the NUL character (U+0000).';
  * rather than a database error later.
  */
 export const NewItemSchema = z.object({
-  name: z.string({ error: NAME_REQUIRED }).trim().min(1, NAME_REQUIRED).max(MAX_NAME_LENGTH, `At most ${MAX_NAME_LENGTH} characters.`)
+  name: z
+    .string({ error: NAME_REQUIRED })
+    .trim()
+    .min(1, NAME_REQUIRED)
+    .max(MAX_NAME_LENGTH, `At most ${MAX_NAME_LENGTH} characters.`)
     .refine((name) => !name.includes('\0'), NO_NUL),
   quantity: z.number({ error: QUANTITY_RANGE }).int(QUANTITY_RANGE).min(0, QUANTITY_RANGE).max(MAX_QUANTITY, QUANTITY_RANGE),
 });

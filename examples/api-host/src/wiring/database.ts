@@ -31,7 +31,8 @@ export function databaseConfigFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   const dataDir = env['PGLITE_DATA_DIR']?.trim();
   return {
     url: env['DATABASE_URL']?.trim(),
-    pgliteDataDir: dataDir === undefined || dataDir === '' ? DEFAULT_PGLITE_DATA_DIR : dataDir === IN_MEMORY ? IN_MEMORY : resolve(HOST_ROOT, dataDir),
+    pgliteDataDir:
+      dataDir === undefined || dataDir === '' ? DEFAULT_PGLITE_DATA_DIR : dataDir === IN_MEMORY ? IN_MEMORY : resolve(HOST_ROOT, dataDir),
     ...(ttl === undefined || ttl === '' ? {} : { idleConnectionTtlSeconds: Number(ttl) }),
   };
 }
@@ -52,9 +53,12 @@ export async function wireDatabase(
   const dataDir = config.pgliteDataDir ?? IN_MEMORY;
   if (embedded) {
     // The first start creates the database (several seconds): say so before the wait.
-    host.logger?.info({ dataDir }, dataDir === IN_MEMORY
-      ? 'Database: starting embedded PGlite in memory (items are lost when the host stops)…'
-      : `Database: starting embedded PGlite in ${dataDir} (no DATABASE_URL)…`);
+    host.logger?.info(
+      { dataDir },
+      dataDir === IN_MEMORY
+        ? 'Database: starting embedded PGlite in memory (items are lost when the host stops)…'
+        : `Database: starting embedded PGlite in ${dataDir} (no DATABASE_URL)…`,
+    );
   }
   const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, ...logger });
   const ttl = config.idleConnectionTtlSeconds ?? IdleConnectionListener.DEFAULT_TTL_SECONDS;

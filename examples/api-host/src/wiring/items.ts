@@ -24,7 +24,11 @@ export function wireItems(host: ItemsHost, database: Database): void {
   const controllers = itemControllers(repository);
   const { routes } = host;
   routes.add('items_list', '/api/items', { methods: 'GET', controller: controllers.list, defaults: { _is_granted: PUBLIC_ACCESS } });
-  routes.add('items_create', '/api/items', { methods: 'POST', controller: controllers.create, defaults: { _is_granted: IS_AUTHENTICATED } });
+  routes.add('items_create', '/api/items', {
+    methods: 'POST',
+    controller: controllers.create,
+    defaults: { _is_granted: IS_AUTHENTICATED },
+  });
   routes.add('items_show', '/api/items/:id', {
     methods: 'GET',
     controller: controllers.show,

@@ -55,7 +55,10 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
   // from that collection when it first needs one (a link, a router panel): same routes, same order.
   let router: Router | null = null;
   const appRouter = (): Router => (router ??= new Router(host.routes));
-  const pages = new ProfilerController(profiler, { basePath: PROFILER_PATH, explainRoute: (input) => routerMatchExplainer(appRouter())(input) });
+  const pages = new ProfilerController(profiler, {
+    basePath: PROFILER_PATH,
+    explainRoute: (input) => routerMatchExplainer(appRouter())(input),
+  });
   host.routes.mount(PROFILER_PATH, profilerRoutes(pages));
   host.kernelDispatcher = registerProfiler(host.dispatcher, profiler, {
     linkFor: (token, request) => routerProfileLink(appRouter())(token, request),
@@ -69,7 +72,8 @@ export function wireProfiler(host: ProfilerHost): Profiler | null {
 function profileStorage(host: ProfilerHost): ProfilerStorage {
   const directory = host.config?.env['PROFILER_DIR'] ?? '';
   const redisUrl = host.config?.env['PROFILER_REDIS_URL'] ?? '';
-  if (directory !== '' && redisUrl !== '') throw new ConfigError('Set PROFILER_DIR (profiles in files) or PROFILER_REDIS_URL (profiles in Redis), not both.');
+  if (directory !== '' && redisUrl !== '')
+    throw new ConfigError('Set PROFILER_DIR (profiles in files) or PROFILER_REDIS_URL (profiles in Redis), not both.');
   if (redisUrl !== '') return redisStorage(host, redisUrl);
   if (directory === '') return new MemoryProfilerStorage();
   const storage = new FileProfilerStorage({ directory, logger: host.logger.child({ channel: 'profiler' }) });

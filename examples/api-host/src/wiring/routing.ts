@@ -22,6 +22,8 @@ const healthController = defineController([], () => new JsonResponse({ status: '
 export function wireRouting(host: RoutingHost): Router {
   host.routes.add('health', '/health', { methods: ['GET'], controller: healthController });
   const router = new Router(host.routes);
-  host.dispatcher.addSubscriber(new RouterListener(router, { debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }));
+  host.dispatcher.addSubscriber(
+    new RouterListener(router, { debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }),
+  );
   return router;
 }

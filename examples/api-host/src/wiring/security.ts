@@ -76,7 +76,10 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
   const passphraseFile = join(jwtDir, 'passphrase');
   if (passphrase === undefined && existsSync(passphraseFile)) {
     passphrase = readFileSync(passphraseFile, 'utf8').trim();
-    logger.warn({ file: passphraseFile }, 'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.');
+    logger.warn(
+      { file: passphraseFile },
+      'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.',
+    );
   }
   return {
     privateKeyPath: nonEmpty(env['JWT_SECRET_KEY']) ?? join(jwtDir, 'private.pem'),
@@ -99,7 +102,11 @@ function createKeyDirectory(varDir: string, jwtDir: string, envPassphrase: strin
     const passphrase = envPassphrase ?? randomBytes(32).toString('base64url');
     if (envPassphrase === undefined) writeFileSync(join(staging, 'passphrase'), passphrase, { mode: 0o600 });
     const pair = generateKeyPairSync('rsa', { modulusLength: 3072 });
-    writeFileSync(join(staging, 'private.pem'), pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }), { mode: 0o600 });
+    writeFileSync(
+      join(staging, 'private.pem'),
+      pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }),
+      { mode: 0o600 },
+    );
     writeFileSync(join(staging, 'public.pem'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
     renameSync(staging, jwtDir);
     return true;
@@ -143,11 +150,16 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { ses
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
   const { dispatcher, debug } = host;
 
-  dispatcher.addSubscriber(new FirewallListener(new FirewallMap([
-    { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
-    { name: 'health', pattern: /^\/health(\/|$)/, security: false },
-    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
-  ]), { logger }));
+  dispatcher.addSubscriber(
+    new FirewallListener(
+      new FirewallMap([
+        { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
+        { name: 'health', pattern: /^\/health(\/|$)/, security: false },
+        { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
+      ]),
+      { logger },
+    ),
+  );
   dispatcher.addSubscriber(new SameOriginListener());
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
@@ -160,15 +172,23 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { ses
   });
   host.routes.add('api_me', '/api/me', {
     methods: ['GET'],
-    controller: defineController(['request'], (request: Request) => {
-      const user = currentUser(request)!;
-      return new JsonResponse({ username: user.identifier, roles: user.roles });
-    }, 'api_me'),
+    controller: defineController(
+      ['request'],
+      (request: Request) => {
+        const user = currentUser(request)!;
+        return new JsonResponse({ username: user.identifier, roles: user.roles });
+      },
+      'api_me',
+    ),
     defaults: { _is_granted: IS_AUTHENTICATED },
   });
   host.routes.add('api_admin', '/api/admin', {
     methods: ['GET'],
-    controller: defineController(['request'], (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }), 'api_admin'),
+    controller: defineController(
+      ['request'],
+      (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }),
+      'api_admin',
+    ),
     defaults: { _is_granted: 'ROLE_ADMIN' },
   });
   return { sessionGuard: new SessionGuard({ debug, logger }), secrets: securitySecrets(settings) };
@@ -183,16 +203,20 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
 const unknownUserHash = scryptPasswordHasher.hash(randomBytes(16).toString('hex'));
 
 function tokenController(users: ReadonlyMap<string, ConfiguredUser>, issuer: JwtTokenIssuer): Controller {
-  return defineController(['request'], async (request: Request) => {
-    const { username, password } = await readCredentials(request);
-    const user = users.get(username);
-    const valid = await scryptPasswordHasher.verify(password, user?.password ?? (await unknownUserHash));
-    if (user === undefined || !valid) {
-      return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
-    }
-    const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
-    return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
-  }, 'api_token');
+  return defineController(
+    ['request'],
+    async (request: Request) => {
+      const { username, password } = await readCredentials(request);
+      const user = users.get(username);
+      const valid = await scryptPasswordHasher.verify(password, user?.password ?? (await unknownUserHash));
+      if (user === undefined || !valid) {
+        return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
+      }
+      const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
+      return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+    },
+    'api_token',
+  );
 }
 
 async function readCredentials(request: Request): Promise<{ username: string; password: string }> {

@@ -65,4 +65,6 @@ export function curl(args: string[]): Promise<SimpleResponse> {
   });
 }
 
-export const curlAvailable = await new Promise<boolean>((resolve) => execFile('/usr/bin/curl', ['--version'], (error) => resolve(error === null)));
+export const curlAvailable = await new Promise<boolean>((resolve) =>
+  execFile('/usr/bin/curl', ['--version'], (error) => resolve(error === null)),
+);

@@ -93,9 +93,10 @@ export function describeThrowSite(error: unknown): string {
   const stack = stackOf(error);
   const constructors = constructorsOf(error);
   const found = stack === undefined ? undefined : findFrame(stack, (frame) => isThrowSite(frame, constructors));
-  const site = found === undefined || found.file === null || found.line === null
-    ? null
-    : originalPosition({ file: found.file, line: found.line, column: found.column ?? 1 });
+  const site =
+    found === undefined || found.file === null || found.line === null
+      ? null
+      : originalPosition({ file: found.file, line: found.line, column: found.column ?? 1 });
   const named = error instanceof HttpError ? error.thrownBy : null;
   const where = site !== null ? ` at ${basename(site.file)} line ${site.line}` : named !== null ? ` at ${named}` : '';
   return `${classOf(error)}: "${messageOf(error)}"${where}`;
@@ -137,7 +138,11 @@ function isThrowSite(frame: StackFrame, constructors: ReadonlySet<string>): bool
 
 function constructorsOf(error: unknown): Set<string> {
   const constructors = new Set<string>();
-  for (let proto = error instanceof Error ? Object.getPrototypeOf(error) : null; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+  for (
+    let proto = error instanceof Error ? Object.getPrototypeOf(error) : null;
+    proto !== null && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
     const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
     if (typeof name === 'string' && name !== '') constructors.add(`new ${name}`);
   }

@@ -79,8 +79,16 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     const events: SubscribedEvents<KernelEventMap> = {
       'kernel.exception': [
-        { listener: (event) => this.logKernelException(event), priority: ErrorListener.LOG_PRIORITY, name: 'ErrorListener.logKernelException' },
-        { listener: (event) => this.onKernelException(event), priority: ErrorListener.SUB_REQUEST_PRIORITY, name: 'ErrorListener.onKernelException' },
+        {
+          listener: (event) => this.logKernelException(event),
+          priority: ErrorListener.LOG_PRIORITY,
+          name: 'ErrorListener.logKernelException',
+        },
+        {
+          listener: (event) => this.onKernelException(event),
+          priority: ErrorListener.SUB_REQUEST_PRIORITY,
+          name: 'ErrorListener.onKernelException',
+        },
       ],
     };
     // Outside debug mode it could never act.
@@ -140,7 +148,12 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   #subRequestFailed(event: ExceptionEvent, error: unknown, failure: unknown): void {
     const described = describeThrowSite(failure);
-    logAt(this.#logger, levelOf(failure), { exception: failure, original: error }, `Exception thrown when handling an exception (${described})`);
+    logAt(
+      this.#logger,
+      levelOf(failure),
+      { exception: failure, original: error },
+      `Exception thrown when handling an exception (${described})`,
+    );
     event.setResponse(this.#plainResponse(error, failure));
   }
 

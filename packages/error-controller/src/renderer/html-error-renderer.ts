@@ -77,7 +77,8 @@ ${requestTable(request)}`,
 
 function errorArticle(error: FlattenedError, index: number): string {
   // The header already shows the first error's class and message; its article starts at the frames.
-  const heading = index === 0 ? '' : `<p class="muted">Caused by</p>\n<h3>${esc(error.class)}</h3>\n<p class="message">${esc(error.message)}</p>`;
+  const heading =
+    index === 0 ? '' : `<p class="muted">Caused by</p>\n<h3>${esc(error.class)}</h3>\n<p class="message">${esc(error.message)}</p>`;
   const details = Object.keys(error.details).length === 0 ? '' : `<pre><span>${esc(JSON.stringify(error.details, null, 2))}</span></pre>`;
   const firstOwn = error.frames.findIndex((frame) => !frame.vendor && frame.excerpt !== undefined);
   const frames = error.frames.map((frame, i) => frameItem(frame, i === firstOwn)).join('\n');
@@ -89,7 +90,10 @@ ${error.frames.length === 0 ? '<p class="muted">No stack trace.</p>' : `<ol clas
 }
 
 function frameItem(frame: FlattenedFrame, open: boolean): string {
-  const where = frame.file === null ? 'native code' : `${frame.file}${frame.line === null ? '' : `:${frame.line}`}${frame.column === null ? '' : `:${frame.column}`}`;
+  const where =
+    frame.file === null
+      ? 'native code'
+      : `${frame.file}${frame.line === null ? '' : `:${frame.line}`}${frame.column === null ? '' : `:${frame.column}`}`;
   const summary = `<summary><span class="fn">${esc(frame.function ?? '(anonymous)')}</span> <span class="muted">${esc(where)}</span></summary>`;
   const code =
     frame.excerpt === undefined

@@ -56,7 +56,13 @@ function bestRange(ranges: readonly MediaRange[], accepts: readonly string[]): {
     const [type, subtype] = mediaType.split('/') as [string, string];
     for (const range of ranges) {
       const specificity =
-        range.type === type && range.subtype === subtype ? 2 : range.type === type && range.subtype === '*' ? 1 : range.type === '*' && range.subtype === '*' ? 0 : -1;
+        range.type === type && range.subtype === subtype
+          ? 2
+          : range.type === type && range.subtype === '*'
+            ? 1
+            : range.type === '*' && range.subtype === '*'
+              ? 0
+              : -1;
       if (specificity < 0) continue;
       if (best === null || specificity > best.specificity) best = { range, specificity };
     }

@@ -60,7 +60,8 @@ export function assertCacheOptions(options: unknown): asserts options is CacheOp
     }
   }
   for (const flag of ['public', 'mustRevalidate'] as const) {
-    if (record[flag] !== undefined && typeof record[flag] !== 'boolean') throw new TypeError(`The _cache option "${flag}" must be a boolean.`);
+    if (record[flag] !== undefined && typeof record[flag] !== 'boolean')
+      throw new TypeError(`The _cache option "${flag}" must be a boolean.`);
   }
   const vary = record['vary'];
   if (vary !== undefined && !(Array.isArray(vary) && vary.every((name) => typeof name === 'string' && HEADER_NAME.test(name)))) {

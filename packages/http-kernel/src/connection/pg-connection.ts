@@ -81,7 +81,12 @@ export abstract class PgConnection<T extends PgQueryableLike> implements Expirin
       handle.endNow = () => {
         handle.endNow = null;
         // A handle that never connected has nothing to end beyond its failed attempt.
-        handle.ready.then(() => handle.pg.end(), () => undefined).then(resolve, reject);
+        handle.ready
+          .then(
+            () => handle.pg.end(),
+            () => undefined,
+          )
+          .then(resolve, reject);
       };
       if (handle.inFlight === 0) handle.endNow();
     });
@@ -91,7 +96,16 @@ export abstract class PgConnection<T extends PgQueryableLike> implements Expirin
   #handle(): Handle<T> {
     if (this.#current !== null) return this.#current;
     const { pg, ready } = this.open();
-    const handle: Handle<T> = { pg, openedAt: Date.now(), ready, inFlight: 0, tail: Promise.resolve(), retiring: false, ended: null, endNow: null };
+    const handle: Handle<T> = {
+      pg,
+      openedAt: Date.now(),
+      ready,
+      inFlight: 0,
+      tail: Promise.resolve(),
+      retiring: false,
+      ended: null,
+      endNow: null,
+    };
     pg.on('error', (error) => {
       this.logger.warn({ connection: this.name, error: error.message }, `Database connection "${this.name}" reported: ${error.message}`);
       this.onHandleError(error, pg);

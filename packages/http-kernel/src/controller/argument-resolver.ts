@@ -56,12 +56,7 @@ export class ArgumentResolver {
   }
 
   /** The first answer for `argument` from the resolvers, starting at `from`. */
-  #resolveOne(
-    request: Request,
-    controller: Controller,
-    argument: ArgumentMetadata,
-    from: number,
-  ): MaybePromise<readonly unknown[]> {
+  #resolveOne(request: Request, controller: Controller, argument: ArgumentMetadata, from: number): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
       const resolved = fromThenable(this.#resolvers[r]!.resolve(request, argument));
       if (resolved instanceof Promise) return this.#resumeOne(resolved, request, controller, argument, r + 1);

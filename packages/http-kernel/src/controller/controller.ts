@@ -39,11 +39,7 @@ interface DeclaredController {
  *
  * @example defineController(['request', 'id'], (request: Request, id: string) => new Response(id))
  */
-export function defineController<C extends Controller>(
-  args: ReadonlyArray<string | ArgumentDeclaration>,
-  controller: C,
-  name?: string,
-): C {
+export function defineController<C extends Controller>(args: ReadonlyArray<string | ArgumentDeclaration>, controller: C, name?: string): C {
   const metadata = args.map((arg, index): ArgumentMetadata => {
     const declared = typeof arg === 'string' ? { name: arg } : arg;
     return {

@@ -39,12 +39,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   /** Built from the registrations on first dispatch, dropped when they change. */
   readonly #chains = new Map<string, ListenerChain>();
 
-  addListener<K extends EventName<M>>(
-    eventName: K,
-    listener: Listener<M[K]>,
-    priority = 0,
-    options: ListenerOptions = {},
-  ): this {
+  addListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority = 0, options: ListenerOptions = {}): this {
     if (!Number.isInteger(priority)) {
       throw new TypeError(`Listener priority for "${eventName}" must be an integer, got ${String(priority)}.`);
     }
@@ -145,12 +140,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
  * until one stops propagation. Synchronous until a listener returns a promise; the rest run once
  * it settles. Returns the event, or a promise of it.
  */
-export function callListeners<E>(
-  listeners: readonly AnyListener[],
-  eventName: string,
-  event: E,
-  from: number,
-): MaybePromise<E> {
+export function callListeners<E>(listeners: readonly AnyListener[], eventName: string, event: E, from: number): MaybePromise<E> {
   for (let i = from; i < listeners.length; i++) {
     if ((event as DispatchableEvent).propagationStopped === true) break;
     const result = fromThenable(listeners[i]!(event, eventName));
@@ -160,7 +150,13 @@ export function callListeners<E>(
 }
 
 /** The rest of a dispatch once `pending` settles; written outside the loop (docs/decisions.md D3). */
-function resumeAfter<E>(pending: Promise<unknown>, listeners: readonly AnyListener[], eventName: string, event: E, next: number): Promise<E> {
+function resumeAfter<E>(
+  pending: Promise<unknown>,
+  listeners: readonly AnyListener[],
+  eventName: string,
+  event: E,
+  next: number,
+): Promise<E> {
   return andThen(pending, () => callListeners(listeners, eventName, event, next)) as Promise<E>;
 }
 

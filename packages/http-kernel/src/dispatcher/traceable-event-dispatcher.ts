@@ -106,7 +106,11 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
-    const recording = new DispatchRecording(eventName, event as object, this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>);
+    const recording = new DispatchRecording(
+      eventName,
+      event as object,
+      this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>,
+    );
     const timed = recording.listeners.map((listener) => (subject: unknown, name: string) => recording.call(listener, subject, name));
     return attempt(
       () =>

@@ -1,8 +1,5 @@
 export type HeaderValue = string | readonly string[];
-export type HeaderInit =
-  | HeaderBag
-  | Iterable<readonly [string, HeaderValue]>
-  | Readonly<Record<string, HeaderValue | number | undefined>>;
+export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | Readonly<Record<string, HeaderValue | number | undefined>>;
 
 /**
  * Case-insensitive, multi-valued headers. Names are stored lower-cased (as HTTP/2 and

@@ -57,7 +57,11 @@ export class JsonResponse extends Response {
 
 /** A redirect to `location` (301, 302, 303, 307 or 308). */
 export class RedirectResponse extends Response {
-  constructor(readonly location: string, status = 302, headers?: HeaderInit) {
+  constructor(
+    readonly location: string,
+    status = 302,
+    headers?: HeaderInit,
+  ) {
     if (![301, 302, 303, 307, 308].includes(status)) {
       throw new RangeError(`A redirect needs a 3xx redirect status, got ${status}.`);
     }

@@ -85,7 +85,10 @@ export class HttpKernel implements HttpKernelInterface {
     const handling = new Handling(request, type, catchErrors);
     let response: MaybePromise<Response>;
     try {
-      response = attempt(() => this.#handleRaw(handling), (error) => this.#handleError(error, handling));
+      response = attempt(
+        () => this.#handleRaw(handling),
+        (error) => this.#handleError(error, handling),
+      );
     } catch (error) {
       stack.pop();
       return Promise.reject(error);
@@ -112,7 +115,9 @@ export class HttpKernel implements HttpKernelInterface {
       return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
         andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
           andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
-            andThen(fromThenable((call.controller as CallableController)(...call.arguments)), (result) => this.#toResponse(call.controller, result, h)),
+            andThen(fromThenable((call.controller as CallableController)(...call.arguments)), (result) =>
+              this.#toResponse(call.controller, result, h),
+            ),
           ),
         ),
       );
@@ -137,7 +142,11 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
-  #controllerArgumentsEvent(controller: Controller, args: unknown[], h: Handling): MaybePromise<{ readonly controller: Controller; readonly arguments: unknown[] }> {
+  #controllerArgumentsEvent(
+    controller: Controller,
+    args: unknown[],
+    h: Handling,
+  ): MaybePromise<{ readonly controller: Controller; readonly arguments: unknown[] }> {
     if (!this.dispatcher.isObserved('kernel.controller_arguments')) return { controller, arguments: args };
     return this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, controller, args));
   }
@@ -169,7 +178,10 @@ export class HttpKernel implements HttpKernelInterface {
   /** An error left the lifecycle: it becomes the error response, or reaches the caller who asked for errors. */
   #handleError(error: unknown, h: Handling): MaybePromise<Response> {
     if (!h.catchErrors) return this.#finishThenThrow(error, h);
-    return attempt(() => this.#handleThrowable(error, h), (escaped) => this.#errorBranchFailed(escaped, error, h));
+    return attempt(
+      () => this.#handleThrowable(error, h),
+      (escaped) => this.#errorBranchFailed(escaped, error, h),
+    );
   }
 
   /** `kernel.exception`; the response a listener set, with the error's status forced on it, filtered. */
@@ -178,7 +190,10 @@ export class HttpKernel implements HttpKernelInterface {
       const response = event.response;
       if (response === null) return this.#finishThenThrow(event.throwable, h);
       forceErrorStatus(event, response);
-      return attempt(() => this.#filterResponse(response, h), (filterError) => this.#unfiltered(filterError, response));
+      return attempt(
+        () => this.#filterResponse(response, h),
+        (filterError) => this.#unfiltered(filterError, response),
+      );
     });
   }
 
@@ -202,7 +217,10 @@ export class HttpKernel implements HttpKernelInterface {
    */
   #errorBranchFailed(escaped: unknown, original: unknown, h: Handling): MaybePromise<Response> {
     if (h.type !== RequestType.MAIN) throw escaped;
-    return attempt(() => this.#handleThrowable(escaped, h), (final) => this.#lastResort(final, original, h));
+    return attempt(
+      () => this.#handleThrowable(escaped, h),
+      (final) => this.#lastResort(final, original, h),
+    );
   }
 
   /** The plain page with the original status, after the request's `kernel.finish_request` if it is still due. */
@@ -239,7 +257,12 @@ function plainErrorPage(status: number): Response {
 }
 
 function controllerReturnedNoResponse(controller: Controller, result: unknown): Error {
-  const described = result === null ? 'null' : result === undefined ? 'undefined' : `a ${typeof result === 'object' ? (result.constructor?.name ?? 'object') : typeof result}`;
+  const described =
+    result === null
+      ? 'null'
+      : result === undefined
+        ? 'undefined'
+        : `a ${typeof result === 'object' ? (result.constructor?.name ?? 'object') : typeof result}`;
   let message = `The controller "${controllerName(controller)}" must return a "Response" object but it returned ${described}.`;
   if (result === null || result === undefined) message += ' Did you forget to add a return statement somewhere in your controller?';
   return new Error(message);

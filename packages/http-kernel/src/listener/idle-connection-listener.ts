@@ -59,11 +59,17 @@ export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
     for (const { connection, ttlMs } of this.#registrations) {
       const openedAt = connection.openedAt();
       if (openedAt === null || now < openedAt + ttlMs) continue;
-      this.#logger.debug({ connection: connection.name, ageMs: now - openedAt }, `Closing database connection "${connection.name}" past its time-to-live.`);
+      this.#logger.debug(
+        { connection: connection.name, ageMs: now - openedAt },
+        `Closing database connection "${connection.name}" past its time-to-live.`,
+      );
       // close() detaches synchronously, so the request goes on at once and its first query reconnects;
       // ending the old connection finishes in the background and may fail without harm.
       connection.close().catch((error: unknown) => {
-        this.#logger.warn({ connection: connection.name, error: String(error) }, `Closing database connection "${connection.name}" failed.`);
+        this.#logger.warn(
+          { connection: connection.name, error: String(error) },
+          `Closing database connection "${connection.name}" failed.`,
+        );
       });
     }
   }

@@ -32,7 +32,7 @@ function postgresBinaries(): string {
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (newest === undefined) {
     throw new Error(
-      'PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/postgres). Install Debian\'s `postgresql` ' +
+      "PostgreSQL server binaries not found (/usr/lib/postgresql/*/bin/postgres). Install Debian's `postgresql` " +
         'package, or run `bash scripts/system-deps.sh` as root.',
     );
   }

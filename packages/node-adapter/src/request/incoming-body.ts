@@ -70,10 +70,13 @@ function nextChunk(source: Readable, deadline: number, timeoutMs: number): Promi
       settle();
       reject(new BadRequestHttpError('The client closed the connection before the request body was complete.'));
     };
-    const timer = setTimeout(() => {
-      settle();
-      reject(new HttpError(408, `The request body was not received within ${timeoutMs} ms.`));
-    }, Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(
+      () => {
+        settle();
+        reject(new HttpError(408, `The request body was not received within ${timeoutMs} ms.`));
+      },
+      Math.max(0, deadline - Date.now()),
+    );
     source.on('readable', onReadable);
     source.once('end', onEnd);
     source.once('error', onError);

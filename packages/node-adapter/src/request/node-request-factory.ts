@@ -156,7 +156,12 @@ function checkHttp1Framing(req: NodeIncomingRequest, framing: Framing): void {
   if (codings === undefined) return;
   if (req.httpVersionMinor === 0) throw new InvalidRequestError('An HTTP/1.0 request cannot use Transfer-Encoding.');
   // Node reads chunked only, and only as the last coding; the request is refused before its body breaks the parser.
-  if (codings.slice(codings.lastIndexOf(',') + 1).trim().toLowerCase() !== 'chunked') {
+  if (
+    codings
+      .slice(codings.lastIndexOf(',') + 1)
+      .trim()
+      .toLowerCase() !== 'chunked'
+  ) {
     throw new InvalidRequestError('The request body uses a transfer coding this server does not support.', 501);
   }
 }
@@ -177,7 +182,8 @@ function readFraming(raw: readonly string[]): Framing {
         if (contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1];
         break;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') transferEncoding = transferEncoding === undefined ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
+        if (name.toLowerCase() === 'transfer-encoding')
+          transferEncoding = transferEncoding === undefined ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
         break;
     }
   }

@@ -88,7 +88,8 @@ export async function serve(kernel: HostedKernel, options: ServeOptions = {}): P
           else connections.destroyAll();
         }
       }
-      if (!(await settlesBefore(adapter.drain(), deadline))) logger.warn({}, 'kernel.terminate did not finish before the shutdown deadline.');
+      if (!(await settlesBefore(adapter.drain(), deadline)))
+        logger.warn({}, 'kernel.terminate did not finish before the shutdown deadline.');
       // Bounded too: a pool that never closes must not keep the process from exiting.
       if (options.onShutdown !== undefined && !(await settlesBefore(Promise.resolve().then(options.onShutdown), deadline))) {
         logger.warn({}, 'onShutdown did not finish before the shutdown deadline.');

@@ -57,7 +57,9 @@ export function resolveServerLimits(limits: ServerLimits): ResolvedServerLimits 
   if (limits.shutdownGracePeriod === undefined) {
     resolved.shutdownGracePeriod = Math.round(resolved.shutdownTimeout * DEFAULT_GRACE_SHARE);
   } else if (resolved.shutdownGracePeriod >= resolved.shutdownTimeout) {
-    throw new RangeError(`shutdownGracePeriod (${resolved.shutdownGracePeriod} ms) must be shorter than shutdownTimeout (${resolved.shutdownTimeout} ms).`);
+    throw new RangeError(
+      `shutdownGracePeriod (${resolved.shutdownGracePeriod} ms) must be shorter than shutdownTimeout (${resolved.shutdownTimeout} ms).`,
+    );
   }
   return resolved;
 }

@@ -1,8 +1,4 @@
-import {
-  BadRequestHttpError,
-  UnsupportedMediaTypeHttpError,
-  type Request,
-} from '@switchboard/http-kernel';
+import { BadRequestHttpError, UnsupportedMediaTypeHttpError, type Request } from '@switchboard/http-kernel';
 import type { PayloadSource } from '../argument/payload-options.js';
 import { isJsonMediaType, parseMediaType, type MediaType } from './media-type.js';
 import { readBody } from './read-body.js';

@@ -11,7 +11,11 @@ export function parseMediaType(header: string | undefined): MediaType | null {
   for (const param of params) {
     const eq = param.indexOf('=');
     if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
-    charset = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    charset = param
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
   }
   return { essence: type.trim().toLowerCase(), charset };
 }

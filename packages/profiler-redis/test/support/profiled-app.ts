@@ -1,14 +1,33 @@
-import { defineController, EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, type KernelEventMap, type Request } from '@switchboard/http-kernel';
+import {
+  defineController,
+  EventDispatcher,
+  HttpKernel,
+  JsonResponse,
+  MemoryLogger,
+  type KernelEventMap,
+  type Request,
+} from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { Profiler, ProfilerController, profilerRoutes, profilingLogger, registerProfiler, routerProfileLink, type ProfilerStorage } from '@switchboard/profiler';
+import {
+  Profiler,
+  ProfilerController,
+  profilerRoutes,
+  profilingLogger,
+  registerProfiler,
+  routerProfileLink,
+  type ProfilerStorage,
+} from '@switchboard/profiler';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 
 /**
  * A real app in debug mode, served over node:http on a free 127.0.0.1 port: `/hello` logs a line
  * with a configured secret in it, the profiler pages are under `/_profiler`.
  */
-export async function serveProfiledApp(storage: ProfilerStorage, secrets: readonly string[] = []): Promise<{ server: RunningServer; profiler: Profiler; logs: MemoryLogger }> {
+export async function serveProfiledApp(
+  storage: ProfilerStorage,
+  secrets: readonly string[] = [],
+): Promise<{ server: RunningServer; profiler: Profiler; logs: MemoryLogger }> {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const profiler = new Profiler({ storage, secrets });
   const logs = new MemoryLogger();

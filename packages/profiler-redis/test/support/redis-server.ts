@@ -37,12 +37,31 @@ export class RedisServer {
 
   /** Starts redis-server (again, on the same port) and resolves once it accepts connections. */
   async start(): Promise<void> {
-    const child = spawn(BINARY, ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', this.directory, '--daemonize', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      BINARY,
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        this.directory,
+        '--daemonize',
+        'no',
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const ready = new Promise<void>((resolve, reject) => {
-      child.on('error', (error) => reject(new Error(`Cannot run ${BINARY} (Debian: apt-get install redis-server; scripts/system-deps.sh does it): ${error.message}`)));
+      child.on('error', (error) =>
+        reject(new Error(`Cannot run ${BINARY} (Debian: apt-get install redis-server; scripts/system-deps.sh does it): ${error.message}`)),
+      );
       child.on('exit', (code) => reject(new Error(`redis-server exited with ${code}:\n${output}`)));
       child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
         output += chunk;

@@ -28,7 +28,8 @@ export class SecurityCollector implements DataCollector<SecurityData> {
     const firewall = read(source, '_firewall');
     const user = read(source, '_security_user');
     return {
-      firewall: typeof firewall === 'string' ? firewall : firewall === undefined || firewall === null ? null : String(describeValue(firewall)),
+      firewall:
+        typeof firewall === 'string' ? firewall : firewall === undefined || firewall === null ? null : String(describeValue(firewall)),
       user: user === undefined ? null : describeUser(user),
       stateless: read(own, '_stateless') === true || read(source, '_stateless') === true,
       sessionUsages: [...stringsOf(read(own, '_session_usages')), ...(source === own ? [] : stringsOf(read(main, '_session_usages')))],

@@ -26,12 +26,14 @@ export class TimeCollector implements DataCollector<TimeData> {
 
   collect({ recording, chain }: CollectContext): TimeData {
     const origin = recording.startedAt;
-    const timeline = tracesOf(chain, recording).map(({ trace }): TimelineEntry => ({
-      event: trace.eventName,
-      requestType: requestTypeOf(trace),
-      startMs: roundMs(trace.startedAt - origin),
-      durationMs: roundMs(trace.durationMs),
-    }));
+    const timeline = tracesOf(chain, recording).map(
+      ({ trace }): TimelineEntry => ({
+        event: trace.eventName,
+        requestType: requestTypeOf(trace),
+        startMs: roundMs(trace.startedAt - origin),
+        durationMs: roundMs(trace.durationMs),
+      }),
+    );
     const end = recording.finishedAt ?? recording.respondedAt ?? origin;
     return {
       totalMs: roundMs(Math.max(0, end - origin)),

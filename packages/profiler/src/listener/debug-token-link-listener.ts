@@ -54,7 +54,10 @@ export class DebugTokenLinkListener implements EventSubscriber<KernelEventMap> {
       headers.delete(DEBUG_ERROR_HEADER);
     } catch (error) {
       headers.delete(DEBUG_TOKEN_LINK_HEADER);
-      headers.set(DEBUG_ERROR_HEADER, `Unable to generate the profiler link: ${error instanceof Error ? error.message : String(error)}`.replace(/[\r\n]+/g, ' '));
+      headers.set(
+        DEBUG_ERROR_HEADER,
+        `Unable to generate the profiler link: ${error instanceof Error ? error.message : String(error)}`.replace(/[\r\n]+/g, ' '),
+      );
     }
   }
 }
@@ -62,7 +65,10 @@ export class DebugTokenLinkListener implements EventSubscriber<KernelEventMap> {
 /** Conservative: only an unqualified `private` or a `no-store` keeps a response out of shared caches. */
 function sharedCachesMayStore(cacheControl: string | undefined): boolean {
   if (cacheControl === undefined) return true;
-  const directives = cacheControl.toLowerCase().split(',').map((directive) => directive.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((directive) => directive.trim());
   return !directives.includes('private') && !directives.some((directive) => directive === 'no-store' || directive.startsWith('no-store='));
 }
 

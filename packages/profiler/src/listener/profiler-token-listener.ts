@@ -1,10 +1,4 @@
-import type {
-  EventSubscriber,
-  FinishRequestEvent,
-  KernelEventMap,
-  ResponseEvent,
-  SubscribedEvents,
-} from '@switchboard/http-kernel';
+import type { EventSubscriber, FinishRequestEvent, KernelEventMap, ResponseEvent, SubscribedEvents } from '@switchboard/http-kernel';
 import type { Profiler } from '../profiler.js';
 
 export const DEBUG_TOKEN_HEADER = 'x-debug-token';

@@ -54,7 +54,10 @@ export function formatBytes(bytes: number): string {
 }
 
 export function formatTime(epochMs: number): string {
-  return new Date(epochMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return new Date(epochMs)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 export function statusClass(status: number): string {

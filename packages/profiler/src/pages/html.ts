@@ -28,7 +28,6 @@ function render(value: Interpolation): string {
   return he.escape(String(value));
 }
 
-
 /** Query string for a link, values percent-encoded. */
 export function query(params: Readonly<Record<string, string | number | undefined>>): string {
   const search = new URLSearchParams();

@@ -4,7 +4,8 @@ import { html, SafeHtml } from './html.js';
  * The pages run no script at all and load nothing: styles are inline, and this policy says so to
  * the browser, as a second line of defence behind escaping.
  */
-export const PROFILER_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const PROFILER_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const STYLE = `
 :root { --fg:#1d2433; --muted:#5b6577; --line:#dfe3ea; --bg:#f6f7f9; --card:#fff; --accent:#2458c6; --ok:#1f7a3d; --warn:#a45a00; --bad:#b3261e; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -85,4 +86,3 @@ ${content}
 </html>
 `.value;
 }
-

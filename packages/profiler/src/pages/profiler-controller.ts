@@ -41,7 +41,11 @@ export class ProfilerController {
 
   /** Controller functions for the routes, arguments declared. */
   readonly home = defineController(['request'], (request: Request) => this.renderHome(request), 'ProfilerController.home');
-  readonly panel = defineController(['request', 'token'], (request: Request, token: unknown) => this.renderPanel(request, token), 'ProfilerController.panel');
+  readonly panel = defineController(
+    ['request', 'token'],
+    (request: Request, token: unknown) => this.renderPanel(request, token),
+    'ProfilerController.panel',
+  );
 
   constructor(profiler: Profiler, options: ProfilerPagesOptions = {}) {
     this.#profiler = profiler;
@@ -65,16 +69,33 @@ export class ProfilerController {
       const ip = request.query.get('ip') ?? undefined;
       const type = request.query.get('type') ?? 'request';
       if (ip !== undefined && isIP(ip) === 0) {
-        return this.#message(request, 400, 'Bad ip parameter', html`The <code>ip</code> parameter must be an IP address such as 127.0.0.1 or ::1.`);
+        return this.#message(
+          request,
+          400,
+          'Bad ip parameter',
+          html`The <code>ip</code> parameter must be an IP address such as 127.0.0.1 or ::1.`,
+        );
       }
-      if (!VIRTUAL_TYPE.test(type)) return this.#message(request, 400, 'Bad type parameter', html`The <code>type</code> parameter names a profile type such as <code>request</code>.`);
+      if (!VIRTUAL_TYPE.test(type))
+        return this.#message(
+          request,
+          400,
+          'Bad type parameter',
+          html`The <code>type</code> parameter names a profile type such as <code>request</code>.`,
+        );
       const latest = await this.#profiler.latest({ type, ...(ip === undefined ? {} : { ip }) });
       profile = latest === null ? null : await this.#profiler.loadProfile(latest.token);
       if (profile === null) {
         const outage = this.#storageOutage();
         if (outage !== null) return this.#unavailable(request, outage);
         const who = ip === undefined ? '' : ` from ${ip}`;
-        return this.#message(request, 404, 'No profile yet', html`No profile of type <code>${type}</code>${who} is stored.`, await this.#newest());
+        return this.#message(
+          request,
+          404,
+          'No profile yet',
+          html`No profile of type <code>${type}</code>${who} is stored.`,
+          await this.#newest(),
+        );
       }
     } else if (!this.#profiler.isValidToken(token)) {
       return this.#message(
@@ -107,7 +128,10 @@ export class ProfilerController {
       return this.#message(request, 404, 'No such panel', html`Panel "${panelName}" is not available for token "${profile.token}".`);
     }
     if (wantsJson(request)) {
-      return json({ ...profile.toData(), parent: profile.parent?.summary() ?? null, children: profile.children.map((child) => child.summary()) }, 200);
+      return json(
+        { ...profile.toData(), parent: profile.parent?.summary() ?? null, children: profile.children.map((child) => child.summary()) },
+        200,
+      );
     }
     const panels = profile.collectorNames.map((name) => this.#panels.get(name) ?? jsonPanel(name));
     const view = panels.find((candidate) => candidate.name === panelName)!;
@@ -167,7 +191,13 @@ function wantsJson(request: Request): boolean {
 }
 
 function stripTags(text: string): string {
-  return text.replace(/<[^>]*>/g, '').replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return text
+    .replace(/<[^>]*>/g, '')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 function parseSearch(params: URLSearchParams): ProfileSearch | string {

@@ -9,17 +9,24 @@ export function profileTable(profiles: readonly ProfileSummary[], base: string):
   if (profiles.length === 0) return html`<p class="empty">No profile matches.</p>`;
   return html`<table>
 <thead><tr><th>Token</th><th>Status</th><th>IP</th><th>Method</th><th>URL</th><th>Time</th><th>Parent</th></tr></thead>
-${profiles.map((profile) => html`<tr>
+${profiles.map(
+  (profile) => html`<tr>
 <td class="mono nowrap">${profileLink(base, profile.token)}</td>
 <td class="nowrap"><span class="tag ${statusClass(profile.statusCode)}">${profile.statusCode}</span></td>
 <td class="nowrap">${profile.ip}</td><td class="nowrap">${profile.method}</td><td class="mono">${profile.url}</td><td class="nowrap">${formatTime(profile.time)}</td>
 <td class="mono nowrap">${profile.parentToken === null ? html`<span class="muted">main</span>` : profileLink(base, profile.parentToken)}</td>
-</tr>`)}
+</tr>`,
+)}
 </table>`;
 }
 
 /** `/_profiler/`: the search form and the newest matching profiles; a notice first when storage is down. */
-export function searchPage(search: ProfileSearch, profiles: readonly ProfileSummary[], base: string, outage: ProfilerStorageStatus | null = null): string {
+export function searchPage(
+  search: ProfileSearch,
+  profiles: readonly ProfileSummary[],
+  base: string,
+  outage: ProfilerStorageStatus | null = null,
+): string {
   const body = html`<main>
 <h2>Profiles</h2>
 ${outage === null ? '' : html`<p class="outage" role="alert"><b>Profile storage unavailable.</b> ${outage.message}</p>`}

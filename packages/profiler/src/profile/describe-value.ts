@@ -62,4 +62,3 @@ function constructorName(value: object): string {
   const name = (value as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === 'string' ? name : 'Object';
 }
-

@@ -32,7 +32,9 @@ export function generateToken(isTaken: (token: string) => boolean, length = DEFA
     const token = randomHex(length);
     if (!isTaken(token)) return token;
   }
-  throw new Error(`No free profiler token of ${length} hex characters after ${MAX_ATTEMPTS} tries; raise tokenLength or lower the storage bound.`);
+  throw new Error(
+    `No free profiler token of ${length} hex characters after ${MAX_ATTEMPTS} tries; raise tokenLength or lower the storage bound.`,
+  );
 }
 
 /**

@@ -162,7 +162,10 @@ export class FileProfilerStorage implements ProfilerStorage {
     clearTimeout(timer);
     if (!done) {
       for (const token of [...this.#pending.keys()]) this.#drop(token);
-      this.#logger?.warn({ directory: this.directory, dropped: this.#dropped }, `Profiler storage: not every queued profile was written within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`);
+      this.#logger?.warn(
+        { directory: this.directory, dropped: this.#dropped },
+        `Profiler storage: not every queued profile was written within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`,
+      );
     }
     return done;
   }
@@ -247,7 +250,9 @@ export class FileProfilerStorage implements ProfilerStorage {
       ),
     );
     // Index lines only for profiles still live: one evicted meanwhile has its file in #doomedFiles.
-    const lines = written.filter((summary) => summary !== null && this.#index.has(summary.token)).map((summary) => `${JSON.stringify(summary)}\n`);
+    const lines = written
+      .filter((summary) => summary !== null && this.#index.has(summary.token))
+      .map((summary) => `${JSON.stringify(summary)}\n`);
     if (lines.length > 0) {
       try {
         await appendFile(join(this.directory, INDEX_FILE), lines.join(''));
@@ -283,7 +288,10 @@ export class FileProfilerStorage implements ProfilerStorage {
   #reportFailure(error: unknown): void {
     if (this.#failureReported) return;
     this.#failureReported = true;
-    this.#logger?.error({ exception: error, directory: this.directory }, `Profiler storage: writing to ${this.directory} failed; profiles that could not be written are dropped. Said once.`);
+    this.#logger?.error(
+      { exception: error, directory: this.directory },
+      `Profiler storage: writing to ${this.directory} failed; profiles that could not be written are dropped. Said once.`,
+    );
   }
 
   #loadIndex(): void {

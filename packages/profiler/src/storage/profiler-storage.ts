@@ -95,7 +95,8 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
  */
 export function resolveMaxPendingWrites(value: number | undefined): number {
   const resolved = value ?? 256;
-  if (!Number.isInteger(resolved) || resolved < 1) throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
+  if (!Number.isInteger(resolved) || resolved < 1)
+    throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
   return resolved;
 }
 

@@ -17,7 +17,11 @@ export function routeRows(routes: Iterable<Route>): string[][] {
 export function formatRouteTable(routes: Iterable<Route>): string {
   const rows = [HEADERS.slice() as string[], ...routeRows(routes)];
   const widths = HEADERS.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((width) => '-'.repeat(width)).join('  ');
   return `${[rule, line(rows[0]!), rule, ...rows.slice(1).map(line), rule].join('\n')}\n`;
 }

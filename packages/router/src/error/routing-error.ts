@@ -28,14 +28,21 @@ export class MethodNotAllowedError extends RoutingError {
 
 /** The path has malformed percent-encoding or is not UTF-8 once decoded. */
 export class MalformedPathError extends RoutingError {
-  constructor(readonly path: string, options?: ErrorOptions) {
+  constructor(
+    readonly path: string,
+    options?: ErrorOptions,
+  ) {
     super(`Malformed percent-encoding in the request path "${path}".`, options);
   }
 }
 
 /** A route definition is invalid; the message names the route. */
 export class RouteDefinitionError extends RoutingError {
-  constructor(readonly routeName: string, problem: string, options?: ErrorOptions) {
+  constructor(
+    readonly routeName: string,
+    problem: string,
+    options?: ErrorOptions,
+  ) {
     super(`Route "${routeName}": ${problem}`, options);
   }
 }
@@ -49,14 +56,22 @@ export class RouteNotFoundError extends RoutingError {
 
 /** URL generation without a value for a mandatory parameter. */
 export class MissingMandatoryParametersError extends RoutingError {
-  constructor(readonly routeName: string, readonly missing: readonly string[]) {
+  constructor(
+    readonly routeName: string,
+    readonly missing: readonly string[],
+  ) {
     super(`Some mandatory parameters are missing ("${missing.join('", "')}") to generate a URL for route "${routeName}".`);
   }
 }
 
 /** URL generation with a value its requirement rejects. */
 export class InvalidParameterError extends RoutingError {
-  constructor(readonly routeName: string, readonly parameter: string, requirement: string, value: string) {
+  constructor(
+    readonly routeName: string,
+    readonly parameter: string,
+    requirement: string,
+    value: string,
+  ) {
     super(
       `Parameter "${parameter}" for route "${routeName}" must match "${requirement}" ("${value}" given) to generate a corresponding URL.`,
     );

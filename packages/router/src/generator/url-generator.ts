@@ -92,9 +92,7 @@ class TokenWriter {
 }
 
 function variablesOf(tokens: readonly Token[]): string[] {
-  return tokens.flatMap((token) =>
-    token.type === 'group' ? variablesOf(token.tokens) : token.type === 'text' ? [] : [token.name],
-  );
+  return tokens.flatMap((token) => (token.type === 'group' ? variablesOf(token.tokens) : token.type === 'text' ? [] : [token.name]));
 }
 
 function encodeSegment(value: string): string {
@@ -110,7 +108,11 @@ function safeDotSegments(path: string): string {
   return path.replace(/\/(\.{1,2})(?=\/|$)/g, (_, dots: string) => `/${dots === '.' ? '%2E' : '%2E%2E'}`);
 }
 
-function queryOf(params: Readonly<Record<string, unknown>>, variables: readonly string[], defaults: Readonly<Record<string, unknown>>): string {
+function queryOf(
+  params: Readonly<Record<string, unknown>>,
+  variables: readonly string[],
+  defaults: Readonly<Record<string, unknown>>,
+): string {
   const pairs: string[] = [];
   for (const [key, value] of Object.entries(params)) {
     if (key === '_fragment' || variables.includes(key) || value === undefined || value === null) continue;

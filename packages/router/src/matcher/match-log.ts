@@ -51,7 +51,10 @@ export function traceRoutes(routes: Iterable<Route>, rawPath: string, context: M
     // The matcher's own slash rule (reference-loop.ts): a trailing parameter may keep the slash.
     const kept = trimmed !== path && compiled.hasTrailingVar ? trailingParameterMatch(route, match, path) : null;
     if (kept === null && path !== '/' && compiled.hasTrailingSlash === (trimmed === path)) {
-      trace('almost', `The trailing slash differs (route ${compiled.hasTrailingSlash ? 'has' : 'has none'}); a GET request is redirected to the toggled path.`);
+      trace(
+        'almost',
+        `The trailing slash differs (route ${compiled.hasTrailingSlash ? 'has' : 'has none'}); a GET request is redirected to the toggled path.`,
+      );
       continue;
     }
     if (route.schemes.length > 0 && !route.schemes.includes(context.scheme)) {

@@ -58,7 +58,14 @@ interface Refusals {
   readonly schemes: string[];
 }
 
-function pass(routes: readonly Route[], rawPath: string, method: string, host: string, scheme: string, mode: TrailingSlashMode): RouteMatch | Refusals {
+function pass(
+  routes: readonly Route[],
+  rawPath: string,
+  method: string,
+  host: string,
+  scheme: string,
+  mode: TrailingSlashMode,
+): RouteMatch | Refusals {
   const path = decodePath(rawPath);
   const trimmed = trimTrailingSlashes(path);
   const requestSlash = trimmed !== path;

@@ -114,7 +114,13 @@ export class UrlMatcher {
    * What follows a first pass that found no route (kept out of `match`, so hits run a small
    * function). `refusals`: what that pass gathered, when it was the collecting walk.
    */
-  #afterFirstPass(rawPath: string, path: string, context: MatchContext, found: Exclude<WalkOutcome, object>, refusals: Refusals | null): MatchResult {
+  #afterFirstPass(
+    rawPath: string,
+    path: string,
+    context: MatchContext,
+    found: Exclude<WalkOutcome, object>,
+    refusals: Refusals | null,
+  ): MatchResult {
     const method = context.method;
     if (found === REFUSED && refusals === null) refusals = this.#refusals(path, context);
     if (refusals?.allow) return methodNotAllowedMatch(refusals.allow);
@@ -140,7 +146,12 @@ export class UrlMatcher {
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
-    const found = this.#collect!(decodePath(rawPath), context.method, { method: context.method, host: context.host, scheme }, new Refusals());
+    const found = this.#collect!(
+      decodePath(rawPath),
+      context.method,
+      { method: context.method, host: context.host, scheme },
+      new Refusals(),
+    );
     return typeof found === 'object' ? redirectMatch(found.route, found.params, rawPath, scheme) : notFoundMatch(rawPath);
   }
 
@@ -169,7 +180,8 @@ export class UrlMatcher {
           },
         };
         const found = collect(path, method, probe, new Refusals());
-        if (typeof found === 'object' && !readsMore) byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
+        if (typeof found === 'object' && !readsMore)
+          byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
       }
       if (byMethod.size === 0) continue;
       this.#static.set(path, new StaticAnswers(byMethod));

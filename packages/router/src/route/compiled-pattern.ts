@@ -22,11 +22,7 @@ const MAX_NAME_LENGTH = 32;
  * `delimiter` is `/` for paths and `.` for hosts: a parameter never spans it unless its requirement says so.
  * Throws a plain Error describing the problem; the caller names the route.
  */
-export function compilePattern(
-  pattern: string,
-  requirements: Readonly<Record<string, string>>,
-  delimiter: '/' | '.',
-): CompiledPattern {
+export function compilePattern(pattern: string, requirements: Readonly<Record<string, string>>, delimiter: '/' | '.'): CompiledPattern {
   const tokens = parse(pattern).tokens;
   const variables: string[] = [];
   const effective: Record<string, string> = {};

@@ -54,7 +54,11 @@ export class Route {
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly compiled: CompiledRoute;
 
-  constructor(readonly name: string, path: string, options: RouteOptions = {}) {
+  constructor(
+    readonly name: string,
+    path: string,
+    options: RouteOptions = {},
+  ) {
     if (typeof name !== 'string' || name === '') throw new RouteDefinitionError(String(name), 'a route needs a non-empty name.');
     this.path = withLeadingSlash(path);
     this.methods = unique(list(options.methods).map((m) => m.toUpperCase()));
@@ -69,7 +73,9 @@ export class Route {
     } catch (error) {
       if (error instanceof RouteDefinitionError) throw error;
       const problem = error instanceof Error ? error.message : String(error);
-      throw new RouteDefinitionError(name, `${problem} (path "${this.path}"${this.host === null ? '' : `, host "${this.host}"`})`, { cause: error });
+      throw new RouteDefinitionError(name, `${problem} (path "${this.path}"${this.host === null ? '' : `, host "${this.host}"`})`, {
+        cause: error,
+      });
     }
   }
 

@@ -35,8 +35,11 @@ export function routedKernel(router: Router): RoutedKernel {
     (event) => {
       errors.push(event.throwable);
       const status = statusOf(event.throwable);
-      const response = new Response(`${status} ${(event.throwable as Error).message}`, status, { 'content-type': 'text/plain; charset=UTF-8' });
-      if (event.throwable instanceof HttpError) for (const [name, value] of Object.entries(event.throwable.headers)) response.headers.set(name, value);
+      const response = new Response(`${status} ${(event.throwable as Error).message}`, status, {
+        'content-type': 'text/plain; charset=UTF-8',
+      });
+      if (event.throwable instanceof HttpError)
+        for (const [name, value] of Object.entries(event.throwable.headers)) response.headers.set(name, value);
       event.setResponse(response);
     },
     -128,

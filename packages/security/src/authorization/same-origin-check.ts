@@ -29,8 +29,10 @@ export function sameOriginRefusal(request: Request, options: SameOriginOptions =
   if (fetchSite !== undefined) {
     // `none`: the user started it (address bar, bookmark); no other site was involved.
     if (fetchSite === 'same-origin' || fetchSite === 'none' || isTrusted) return null;
-    return `Cross-site request refused: Sec-Fetch-Site is "${shown(fetchSite)}"` +
-      (origin === undefined ? '.' : ` and the origin "${shown(origin)}" is not trusted.`);
+    return (
+      `Cross-site request refused: Sec-Fetch-Site is "${shown(fetchSite)}"` +
+      (origin === undefined ? '.' : ` and the origin "${shown(origin)}" is not trusted.`)
+    );
   }
   if (origin !== undefined) {
     if (origin.toLowerCase() === request.schemeAndHttpHost.toLowerCase() || isTrusted) return null;

@@ -28,7 +28,10 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
   static readonly REQUEST_PRIORITY = 8;
   readonly #logger: Logger;
 
-  constructor(private readonly map: FirewallMap, options: FirewallListenerOptions = {}) {
+  constructor(
+    private readonly map: FirewallMap,
+    options: FirewallListenerOptions = {},
+  ) {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
   }
 
@@ -62,10 +65,7 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
       const outcome = await authenticator.authenticate(request);
       if (outcome.kind === 'authenticated') {
         request.attributes.set('_security_user', outcome.user);
-        this.#logger.debug(
-          { firewall: firewall.name, authenticator: authenticator.name, user: outcome.user.identifier },
-          'Authenticated.',
-        );
+        this.#logger.debug({ firewall: firewall.name, authenticator: authenticator.name, user: outcome.user.identifier }, 'Authenticated.');
         return;
       }
       if (outcome.kind === 'failed') {

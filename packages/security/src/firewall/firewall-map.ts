@@ -36,9 +36,10 @@ export class FirewallMap {
         throw new Error(`Firewall "${config.name}" is secured but has no authenticator; add one or set security: false.`);
       }
       // A global or sticky regex keeps `lastIndex` between calls, which would make matching depend on earlier requests.
-      const pattern = config.pattern.global || config.pattern.sticky
-        ? new RegExp(config.pattern.source, config.pattern.flags.replace(/[gy]/g, ''))
-        : config.pattern;
+      const pattern =
+        config.pattern.global || config.pattern.sticky
+          ? new RegExp(config.pattern.source, config.pattern.flags.replace(/[gy]/g, ''))
+          : config.pattern;
       return { name: config.name, pattern, security, stateless: config.stateless ?? true, authenticators };
     });
   }

@@ -2,11 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { KeyLoadError } from './key-load-error.js';
 
 /** Asymmetric JWS algorithms this package signs and verifies with. HMAC is left out on purpose. */
-export type JwsAlgorithm =
-  | 'RS256' | 'RS384' | 'RS512'
-  | 'PS256' | 'PS384' | 'PS512'
-  | 'ES256' | 'ES384' | 'ES512'
-  | 'EdDSA';
+export type JwsAlgorithm = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'PS384' | 'PS512' | 'ES256' | 'ES384' | 'ES512' | 'EdDSA';
 
 interface AlgorithmKey {
   /** `KeyObject.asymmetricKeyType` values the algorithm accepts. */

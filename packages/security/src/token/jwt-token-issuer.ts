@@ -34,7 +34,8 @@ export class JwtTokenIssuer {
     if (options.privateKey.type !== 'private') throw new KeyLoadError('The JWT token issuer needs a private key.');
     assertKeyFitsAlgorithm(algorithm, options.privateKey, 'sign');
     this.#ttl = options.ttl ?? 3600;
-    if (!Number.isInteger(this.#ttl) || this.#ttl <= 0) throw new RangeError(`JWT lifetime must be a whole number of seconds > 0, got ${String(options.ttl)}.`);
+    if (!Number.isInteger(this.#ttl) || this.#ttl <= 0)
+      throw new RangeError(`JWT lifetime must be a whole number of seconds > 0, got ${String(options.ttl)}.`);
     this.#key = options.privateKey;
     this.#algorithm = algorithm;
     this.#options = options;

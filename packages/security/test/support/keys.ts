@@ -18,11 +18,12 @@ type KeyKind = 'rsa' | 'ec' | 'ed25519';
 export function generateKeyFiles(kind: KeyKind = 'rsa'): KeyFiles {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-security-'));
   const passphrase = `pw-${randomBytes(18).toString('base64url')}`;
-  const pair = kind === 'rsa'
-    ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-    : kind === 'ec'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : generateKeyPairSync('ed25519');
+  const pair =
+    kind === 'rsa'
+      ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+      : kind === 'ec'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : generateKeyPairSync('ed25519');
   const encryptedPem = pair.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase }) as string;
   const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }) as string;
   const privateKeyPath = join(dir, 'private.pem');

@@ -49,10 +49,12 @@ export async function startSecuredHost(options: SecuredHostOptions): Promise<Sec
     routes: options.routes,
     debug,
     setup(dispatcher, logger) {
-      dispatcher.addSubscriber(new FirewallListener(
-        new FirewallMap([...(options.extraFirewalls ?? []), { name: 'api', pattern: /^\/api/, authenticators: [authenticator] }]),
-        { logger },
-      ));
+      dispatcher.addSubscriber(
+        new FirewallListener(
+          new FirewallMap([...(options.extraFirewalls ?? []), { name: 'api', pattern: /^\/api/, authenticators: [authenticator] }]),
+          { logger },
+        ),
+      );
       dispatcher.addSubscriber(new SameOriginListener(options.sameOrigin));
       dispatcher.addSubscriber(new IsGrantedListener());
       dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));

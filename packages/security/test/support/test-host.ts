@@ -129,7 +129,10 @@ async function serve(kernel: HttpKernel, req: IncomingMessage, res: ServerRespon
   });
   const response = await kernel.handle(request);
   const body = await bodyText(response);
-  ledger.record(`response ${request.method} ${request.rawPath}`, `${response.status}\n${JSON.stringify(response.headers.toObject())}\n${body}`);
+  ledger.record(
+    `response ${request.method} ${request.rawPath}`,
+    `${response.status}\n${JSON.stringify(response.headers.toObject())}\n${body}`,
+  );
   res.writeHead(response.status, response.headers.toObject());
   res.end(body);
   await kernel.terminate(request, response);

@@ -57,12 +57,17 @@ ${frames.length === 0 ? html`<p class="empty">No stack trace.</p>` : frames}
 }
 
 function frameBlock(frame: FlattenedFrame, excerpt: SourceExcerpt | null, redact: (text: string) => string): SafeHtml {
-  const location = frame.file === null ? 'native or anonymous code' : `${frame.file}:${frame.line ?? 0}${frame.column === null ? '' : `:${frame.column}`}`;
+  const location =
+    frame.file === null ? 'native or anonymous code' : `${frame.file}:${frame.line ?? 0}${frame.column === null ? '' : `:${frame.column}`}`;
   return html`<div class="frame${frame.vendor ? ' vendor' : ''}">
 <div class="where">${frame.function ?? '(top level)'} <span class="muted">at ${location}</span></div>
-${excerpt === null ? null : html`<div class="excerpt">${excerpt.lines.map((line, offset) => {
-    const number = excerpt.firstLine + offset;
-    return html`<div${number === excerpt.highlighted ? html` class="hl"` : null}><span class="ln">${number}</span>${redact(line)}</div>`;
-  })}</div>`}
+${
+  excerpt === null
+    ? null
+    : html`<div class="excerpt">${excerpt.lines.map((line, offset) => {
+        const number = excerpt.firstLine + offset;
+        return html`<div${number === excerpt.highlighted ? html` class="hl"` : null}><span class="ln">${number}</span>${redact(line)}</div>`;
+      })}</div>`
+}
 </div>`;
 }

@@ -17,24 +17,48 @@ export const requestPanel: PanelView<RequestData> = {
     }
     return html`
 <h2>Request / Response</h2>
-${card('Request', keyValueTable([
-  ['Method', data.method],
-  ['URL', html`<code>${data.url}</code>`],
-  ['Route', data.route ?? html`<span class="muted">no route matched</span>`],
-  ['Controller', data.controller],
-  ['Client IP', data.clientIp],
-  ['Protocol', `HTTP/${data.protocolVersion}`],
-  ['Locale', data.locale],
-  ...related,
-]))}
-${card('Route parameters', keyValueTable(Object.entries(data.routeParams).map(([name, value]) => [name, plainValue(value)]), 'No route parameters.'))}
-${card('Query', keyValueTable(data.query.map(([name, value]) => [name, html`<code>${value}</code>`]), 'No query parameters.'))}
+${card(
+  'Request',
+  keyValueTable([
+    ['Method', data.method],
+    ['URL', html`<code>${data.url}</code>`],
+    ['Route', data.route ?? html`<span class="muted">no route matched</span>`],
+    ['Controller', data.controller],
+    ['Client IP', data.clientIp],
+    ['Protocol', `HTTP/${data.protocolVersion}`],
+    ['Locale', data.locale],
+    ...related,
+  ]),
+)}
+${card(
+  'Route parameters',
+  keyValueTable(
+    Object.entries(data.routeParams).map(([name, value]) => [name, plainValue(value)]),
+    'No route parameters.',
+  ),
+)}
+${card(
+  'Query',
+  keyValueTable(
+    data.query.map(([name, value]) => [name, html`<code>${value}</code>`]),
+    'No query parameters.',
+  ),
+)}
 ${card('Request headers', headerTable(data.requestHeaders))}
-${card('Request attributes', keyValueTable(Object.entries(data.attributes).map(([name, value]) => [name, plainValue(value)]), 'No attributes.'))}
-${card('Response', keyValueTable([
-  ['Status', `${data.statusCode} ${data.statusText}`],
-  ['Content-Type', data.contentType],
-]))}
+${card(
+  'Request attributes',
+  keyValueTable(
+    Object.entries(data.attributes).map(([name, value]) => [name, plainValue(value)]),
+    'No attributes.',
+  ),
+)}
+${card(
+  'Response',
+  keyValueTable([
+    ['Status', `${data.statusCode} ${data.statusText}`],
+    ['Content-Type', data.contentType],
+  ]),
+)}
 ${card('Response headers', headerTable(data.responseHeaders))}`;
   },
 };

@@ -23,16 +23,29 @@ export const routerPanel: PanelView<RouterData> = {
   render(data: RouterData, { explainRoute, redactor }: PanelContext): SafeHtml {
     const log = matchLog(data, explainRoute, (text) => redactor.text(text));
     return html`<h2>Routing</h2>
-${card('Result', keyValueTable([
-  ['Matched route', data.route ?? (data.presetController
-    ? html`<span class="muted">not routed — a sub-request whose controller was chosen by its creator (the error page)</span>`
-    : html`<span class="muted">none — no route matched ${data.method} ${data.path}</span>`)],
-  ['Method', data.method],
-  ['Path', html`<code>${data.path}</code>`],
-  ['Host', data.host],
-  ['Scheme', data.scheme],
-]))}
-${card('Route parameters', keyValueTable(Object.entries(data.routeParams).map(([name, value]) => [name, plainValue(value)]), 'No route parameters.'))}
+${card(
+  'Result',
+  keyValueTable([
+    [
+      'Matched route',
+      data.route ??
+        (data.presetController
+          ? html`<span class="muted">not routed — a sub-request whose controller was chosen by its creator (the error page)</span>`
+          : html`<span class="muted">none — no route matched ${data.method} ${data.path}</span>`),
+    ],
+    ['Method', data.method],
+    ['Path', html`<code>${data.path}</code>`],
+    ['Host', data.host],
+    ['Scheme', data.scheme],
+  ]),
+)}
+${card(
+  'Route parameters',
+  keyValueTable(
+    Object.entries(data.routeParams).map(([name, value]) => [name, plainValue(value)]),
+    'No route parameters.',
+  ),
+)}
 ${card('Routes tried, in order', log)}`;
   },
 };
