@@ -42,7 +42,7 @@ export interface CreateAppOptions {
   logger?: Logger;
 }
 
-/** Builds the service of `service-spec.md` from `config`; `main.ts` serves it, tests can too. */
+/** Builds the example API service from `config`; `main.ts` serves it, tests can too. */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 

@@ -11,7 +11,7 @@ export type OriginRule = string | RegExp | ((origin: string) => boolean);
 export type OriginMatcher = (origin: string) => boolean;
 
 /**
- * The service's rule (service-spec 5.4): `http` or `https`, host `localhost` or `127.0.0.1`,
+ * The service's rule: `http` or `https`, host `localhost` or `127.0.0.1`,
  * optionally `:` and digits — nothing else (no path, userinfo, trailing dot or other spelling).
  */
 export const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127\.0\.0\.1)(?::[0-9]+)?$/i;

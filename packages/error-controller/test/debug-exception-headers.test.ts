@@ -3,7 +3,7 @@ import { debugExceptionHeaders, encodeRfc3986, flattenError, MAX_DEBUG_MESSAGE_B
 
 const encode = (text: string) => encodeRfc3986(Buffer.from(text, 'utf8'));
 
-describe('x-debug-exception encoding (spec-rulings 10)', () => {
+describe('x-debug-exception encoding', () => {
   it("encodes RFC 3986 style: space as %20, !'()* and every reserved character encoded", () => {
     expect(encode('No route found for "GET http://localhost/robots.txt"')).toBe(
       'No%20route%20found%20for%20%22GET%20http%3A%2F%2Flocalhost%2Frobots.txt%22',

@@ -95,7 +95,7 @@ describe('the /_profiler pages', () => {
     expect(otherType.status).toBe(404);
   });
 
-  it('answers an unknown token with a 404 page that says so and links the newest profiles (ruling 3)', async () => {
+  it('answers an unknown token with a 404 page that says so and links the newest profiles', async () => {
     const { previous } = await robots();
     const page = await fetch(`${served.url}/_profiler/abc123`);
     expect(page.status).toBe(404);

@@ -8,7 +8,7 @@ import type { Route } from './route/route.js';
 import type { RouteCollection } from './route/route-collection.js';
 
 export interface RouterOptions {
-  /** Trailing-slash handling (ruling 5): `redirect` (default) 301s GET/HEAD to the toggled path; `strict` never matches across it; `ignore` matches either way. */
+  /** Trailing-slash handling: `redirect` (default) 301s GET/HEAD to the toggled path; `strict` never matches across it; `ignore` matches either way. */
   trailingSlash?: TrailingSlashMode;
   /** Path prefix the app is served under (behind a proxy); generated paths start with it. */
   baseUrl?: string;

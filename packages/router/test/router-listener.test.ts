@@ -102,7 +102,7 @@ describe('RouterListener over a real server', () => {
     expect((error.cause as Error).message).toBe('No routes found for "/caf%C3%A9".');
   });
 
-  it('treats GET / without a route as an ordinary 404 (ruling 13)', async () => {
+  it('treats GET / without a route as an ordinary 404', async () => {
     const before = app.errors.length;
     const response = await fetch(`${server.origin}/`);
     expect(response.status).toBe(404);
@@ -141,7 +141,7 @@ describe('RouterListener over a real server', () => {
     expect(response.status).toBe(200);
   });
 
-  it('answers malformed percent-encoding with 400 through the error flow (ruling 6)', async () => {
+  it('answers malformed percent-encoding with 400 through the error flow', async () => {
     const before = app.errors.length;
     const response = await fetch(`${server.origin}/items/%E0%A4%A`);
     expect(response.status).toBe(400);

@@ -125,7 +125,7 @@ describe('methods', () => {
   });
 });
 
-describe('trailing slash (ruling 5, redirect mode)', () => {
+describe('trailing slash (redirect mode)', () => {
   const router = routerOf([
     ['no_slash', '/plain', { methods: ['GET', 'POST'] }],
     ['slash', '/dir/', { methods: ['GET', 'POST'] }],

@@ -2,7 +2,7 @@ import { CorsListener } from '@switchboard/cors';
 import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
 
 /**
- * The cross-origin step (service-spec 5.4): origins `http(s)://localhost` or `http(s)://127.0.0.1`
+ * The cross-origin step: origins `http(s)://localhost` or `http(s)://127.0.0.1`
  * with an optional port, anchored, and the usual methods (both package defaults); browsers may send
  * JSON with a bearer token and read the Location of a created item and the profiler headers.
  */

@@ -15,7 +15,7 @@ export interface ErrorsHost {
 }
 
 /**
- * Error responses (service-spec 6 rule 2, section 7): the error listener logs each error on the
+ * Error responses: the error listener logs each error on the
  * `request` channel and renders it through the error sub-request (HTML, problem+json or text by
  * `Accept`; full page and `x-debug-exception*` headers in debug mode). Response defaults:
  * `cache-control: no-cache, private` when nothing else set caching, and `x-robots-tag: noindex`

@@ -7,7 +7,7 @@ export interface HttpCacheHost {
 }
 
 /**
- * The cache attribute (service-spec 6: kernel.controller_arguments 10, kernel.response −10): routes
+ * The cache attribute (kernel.controller_arguments 10, kernel.response −10): routes
  * declaring `_cache` get their Cache-Control, Vary and validators, and 304 answers to conditional
  * GETs; error responses keep `no-cache, private`.
  */

@@ -10,7 +10,7 @@ export interface PayloadHost {
 const MAX_PAYLOAD_BYTES = 64 * 1024;
 
 /**
- * Payload mapping (service-spec 6: kernel.controller_arguments): registers the step at priority 0
+ * Payload mapping (kernel.controller_arguments): registers the step at priority 0
  * (after authorization at 20 and the cache attribute at 10) and returns the argument resolver the
  * kernel must be built with, whose value resolver claims the `mapPayload` arguments.
  */

@@ -14,7 +14,7 @@ export interface RoutingHost {
 const healthController = defineController([], () => new JsonResponse({ status: 'ok' }, 200, { 'cache-control': 'no-store' }), 'health');
 
 /**
- * The routing step (service-spec 1, 4, 7.1, 7.2): adds the host's own demo route `GET /health`,
+ * The routing step: adds the host's own demo route `GET /health`,
  * then compiles every route the wirings before it added and registers the router listener
  * (kernel.request 32): 404 for no route, 405 with `Allow`, 301 for a toggled trailing slash.
  * Call it after every wiring that adds routes; the router does not see routes added later.

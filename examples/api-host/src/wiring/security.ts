@@ -122,7 +122,7 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Values the profiler must redact wherever they occur (its `secrets` option, ruling 12). */
+/** Values the profiler must redact wherever they occur (its `secrets` option). */
 export function securitySecrets(config: SecurityConfig): string[] {
   return config.passphrase === undefined ? [] : [config.passphrase];
 }
@@ -132,7 +132,7 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * stateless JWT), the same-origin, authorization and stateless checks, and three routes:
  * `POST /api/token` (demo users from configuration), `GET /api/me`, `GET /api/admin` (ROLE_ADMIN).
  * Returns the session guard for any component that would touch session state, and the secrets
- * the profiler must redact (its `secrets` option, ruling 12). A key that
+ * the profiler must redact (its `secrets` option). A key that
  * cannot be loaded is a `ConfigError` (main prints it and exits 78), its message naming the file
  * and the problem, never the passphrase.
  */

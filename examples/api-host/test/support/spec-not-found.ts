@@ -9,7 +9,7 @@ export const ROBOTS_HEADERS = {
   referer: 'https://search.example.org/?q=robots',
 };
 
-/** Checks a robots.txt answer against service-spec 7.1 (every header that exists before the profiler). */
+/** Checks a robots.txt answer against the documented 404 (every header that exists before the profiler). */
 export function expectSpecNotFound(response: SimpleResponse, absoluteUrl: string, { head = false } = {}): void {
   const header = (name: string) => {
     const value = response.headers[name];
@@ -25,7 +25,7 @@ export function expectSpecNotFound(response: SimpleResponse, absoluteUrl: string
   expect(decodeURIComponent(header('x-debug-exception') ?? '')).toBe(message);
   expect(header('x-debug-exception-file')).toMatch(/^%2F.+\.ts:\d+$/);
   expect(response.headers['set-cookie']).toBeUndefined();
-  // The profiler's three (ruling 1): the token and link name the error sub-request, the previous token the main request.
+  // The profiler's three: the token and link name the error sub-request, the previous token the main request.
   const token = header('x-debug-token') ?? '';
   expect(token).toMatch(/^[0-9a-f]{6,}$/);
   expect(header('x-previous-debug-token')).toMatch(/^[0-9a-f]{6,}$/);

@@ -40,7 +40,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
       const rendered = renderer.render(flattened, request);
       const response = new Response(rendered.body, flattened.status, {
         'content-type': rendered.contentType,
-        // The body was chosen by the Accept header, so caches must key on it (spec-rulings 7).
+        // The body was chosen by the Accept header, so caches must key on it.
         vary: 'Accept',
         ...(options.debug ? debugExceptionHeaders(flattened) : {}),
       });

@@ -180,7 +180,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** spec-rulings 9: a client's mistake is an ERROR, a server's failure CRITICAL. */
+/** A client's mistake is an ERROR, a server's failure CRITICAL. */
 function levelOf(error: unknown): LogLevel {
   return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
 }

@@ -4,7 +4,7 @@ import type { FlattenedError } from '../flatten/flatten-error.js';
 export const MAX_DEBUG_MESSAGE_BYTES = 2000;
 
 /**
- * `x-debug-exception` and `x-debug-exception-file` (spec-rulings 10): the message cut to 2000
+ * `x-debug-exception` and `x-debug-exception-file`: the message cut to 2000
  * UTF-8 bytes, then percent-encoded RFC 3986 style; the throw site as encoded path, `:`, line.
  */
 export function debugExceptionHeaders(error: FlattenedError): Record<string, string> {

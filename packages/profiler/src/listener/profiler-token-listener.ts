@@ -7,7 +7,7 @@ export const PREVIOUS_DEBUG_TOKEN_HEADER = 'x-previous-debug-token';
 /**
  * Gives every profiled request (main and sub) a profile token and sets the debug token headers.
  *
- * Direction (spec-rulings 1, the reverse of Symfony): `x-debug-token` names the profile of the
+ * Direction (the reverse of Symfony): `x-debug-token` names the profile of the
  * request that produced the response. When the response already carries a token of this request
  * chain, a sub-request produced it (the error page): that token stays, and this request's token
  * goes to `x-previous-debug-token`. A token from elsewhere (a proxied response) moves to

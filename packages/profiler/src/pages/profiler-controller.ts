@@ -29,9 +29,9 @@ const VIRTUAL_TYPE = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /**
  * The profiler pages: `home` lists and searches profiles, `panel` shows one profile's panel
- * (`/_profiler/{token}?panel=…&type=…&ip=…`, token `latest` per spec-rulings 2). Tokens that are
- * not `latest` and not a token this profiler issues are refused before storage is read
- * (spec-rulings 3). `?format=json` or `Accept: application/json` gives the JSON view.
+ * (`/_profiler/{token}?panel=…&type=…&ip=…`, token `latest`). Tokens that are
+ * not `latest` and not a token this profiler issues are refused before storage is read.
+ * `?format=json` or `Accept: application/json` gives the JSON view.
  */
 export class ProfilerController {
   readonly base: string;

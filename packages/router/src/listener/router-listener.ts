@@ -36,7 +36,7 @@ export interface RouterListenerOptions {
 /**
  * Routes each request on `kernel.request`: sets `_route`, `_controller`, the route's parameters
  * and defaults, and `_route_params`; or throws 404 / 405 / 400 with the routing error as `cause`;
- * or routes to a 301 when only the trailing slash differs (ruling 5). A request that already has a
+ * or routes to a 301 when only the trailing slash differs. A request that already has a
  * `_controller` (the error sub-request) is not matched.
  */
 export class RouterListener implements EventSubscriber<KernelEventMap> {

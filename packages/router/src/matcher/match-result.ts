@@ -45,7 +45,7 @@ export interface MethodNotAllowedMatch {
 
 export type MatchResult = RouteMatch | RedirectMatch | NotFoundMatch | MethodNotAllowedMatch;
 
-/** What the router does with a path whose trailing slash differs from the route's (ruling 5). */
+/** What the router does with a path whose trailing slash differs from the route's. */
 export type TrailingSlashMode = 'redirect' | 'strict' | 'ignore';
 
 /**
