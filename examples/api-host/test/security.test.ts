@@ -26,7 +26,7 @@ describe('first start: key files in var/jwt', () => {
     expect(readFileSync(join(jwtDir, 'private.pem'), 'utf8')).toContain('-----BEGIN ENCRYPTED PRIVATE KEY-----');
     expect(logger.records.map((record) => `${record.level} ${record.message}`)).toEqual([
       'WARNING Generated a JWT key pair for local use (first start).',
-      'WARNING JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.',
+      `WARNING JWT_PASSPHRASE is not set: using the passphrase generated in ${join(jwtDir, 'passphrase')} (git-ignored). Set JWT_PASSPHRASE outside local development.`,
     ]);
     expect(JSON.stringify(logger.records)).not.toContain(config.passphrase!);
     expect(loadJwtKeys(config).privateKey?.type).toBe('private');

@@ -78,7 +78,7 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
     passphrase = readFileSync(passphraseFile, 'utf8').trim();
     logger.warn(
       { file: passphraseFile },
-      'JWT_PASSPHRASE is not set: using the passphrase generated in the git-ignored file shown here. Set JWT_PASSPHRASE outside local development.',
+      `JWT_PASSPHRASE is not set: using the passphrase generated in ${passphraseFile} (git-ignored). Set JWT_PASSPHRASE outside local development.`,
     );
   }
   return {
