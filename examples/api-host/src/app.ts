@@ -1,5 +1,6 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import { RouteCollection } from '@switchboard/router';
+import type { PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { wireCors } from './wiring/cors.js';
@@ -29,6 +30,8 @@ export interface App {
   logger: Logger;
   /** Routes are added by the wirings, then compiled once by `wireRouting` (the last call). */
   readonly routes: RouteCollection;
+  /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
+  passwordHashing: PasswordHashingQueue | null;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -52,6 +55,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // Security is wired in every mode; its secrets are then redacted from profiles when there are any.
   const security = wireSecurity(app);
   if (profiler !== null) profiler.redact(security.secrets);
+  app.passwordHashing = security.passwordHashing;
   wireCors(app);
   wireLocale(app);
   wireHttpCache(app);
@@ -79,6 +83,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     logger,
     routes: new RouteCollection(),
     profilerPath: null,
+    passwordHashing: null,
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },

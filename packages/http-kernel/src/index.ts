@@ -31,6 +31,7 @@ export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
   Request,
+  type ClientConnection,
   type DuplicateOverrides,
   type RequestAttributes,
   type RequestBody,

@@ -20,6 +20,13 @@ export { currentUser, type SecurityUser } from './user/security-user.js';
 export type { TokenClaims, UserProvider } from './user/user-provider.js';
 export { ClaimsUserProvider } from './user/claims-user-provider.js';
 export { scryptPasswordHasher, type ScryptCost } from './password/scrypt-password-hasher.js';
+export {
+  ClientClosedRequestError,
+  PasswordHashingQueue,
+  threadPoolSize,
+  type PasswordHashingQueueOptions,
+  type PasswordHashingStats,
+} from './password/password-hashing-queue.js';
 
 export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
 export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';

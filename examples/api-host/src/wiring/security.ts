@@ -25,6 +25,7 @@ import {
   loadJwtKeys,
   PUBLIC_ACCESS,
   SameOriginListener,
+  PasswordHashingQueue,
   scryptPasswordHasher,
   SessionGuard,
   StatelessCheckListener,
@@ -136,7 +137,14 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * cannot be loaded is a `ConfigError` (main prints it and exits 78), its message naming the file
  * and the problem, never the passphrase.
  */
-export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { sessionGuard: SessionGuard; secrets: string[] } {
+export interface WiredSecurity {
+  sessionGuard: SessionGuard;
+  secrets: string[];
+  /** Bounds the password checks of `POST /api/token` (one at a time, eight waiting). */
+  passwordHashing: PasswordHashingQueue;
+}
+
+export function wireSecurity(host: SecurityHost, config?: SecurityConfig): WiredSecurity {
   const logger = host.logger ?? nullLogger;
   const settings = config ?? securityConfigFromEnv(host.config?.env ?? process.env, logger);
   let keys: JwtKeys;
@@ -165,9 +173,10 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { ses
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
 
   const users = readUsers(settings.usersFile);
+  const passwordHashing = new PasswordHashingQueue({ logger });
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
-    controller: tokenController(users, issuer),
+    controller: tokenController(users, issuer, passwordHashing),
     defaults: { _is_granted: PUBLIC_ACCESS },
   });
   host.routes.add('api_me', '/api/me', {
@@ -191,7 +200,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): { ses
     ),
     defaults: { _is_granted: 'ROLE_ADMIN' },
   });
-  return { sessionGuard: new SessionGuard({ debug, logger }), secrets: securitySecrets(settings) };
+  return { sessionGuard: new SessionGuard({ debug, logger }), secrets: securitySecrets(settings), passwordHashing };
 }
 
 function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
@@ -202,13 +211,22 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
 /** Hashed once, so an unknown user costs one scrypt like a wrong password (no user enumeration by timing). */
 const unknownUserHash = scryptPasswordHasher.hash(randomBytes(16).toString('hex'));
 
-function tokenController(users: ReadonlyMap<string, ConfiguredUser>, issuer: JwtTokenIssuer): Controller {
+function tokenController(
+  users: ReadonlyMap<string, ConfiguredUser>,
+  issuer: JwtTokenIssuer,
+  passwordHashing: PasswordHashingQueue,
+): Controller {
   return defineController(
     ['request'],
     async (request: Request) => {
       const { username, password } = await readCredentials(request);
       const user = users.get(username);
-      const valid = await scryptPasswordHasher.verify(password, user?.password ?? (await unknownUserHash));
+      const stored = user?.password ?? (await unknownUserHash);
+      // Bounded (503 + Retry-After past the queue), and skipped when the client left while waiting.
+      const valid = await passwordHashing.run(
+        () => scryptPasswordHasher.verify(password, stored),
+        () => request.clientGone,
+      );
       if (user === undefined || !valid) {
         return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
       }

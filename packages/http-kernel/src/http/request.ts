@@ -75,6 +75,15 @@ export interface RequestBody {
 
 export type Scheme = 'http' | 'https';
 
+/** The client's end of the transport, as the adapter sees it (a socket, an HTTP/2 stream). */
+export interface ClientConnection {
+  /** True once the transport is closed: nobody will read an answer. */
+  readonly destroyed: boolean;
+}
+
+/** For requests built without a transport (tests, sub-requests of such): never gone. */
+const NO_TRANSPORT: ClientConnection = { destroyed: false };
+
 export interface RequestInit {
   method: string;
   scheme?: Scheme;
@@ -93,6 +102,8 @@ export interface RequestInit {
   body?: RequestBody | null;
   attributes?: Iterable<readonly [string, unknown]>;
   defaultLocale?: string;
+  /** The transport the request came on, so that costly work can be skipped once its client left. */
+  connection?: ClientConnection;
 }
 
 export interface DuplicateOverrides {
@@ -118,6 +129,7 @@ export class Request {
   readonly protocolVersion: string;
   readonly body: RequestBody | null;
   readonly attributes: AttributeBag;
+  readonly connection: ClientConnection;
   defaultLocale: string;
   #locale: string | undefined;
   #path: string | undefined;
@@ -137,6 +149,7 @@ export class Request {
     this.protocolVersion = init.protocolVersion ?? '1.1';
     this.body = init.body ?? null;
     this.attributes = new AttributeBag(init.attributes);
+    this.connection = init.connection ?? NO_TRANSPORT;
     this.defaultLocale = init.defaultLocale ?? 'en';
   }
 
@@ -166,6 +179,11 @@ export class Request {
 
   get query(): URLSearchParams {
     return (this.#query ??= new URLSearchParams(this.queryString));
+  }
+
+  /** Whether the client closed its connection: its answer would go nowhere. */
+  get clientGone(): boolean {
+    return this.connection.destroyed;
   }
 
   get isSecure(): boolean {
@@ -218,6 +236,7 @@ export class Request {
       body: this.body,
       attributes: overrides.attributes ?? this.attributes.entries(),
       defaultLocale: this.defaultLocale,
+      connection: this.connection,
     });
     if (this.#locale !== undefined) copy.locale = this.#locale;
     copy.requestStack = this.requestStack;

@@ -94,6 +94,7 @@ export class NodeRequestFactory {
       clientIp,
       protocolVersion: req.httpVersion,
       body: this.#body(req, framing, http2),
+      connection: http2 ? (req as Http2ServerRequest).stream : req.socket,
     });
   }
 

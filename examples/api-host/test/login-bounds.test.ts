@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { MemoryLogger } from '@switchboard/http-kernel';
+import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { startHostInProcess, type StartedHost } from './support/start-host.js';
+
+/**
+ * Password checks are bounded (one at a time, eight waiting): a burst of logins gets 503 with
+ * Retry-After beyond that, logins whose clients left are never hashed, and token verification
+ * answers meanwhile. Production mode, real server, real clients.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'api-host-logins-'));
+const keys = securityConfigFromEnv({}, new MemoryLogger(), scratch);
+let host: StartedHost;
+let token: string;
+
+beforeAll(async () => {
+  host = await startHostInProcess({
+    APP_DEBUG: '0',
+    JWT_SECRET_KEY: keys.privateKeyPath,
+    JWT_PUBLIC_KEY: keys.publicKeyPath,
+    JWT_PASSPHRASE: keys.passphrase!,
+  });
+  token = ((await (await login('demo', 'demo-password')).json()) as { token: string }).token;
+});
+
+afterAll(async () => {
+  await host?.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function login(username: string, password: string): Promise<Response> {
+  return fetch(`${host.running.url}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+}
+
+const logLines = (text: string): number => host.logger.records.filter((record) => record.message.includes(text)).length;
+
+it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answers meanwhile', async () => {
+  const burst = Array.from({ length: 20 }, () => login('demo', 'wrong-password'));
+  const me = await fetch(`${host.running.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+  expect(me.status).toBe(200);
+
+  const answers = await Promise.all(burst.map(async (response) => ({ response: await response, body: await (await response).text() })));
+  const statuses = answers.map(({ response }) => response.status);
+  expect(statuses.every((status) => status === 401 || status === 503)).toBe(true);
+  const refused = answers.filter(({ response }) => response.status === 503);
+  expect(refused.length).toBeGreaterThan(0);
+  for (const { response, body } of refused) {
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Production mode: a 5xx names its status only, never its message.
+    expect(JSON.parse(body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+  }
+  expect(logLines('Password check refused')).toBe(refused.length);
+});
+
+it('a login whose client closed its connection while waiting is not hashed', async () => {
+  const queue = host.app.passwordHashing!;
+  const before = queue.stats;
+  const body = JSON.stringify({ username: 'demo', password: 'wrong-password' });
+  // Occupies the running slot, so the logins below wait for their turn.
+  const first = login('demo', 'wrong-password');
+  await expect.poll(() => queue.stats.running, { timeout: 60_000 }).toBe(1);
+  const sockets = Array.from({ length: 5 }, () => {
+    const socket = connect(Number(new URL(host.running.url).port), '127.0.0.1');
+    socket.write(
+      `POST /api/token HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    return socket;
+  });
+  await expect.poll(() => queue.stats.queued, { timeout: 60_000 }).toBe(5);
+  for (const socket of sockets) socket.destroy();
+
+  expect((await first).status).toBe(401);
+  await expect.poll(() => queue.stats.skipped - before.skipped, { timeout: 60_000 }).toBe(5);
+  expect(queue.stats.completed - before.completed).toBe(1);
+  expect(logLines('Password check skipped')).toBe(5);
+});
