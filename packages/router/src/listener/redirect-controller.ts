@@ -3,8 +3,9 @@ import '../request-attributes.js';
 
 /**
  * The controller of a trailing-slash (or scheme) redirect: a 301 to the `_redirect_url` attribute
- * the router listener computed. Going through a controller, like the reference's redirect
- * controller, keeps the usual lifecycle (firewall, profiler) for redirects too.
+ * the router listener computed. Going through a controller, like Symfony's redirect controller,
+ * keeps the usual lifecycle (profiler, response listeners) for redirects too; a firewall lets
+ * them through, since only the target decides access.
  */
 export const redirectController = defineController(
   ['request'],
