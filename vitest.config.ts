@@ -7,6 +7,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['@switchboard/source'] } },
   test: {
     include: ['packages/*/{src,test}/**/*.test.ts', 'examples/*/{src,test}/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/scratch-tmpdir.ts'],
     pool: 'forks',
     // Most test files wait on real servers and child processes rather than compute: three files at
     // a time keep two cores busy (4m37s against 6m00s with one at a time, measured on this machine).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawResponses, uploadWhileReading, type ParsedExchange } from '../../../packages/node-adapter/test/support/raw-client.js';
+import { PRODUCTION_LEAKS } from './support/leaks.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /**
@@ -8,18 +9,6 @@ import { startHostProcess, type HostProcess } from './support/start-host.js';
  * response with the right status (or a clean close where Node's parser gives up), never a hang,
  * a crash or a leak, and no client mistake may write a line at ERROR or above.
  */
-
-/** Traces of the server's insides that must never reach a client in production mode. */
-const LEAKS = [
-  /node_modules/,
-  /\/src\//,
-  /\.ts\b/,
-  /\bat \S+ \(/,
-  /HttpError\b/,
-  /TypeError|RangeError/,
-  /InvalidRequestError/,
-  /x-debug-/i,
-];
 
 /** Cases the adapter or Node's parser answers before any kernel: nothing is logged at ERROR or above. */
 const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> = [
@@ -159,7 +148,7 @@ describe.each([
     expect(exchange.rest).toBe('');
     if (mode === 'production') {
       const answer = exchange.responses[0]!;
-      for (const leak of LEAKS) expect(`${JSON.stringify(answer.headers)}\n${answer.body}`).not.toMatch(leak);
+      for (const leak of PRODUCTION_LEAKS) expect(`${JSON.stringify(answer.headers)}\n${answer.body}`).not.toMatch(leak);
     }
   }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { PRODUCTION_LEAKS } from './support/leaks.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /**
@@ -18,9 +19,6 @@ const ACCEPT_VARIANTS: Array<[string, string | null, string]> = [
   ['anything', '*/*', 'text/html; charset=UTF-8'],
   ['no Accept', null, 'text/html; charset=UTF-8'],
 ];
-
-/** Traces of the server's insides that must never reach a client in production mode. */
-const LEAKS = [/node_modules/, /\/src\//, /\.ts\b/, /\bat \S+ \(/, /HttpError\b/, /Exception\b/, /TypeError|RangeError/];
 
 const scratch = mkdtempSync(join(tmpdir(), 'api-host-production-'));
 const keys = securityConfigFromEnv({}, new MemoryLogger(), scratch);
@@ -45,7 +43,7 @@ function expectNothingOfDebugMode({ headers, body }: Answer): void {
   expect(
     [...headers.keys()].filter((name) => name.startsWith('x-debug') || name === 'x-robots-tag' || name === 'x-previous-debug-token'),
   ).toEqual([]);
-  for (const leak of LEAKS) expect(body).not.toMatch(leak);
+  for (const leak of PRODUCTION_LEAKS) expect(body).not.toMatch(leak);
 }
 
 beforeAll(async () => {
