@@ -54,10 +54,11 @@ it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answer
   expect(refused.length).toBeGreaterThan(0);
   for (const { response, body } of refused) {
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-    // Production mode: a 5xx names its status only, never its message.
-    expect(JSON.parse(body)).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    expect(JSON.parse(body)).toEqual({ code: 503, message: 'Too many logins are being checked at the moment; retry later.' });
   }
   expect(logLines('Password check refused')).toBe(refused.length);
+  // A flood of logins writes warnings, never a CRITICAL line.
+  expect(host.logger.records.filter((record) => record.level === 'CRITICAL')).toEqual([]);
 });
 
 it('a login whose client closed its connection while waiting is not hashed', async () => {

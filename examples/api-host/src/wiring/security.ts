@@ -6,6 +6,7 @@ import {
   defineController,
   JsonResponse,
   nullLogger,
+  ServiceUnavailableHttpError,
   type Controller,
   type EventDispatcher,
   type KernelEventMap,
@@ -223,10 +224,18 @@ function tokenController(
       const user = users.get(username);
       const stored = user?.password ?? (await unknownUserHash);
       // Bounded (503 + Retry-After past the queue), and skipped when the client left while waiting.
-      const valid = await passwordHashing.run(
-        () => scryptPasswordHasher.verify(password, stored),
-        () => request.clientGone,
-      );
+      let valid: boolean;
+      try {
+        valid = await passwordHashing.run(
+          () => scryptPasswordHasher.verify(password, stored),
+          () => request.clientGone,
+        );
+      } catch (error) {
+        // Answered here, not through the error flow: a client's flood of logins must not write a
+        // CRITICAL line per request (the queue logs its refusals itself, as warnings).
+        if (!(error instanceof ServiceUnavailableHttpError)) throw error;
+        return new JsonResponse({ code: 503, message: error.message }, 503, { 'retry-after': String(error.headers['retry-after']) });
+      }
       if (user === undefined || !valid) {
         return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
       }
