@@ -92,6 +92,7 @@ export { handleEagerlyWith, type HttpKernelInterface } from './kernel/http-kerne
 export { RequestType } from './kernel/request-type.js';
 
 export {
+  createStderrLogger,
   LEVEL_RANK,
   isLogged,
   logAt,

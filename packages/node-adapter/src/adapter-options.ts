@@ -1,4 +1,4 @@
-import { nullLogger, type Logger } from '@switchboard/http-kernel';
+import { stderrLogger, type Logger } from '@switchboard/http-kernel';
 
 /** How incoming requests are turned into kernel requests and responses are written back. */
 export interface NodeAdapterOptions {
@@ -17,7 +17,11 @@ export interface NodeAdapterOptions {
    * host behind a TLS-terminating proxy that does not send trusted forwarded headers.
    */
   baseUrl?: string;
-  /** Receives what the adapter must report (a response that could not be written). */
+  /**
+   * Receives what the adapter must report: requests refused before the kernel (INFO), a response
+   * that could not be written (CRITICAL). Default `stderrLogger` (CRITICAL records on stderr);
+   * `nullLogger` silences it.
+   */
   logger?: Logger;
 }
 
@@ -49,7 +53,7 @@ export function resolveAdapterOptions(options: NodeAdapterOptions = {}): Resolve
     bodyTimeout,
     trustedProxies: options.trustedProxies ?? [],
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
-    logger: (options.logger ?? nullLogger).child({ channel: 'http' }),
+    logger: (options.logger ?? stderrLogger).child({ channel: 'http' }),
   };
 }
 

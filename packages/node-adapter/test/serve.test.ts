@@ -245,28 +245,59 @@ describe('bounded close()', () => {
   });
 });
 
-describe('graceful shutdown on SIGTERM', () => {
-  it('finishes in-flight requests, runs terminate, and exits 0', async () => {
+describe('graceful shutdown on SIGTERM, serve() given no logger', () => {
+  function startSlowServer() {
     const fixture = fileURLToPath(new URL('./fixtures/slow-server.ts', import.meta.url));
     const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', fixture], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => (output += chunk));
+    let errors = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const listening = async () => {
+      await expect.poll(() => output, { timeout: 60_000, interval: 50 }).toMatch(/listening (\S+)/);
+      return /listening (\S+)/.exec(output)![1]!;
+    };
+    const started = (path: string, count: number) =>
+      expect
+        .poll(() => output.split('\n').filter((line) => line === `started ${path}`).length, { timeout: 60_000, interval: 20 })
+        .toBe(count);
+    return { child, exited, listening, started, output: () => output, errors: () => errors };
+  }
+
+  it('finishes in-flight requests, runs terminate, exits 0, and writes nothing on stderr', async () => {
+    const server = startSlowServer();
     try {
-      await expect.poll(() => output, { timeout: 15_000, interval: 50 }).toMatch(/listening (\S+)/);
-      const url = /listening (\S+)/.exec(output)![1]!;
+      const url = await server.listening();
       const inFlight = Array.from({ length: 5 }, () => fetch(`${url}/slow`).then(async (r) => [r.status, await r.text()]));
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      child.kill('SIGTERM');
+      await server.started('/slow', 5);
+      server.child.kill('SIGTERM');
       expect(await Promise.all(inFlight)).toEqual(Array.from({ length: 5 }, () => [200, 'finished']));
-      expect(await exited).toBe(0);
-      expect(output.match(/terminated \/slow/g)).toHaveLength(5);
-      expect(output).toContain('shutdown complete');
+      expect(await server.exited).toBe(0);
+      expect(server.output().match(/terminated \/slow/g)).toHaveLength(5);
+      expect(server.output()).toContain('shutdown complete');
+      expect(server.errors()).toBe('');
     } finally {
-      child.kill('SIGKILL');
+      server.child.kill('SIGKILL');
+    }
+  });
+
+  it('reports on stderr a request it had to cut off with a 503', async () => {
+    const server = startSlowServer();
+    try {
+      const url = await server.listening();
+      const inFlight = fetch(`${url}/never`).then(async (r) => [r.status, await r.text()]);
+      await server.started('/never', 1);
+      server.child.kill('SIGTERM');
+      expect(await inFlight).toEqual([503, '503 Service Unavailable: The server is shutting down; please retry.\n']);
+      expect(await server.exited).toBe(0);
+      expect(server.errors()).toMatch(
+        /^\[[^\]]+\] http\.WARNING: 1 in-flight request\(s\) did not finish within 3500 ms: answered 503\.\n$/,
+      );
+    } finally {
+      server.child.kill('SIGKILL');
     }
   });
 });

@@ -140,11 +140,19 @@ export const nullLogger: Logger = {
 };
 
 /**
- * What the kernel and the error listener write to when given no logger: CRITICAL records only (a
- * server error, or a failure while answering one), each a line followed by the error's stack,
- * on stderr. A 5xx is never lost silently; 4xx answers stay quiet. Pass `nullLogger` to silence it.
+ * A logger writing records at `minLevel` and above to stderr, each a line followed by the error's
+ * stack when the record carries one.
  */
-export const stderrLogger: Logger = new RecordingLogger((record) => process.stderr.write(formatStderrRecord(record)), {}, 'CRITICAL');
+export function createStderrLogger(minLevel: LogLevel): Logger {
+  return new RecordingLogger((record) => process.stderr.write(formatStderrRecord(record)), {}, minLevel);
+}
+
+/**
+ * What the kernel, the error listener and the node adapter write to when given no logger: CRITICAL
+ * records only (a server error, or a failure while answering one). A 5xx is never lost silently;
+ * 4xx answers stay quiet. Pass `nullLogger` to silence it.
+ */
+export const stderrLogger: Logger = createStderrLogger('CRITICAL');
 
 function formatStderrRecord(record: LogRecord): string {
   const exception = record.context['exception'];

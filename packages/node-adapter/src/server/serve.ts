@@ -2,7 +2,7 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { nullLogger } from '@switchboard/http-kernel';
+import { createStderrLogger, type Logger } from '@switchboard/http-kernel';
 import type { NodeAdapterOptions } from '../adapter-options.js';
 import type { HostedKernel } from '../hosted-kernel.js';
 import { NodeAdapter } from '../node-adapter.js';
@@ -46,11 +46,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Without a logger, what an operator must see still reaches stderr: requests cut off by a shutdown,
+ * a shutdown that failed or ran out of time (WARNING and above). Signals and the shutdown's progress
+ * are INFO and stay quiet.
+ */
+const SHUTDOWN_REPORTS_ON_STDERR: Logger = createStderrLogger('WARNING');
+
 /** Starts a hardened node server for `kernel`. */
 export async function serve(kernel: HostedKernel, options: ServeOptions = {}): Promise<RunningServer> {
   const limits = resolveServerLimits(options);
   const adapter = new NodeAdapter(kernel, options);
-  const logger = (options.logger ?? nullLogger).child({ channel: 'http' });
+  const logger = (options.logger ?? SHUTDOWN_REPORTS_ON_STDERR).child({ channel: 'http' });
   const connections = options.tls === undefined ? null : new TlsConnections();
   const server = options.tls === undefined ? plainServer(adapter, limits) : secureServer(adapter, limits, options.tls, connections!);
   server.on('clientError', answerClientError);
