@@ -177,7 +177,8 @@ describe('serve over TLS: HTTP/2 and HTTP/1.1 on one port', () => {
 describe('graceful close()', () => {
   it('lets an in-flight HTTP/2 request finish and closes idle HTTP/1.1 keep-alive connections', async () => {
     // Long keep-alive and idle limits: if close() left the idle connection open, it would not resolve within the test's time.
-    const running = await serve(routes().kernel, {
+    const { kernel, handled } = routes();
+    const running = await serve(kernel, {
       handleSignals: false,
       tls: createTestCertificate(),
       keepAliveTimeout: 60_000,
@@ -203,7 +204,7 @@ describe('graceful close()', () => {
         stream.on('end', () => resolve(body));
         stream.on('error', reject);
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect.poll(() => handled.some((request) => request.path === '/slow'), { timeout: 60_000, interval: 10 }).toBe(true);
       const closed = running.close();
       expect(await inFlight).toBe('finished');
       await closed;
