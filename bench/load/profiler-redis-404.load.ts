@@ -46,6 +46,7 @@ interface Totals {
   p50: number[];
   p99: number[];
   machineBusy: number[];
+  roundRates: number[];
 }
 const newTotals = (): Totals => ({
   requests: 0,
@@ -57,6 +58,7 @@ const newTotals = (): Totals => ({
   p50: [],
   p99: [],
   machineBusy: [],
+  roundRates: [],
 });
 
 /** `GET /robots.txt` (no such route): a 404 carrying its profile token, checked on every response. */
@@ -88,6 +90,7 @@ async function measure(host: BenchHost, totals: Totals | null, duration: number)
   totals.errors += result.errors + result.timeouts;
   totals.p50.push(result.latency.p50);
   totals.p99.push(result.latency.p99);
+  totals.roundRates.push(result.requests.total / duration);
 }
 
 const hosts: Array<[string, BenchHost]> = [];
@@ -106,7 +109,7 @@ try {
   console.log(`\n## Example host, 404 in debug mode: profiles in memory vs in Redis\n${machineLine()}; ${load}\n`);
   console.log(`${connections} keep-alive connections, ${rounds} alternating rounds of ${seconds} s per storage.\n`);
   console.log(
-    '| storage | req/s | p50 | p99 (worst round) | host CPU per request | + redis-server CPU | machine busy | wrong | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| storage | req/s (per round) | p50 | p99 (worst round) | host CPU per request | + redis-server CPU | host cores used | machine busy | wrong | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   const summary = new Map<string, { cpu: number; total: number; p99: number; rps: number }>();
   for (const [name, t] of totals) {
@@ -115,8 +118,9 @@ try {
     const p99 = Math.max(...t.p99);
     summary.set(name, { cpu: hostUs, total: hostUs + (name === 'Redis' ? redisUs : 0), p99, rps: t.requests / t.seconds });
     const busy = t.machineBusy.map((share) => `${Math.round(share * 100)} %`).join(', ');
+    const perRound = t.roundRates.map(thousands).join(', ');
     console.log(
-      `| ${name} | ${thousands(t.requests / t.seconds)} | ${Math.max(...t.p50)} ms | ${p99} ms | ${hostUs.toFixed(0)} µs | ${name === 'Redis' ? `${redisUs.toFixed(0)} µs` : '—'} | ${busy} | ${t.wrong} | ${t.errors} |`,
+      `| ${name} | ${thousands(t.requests / t.seconds)} (${perRound}) | ${Math.max(...t.p50)} ms | ${p99} ms | ${hostUs.toFixed(0)} µs | ${name === 'Redis' ? `${redisUs.toFixed(0)} µs` : '—'} | ${(t.hostCpu / t.seconds).toFixed(2)} | ${busy} | ${t.wrong} | ${t.errors} |`,
     );
   }
   const memory = summary.get('memory')!;

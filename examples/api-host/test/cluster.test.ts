@@ -9,7 +9,11 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
-import { startPostgres, type TestDatabaseServer } from '../../../packages/http-kernel/test/support/database-servers.js';
+import {
+  SERVER_IDLE_TIMEOUT_MS,
+  startPostgres,
+  type TestDatabaseServer,
+} from '../../../packages/http-kernel/test/support/database-servers.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 interface Answer {
@@ -21,9 +25,13 @@ interface Answer {
 }
 
 /** One request on a connection of its own: the primary hands each new connection to the next worker. */
-function send(url: string, path: string, options: { method?: string; token?: string; body?: string } = {}): Promise<Answer> {
+function send(
+  url: string,
+  path: string,
+  options: { method?: string; token?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     const outgoing = http.request(new URL(path, url), { method: options.method ?? 'GET', agent: false, headers }, (response) => {
@@ -40,6 +48,9 @@ function send(url: string, path: string, options: { method?: string; token?: str
   });
 }
 
+/** The test server drops sessions idle for a second: connections are renewed before that, as docs/database.md says. */
+const DATABASE_IDLE_TTL = String(SERVER_IDLE_TIMEOUT_MS / 2000);
+const PUBLIC_ORIGIN = 'https://api.example.test';
 const LOGIN = JSON.stringify({ username: 'demo', password: 'demo-password' });
 const header = (answer: Answer, name: string): string => String(answer.headers[name] ?? '');
 const isRunning = (pid: number): boolean => {
@@ -90,9 +101,13 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     host = startHostProcess({
       WORKERS: '4',
       DATABASE_URL: postgres.connectionString,
+      DATABASE_IDLE_TTL,
       PROFILER_REDIS_URL: redis.url,
       APP_DEBUG: '1',
       API_HOST_CONFIG: '',
+      // As behind a reverse proxy on this machine: its X-Forwarded-For is believed, links name the public origin.
+      TRUSTED_PROXIES: 'loopback',
+      APP_BASE_URL: PUBLIC_ORIGIN,
     });
     url = await host.url;
   });
@@ -115,7 +130,9 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
   }
 
   it('prints one startup line for the cluster, and the requests reach at least three workers', async () => {
-    expect(host.output()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ — debug mode ON .* \(4 workers\)\n$/);
+    expect(host.output()).toMatch(
+      /listening on http:\/\/127\.0\.0\.1:\d+ \(public URL https:\/\/api\.example\.test\) — debug mode ON .* \(4 workers\)\n$/,
+    );
     expect(host.output().match(/listening on/g)).toHaveLength(1);
     notFound = await sendUntil(
       () => send(url, '/robots.txt'),
@@ -133,7 +150,7 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
       const token = header(answer, 'x-debug-token');
       const previous = header(answer, 'x-previous-debug-token');
       const link = header(answer, 'x-debug-token-link');
-      expect(link).toBe(`${url}/_profiler/${token}`);
+      expect(link).toBe(`${PUBLIC_ORIGIN}/_profiler/${token}`);
 
       // The error page's profile (x-debug-token) is a sub-request of the main request (x-previous-debug-token).
       const sub = JSON.parse((await profileElsewhere(token, answer.worker)).body) as { token: string; parent: { token: string } };
@@ -143,7 +160,7 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
         url: string;
         collectors: { request: { responseHeaders: Array<[string, string[]]> } };
       };
-      expect(main.url).toBe(`${url}/robots.txt`);
+      expect(main.url).toBe(`${PUBLIC_ORIGIN}/robots.txt`);
       // The profile keeps the worker that answered.
       expect(main.collectors.request.responseHeaders).toContainEqual(['x-served-by', [answer.worker]]);
 
@@ -185,6 +202,22 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(latest.some((answer) => answer.worker !== fresh.worker && tokens.includes(JSON.parse(answer.body).token))).toBe(true);
   });
 
+  it('behind the trusted proxy, profiles record the forwarded client address, which any worker searches by', async () => {
+    const proxied = await send(url, '/robots.txt', { headers: { 'x-forwarded-for': '203.0.113.7' } });
+    expect(proxied.status).toBe(404);
+    const main = header(proxied, 'x-previous-debug-token');
+    const found = await sendUntil(
+      () => send(url, '/_profiler/?ip=203.0.113.7&format=json'),
+      (sofar) => sofar.some((answer) => answer.worker !== proxied.worker && answer.body.includes(main)),
+      200,
+    );
+    const elsewhere = found.find((answer) => answer.worker !== proxied.worker && answer.body.includes(main));
+    expect(elsewhere).toBeDefined();
+    const listed = (JSON.parse(elsewhere!.body) as { profiles: Array<{ token: string; ip: string }> }).profiles;
+    expect(listed.map((profile) => profile.token)).toContain(main);
+    expect(new Set(listed.map((profile) => profile.ip))).toEqual(new Set(['203.0.113.7']));
+  });
+
   it('a token from one worker is accepted by the others; an item created through one is read through another', async () => {
     const login = await send(url, '/api/token', { method: 'POST', body: LOGIN });
     expect(login.status).toBe(200);
@@ -214,6 +247,17 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toMatchObject({ id: item.id, name: 'shared widget', quantity: 7 });
     }
+
+    // The validator comes from the database, so any worker confirms another worker's copy.
+    const etag = header(reads[0]!, 'etag');
+    expect(etag).not.toBe('');
+    const revalidated = await sendUntil(
+      () => send(url, `/api/items/${item.id}`, { headers: { 'if-none-match': etag } }),
+      (sofar) => sofar.some((answer) => answer.worker !== reads[0]!.worker),
+      20,
+    );
+    for (const answer of revalidated) expect(answer.status).toBe(304);
+    expect(revalidated.some((answer) => answer.worker !== reads[0]!.worker)).toBe(true);
   });
 
   it('with Redis stopped every worker keeps answering and its profiler says storage is unavailable; all recover when Redis is back', async () => {
@@ -287,7 +331,13 @@ describe('WORKERS=2 in production mode', () => {
   afterAll(() => stopHost(host));
 
   it('replaces a killed worker and keeps answering; SIGTERM then stops both workers with exit 0', async () => {
-    host = startHostProcess({ WORKERS: '2', DATABASE_URL: postgres.connectionString, APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    host = startHostProcess({
+      WORKERS: '2',
+      DATABASE_URL: postgres.connectionString,
+      DATABASE_IDLE_TTL,
+      APP_DEBUG: '0',
+      API_HOST_CONFIG: '',
+    });
     const url = await host.url;
     expect(host.output()).toMatch(/debug mode OFF \(2 workers\)\n$/);
     const [victim, survivor] = listeningPids(host);
