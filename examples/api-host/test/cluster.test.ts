@@ -322,7 +322,9 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(await host.exited).toBe(0);
     expect(pids.filter(isRunning)).toEqual([]);
     expect(host.log()).toContain('Cluster: SIGTERM received: stopping 4 workers');
-    expect(host.log().match(/SIGTERM received: finishing in-flight requests/g)).toHaveLength(4);
+    // Each worker drained, and its lines say which worker it is.
+    const drained = [...host.log().matchAll(/\[(worker \d+)\] http\.INFO: SIGTERM received: finishing in-flight requests/g)];
+    expect(new Set(drained.map((match) => match[1])).size).toBe(4);
   });
 });
 
