@@ -7,6 +7,7 @@
  * worker, and the configurations the cluster refuses.
  */
 import http from 'node:http';
+import { DEFAULT_KEY_PREFIX } from '@switchboard/profiler-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
 import {
@@ -206,15 +207,20 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     const proxied = await send(url, '/robots.txt', { headers: { 'x-forwarded-for': '203.0.113.7' } });
     expect(proxied.status).toBe(404);
     const main = header(proxied, 'x-previous-debug-token');
+    const listedBy = (answer: Answer): Array<{ token: string; ip: string }> =>
+      answer.status === 200 ? (JSON.parse(answer.body) as { profiles: Array<{ token: string; ip: string }> }).profiles : [];
+    const listsMain = (answer: Answer): boolean =>
+      answer.worker !== proxied.worker && listedBy(answer).some((profile) => profile.token === main);
+    // Polled: the worker that answered may still be writing the profile to Redis.
     const found = await sendUntil(
       () => send(url, '/_profiler/?ip=203.0.113.7&format=json'),
-      (sofar) => sofar.some((answer) => answer.worker !== proxied.worker && answer.body.includes(main)),
+      (sofar) => sofar.some(listsMain),
       200,
     );
-    const elsewhere = found.find((answer) => answer.worker !== proxied.worker && answer.body.includes(main));
+    for (const answer of found) expect(answer.status).toBe(200);
+    const elsewhere = found.find(listsMain);
     expect(elsewhere).toBeDefined();
-    const listed = (JSON.parse(elsewhere!.body) as { profiles: Array<{ token: string; ip: string }> }).profiles;
-    expect(listed.map((profile) => profile.token)).toContain(main);
+    const listed = listedBy(elsewhere!);
     expect(new Set(listed.map((profile) => profile.ip))).toEqual(new Set(['203.0.113.7']));
   });
 
@@ -306,11 +312,14 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(host.log()).toMatch(/Profiler storage: Redis at 127\.0\.0\.1:\d+ is available again/);
   });
 
-  it('on SIGTERM to the primary: in-flight logins answered, every worker gone, exit 0', async () => {
+  it('on SIGTERM to the primary: in-flight logins answered, the last profiles in Redis, every worker gone, exit 0', async () => {
     const pids = listeningPids(host);
     expect(pids).toHaveLength(4);
     const matched = (): number => host.log().split('Matched route "api_token"').length - 1;
     const before = matched();
+    // Answered by every worker right before the signal: their profiles must be in Redis once the cluster is gone.
+    const lastNotFound = await Promise.all(Array.from({ length: 8 }, () => send(url, '/robots.txt')));
+    expect(distinctWorkers(lastNotFound).size).toBeGreaterThanOrEqual(2);
     const logins = Array.from({ length: 4 }, () => send(url, '/api/token', { method: 'POST', body: LOGIN }));
     await expect.poll(matched, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(before + 4);
 
@@ -322,6 +331,16 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(await host.exited).toBe(0);
     expect(pids.filter(isRunning)).toEqual([]);
     expect(host.log()).toContain('Cluster: SIGTERM received: stopping 4 workers');
+    const inspector = await redis.inspector();
+    try {
+      for (const answer of lastNotFound) {
+        for (const token of [header(answer, 'x-debug-token'), header(answer, 'x-previous-debug-token')]) {
+          expect(await inspector.exists(`${DEFAULT_KEY_PREFIX}profile:${token}`), token).toBe(1);
+        }
+      }
+    } finally {
+      await inspector.close();
+    }
     // Each worker drained, and its lines say which worker it is.
     const drained = [...host.log().matchAll(/\[(worker \d+)\] http\.INFO: SIGTERM received: finishing in-flight requests/g)];
     expect(new Set(drained.map((match) => match[1])).size).toBe(4);
@@ -332,7 +351,7 @@ describe('WORKERS=2 in production mode', () => {
   let host: HostProcess | undefined;
   afterAll(() => stopHost(host));
 
-  it('replaces a killed worker and keeps answering; SIGTERM then stops both workers with exit 0', async () => {
+  it('replaces a killed worker and keeps answering; SIGINT then stops both workers with exit 0', async () => {
     host = startHostProcess({
       WORKERS: '2',
       DATABASE_URL: postgres.connectionString,
@@ -359,9 +378,11 @@ describe('WORKERS=2 in production mode', () => {
     }
     expect(host.child.exitCode).toBeNull();
 
-    host.child.kill('SIGTERM');
+    // SIGINT (Ctrl-C) takes the same path as SIGTERM.
+    host.child.kill('SIGINT');
     expect(await host.exited).toBe(0);
     expect([survivor!, replacement].filter(isRunning)).toEqual([]);
+    expect(host.log()).toContain('Cluster: SIGINT received: stopping 2 workers');
   });
 });
 
