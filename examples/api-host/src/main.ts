@@ -21,7 +21,7 @@ const SHUTDOWN_GRACE_PERIOD_MS = 7_000;
 
 try {
   const config = loadConfig(process.env);
-  const workers = workersFromEnv(process.env);
+  const workers = workersFromEnv(process.env, config.debug);
   if (workers > 1 && cluster.isPrimary) process.exit(await runPrimary(config, workers));
   await runHost(config);
 } catch (error) {
@@ -61,6 +61,13 @@ async function runPrimary(config: AppConfig, workers: number): Promise<number> {
   const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
   securityConfigFromEnv(config.env, logger);
+  if (config.debug && (config.env['PROFILER_REDIS_URL']?.trim() ?? '') === '') {
+    logger.warn(
+      { workers },
+      `Cluster: debug mode with profiles in memory: each of the ${workers} workers keeps its own, so a profiler link or token ` +
+        'resolves only when the worker that issued it answers. Set PROFILER_REDIS_URL to share them.',
+    );
+  }
   const primary = new ClusterPrimary({
     workers,
     logger: logger.child({ channel: 'cluster' }),

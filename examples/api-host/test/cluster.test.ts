@@ -402,15 +402,31 @@ describe('configurations the cluster refuses', () => {
     expect(host.log()).toContain('Configuration error: WORKERS must be a whole number from 1 to 64, got "four".');
   });
 
+  it('WORKERS>1 with profiles in files (PROFILER_DIR) in debug mode: exit 78, pointing to PROFILER_REDIS_URL', async () => {
+    const host = startHostProcess({
+      WORKERS: '2',
+      DATABASE_URL: postgres.connectionString,
+      PROFILER_DIR: 'var/never-created',
+      APP_DEBUG: '1',
+      API_HOST_CONFIG: '',
+    });
+    expect(await host.exited).toBe(78);
+    expect(host.log()).toContain(
+      "Configuration error: WORKERS=2 cannot share PROFILER_DIR: each worker's file storage would evict and delete the others' profiles. Set PROFILER_REDIS_URL",
+    );
+  });
+
   it('workers that fail at startup are not forked forever: three in a row stop the cluster with exit 1', async () => {
     // Nothing listens on port 1: every worker fails to open its database.
     const host = startHostProcess({
       WORKERS: '2',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres',
-      APP_DEBUG: '0',
+      APP_DEBUG: '1',
       API_HOST_CONFIG: '',
     });
     expect(await host.exited).toBe(1);
+    // Debug mode without Redis: the primary says that profiles stay with their worker.
+    expect(host.log()).toContain('Cluster: debug mode with profiles in memory: each of the 2 workers keeps its own');
     expect(host.log()).toContain('Cluster: 3 workers in a row exited before listening');
     expect(host.log().match(/replaced by worker/g)?.length ?? 0).toBeLessThanOrEqual(2);
     expect(host.output()).toBe('');
