@@ -386,6 +386,33 @@ describe('WORKERS=2 in production mode', () => {
   });
 });
 
+describe('WORKERS=2 in debug mode without Redis', () => {
+  let host: HostProcess | undefined;
+  afterAll(() => stopHost(host));
+
+  it('warns that profiles stay with their worker: a token resolves on the worker that issued it and on no other', async () => {
+    host = startHostProcess({
+      WORKERS: '2',
+      DATABASE_URL: postgres.connectionString,
+      DATABASE_IDLE_TTL,
+      APP_DEBUG: '1',
+      API_HOST_CONFIG: '',
+    });
+    const url = await host.url;
+    expect(host.log()).toContain('Cluster: debug mode with profiles in memory: each of the 2 workers keeps its own');
+    const missing = await send(url, '/robots.txt');
+    expect(missing.status).toBe(404);
+    const token = header(missing, 'x-previous-debug-token');
+    const lookups = await sendUntil(
+      () => send(url, `/_profiler/${token}?format=json`),
+      (sofar) => distinctWorkers(sofar).size >= 2,
+      20,
+    );
+    for (const lookup of lookups) expect(lookup.status).toBe(lookup.worker === missing.worker ? 200 : 404);
+    expect(distinctWorkers(lookups).size).toBe(2);
+  });
+});
+
 describe('configurations the cluster refuses', () => {
   it('WORKERS>1 with the embedded database: exit 78 and a message naming DATABASE_URL', async () => {
     const host = startHostProcess({ WORKERS: '2', DATABASE_URL: '', APP_DEBUG: '1', API_HOST_CONFIG: '' });
@@ -421,12 +448,10 @@ describe('configurations the cluster refuses', () => {
     const host = startHostProcess({
       WORKERS: '2',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres',
-      APP_DEBUG: '1',
+      APP_DEBUG: '0',
       API_HOST_CONFIG: '',
     });
     expect(await host.exited).toBe(1);
-    // Debug mode without Redis: the primary says that profiles stay with their worker.
-    expect(host.log()).toContain('Cluster: debug mode with profiles in memory: each of the 2 workers keeps its own');
     expect(host.log()).toContain('Cluster: 3 workers in a row exited before listening');
     expect(host.log().match(/replaced by worker/g)?.length ?? 0).toBeLessThanOrEqual(2);
     expect(host.output()).toBe('');
