@@ -13,6 +13,7 @@ import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
+import { wireServedBy } from './wiring/served-by.js';
 
 /**
  * The example host: one kernel, one dispatcher, one route collection, and one wiring call per
@@ -59,6 +60,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireCors(app);
   wireLocale(app);
   wireHttpCache(app);
+  wireServedBy(app);
   wireItems(app, await wireDatabase(app));
 
   // Last: compiles the routes every wiring above added.

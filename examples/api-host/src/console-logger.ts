@@ -1,20 +1,25 @@
+import cluster from 'node:cluster';
 import { RecordingLogger, redactCredentials, type LogLevel, type LogRecord } from '@switchboard/http-kernel';
 
 /**
  * The host's log output: one line per record on stderr, `[time] channel.LEVEL: message`, with the
  * error class when the record carries one. Context values are not printed (they may hold request
  * data); the profiler shows them in debug mode. Messages quote request data (the URL and referer of
- * a 404), so bearer-shaped credentials in them are redacted.
+ * a 404), so bearer-shaped credentials in them are redacted. In a cluster worker (`WORKERS` above 1)
+ * each line names its worker, `[time] [worker 2] channel.LEVEL: message`, since all workers write
+ * to the same stderr.
  */
 export function createConsoleLogger(
   minLevel: LogLevel = 'INFO',
   write: (line: string) => void = (line) => process.stderr.write(line),
+  origin: string | null = cluster.worker === undefined ? null : `worker ${cluster.worker.id}`,
 ): RecordingLogger {
-  return new RecordingLogger((record) => write(formatRecord(record)), {}, minLevel);
+  return new RecordingLogger((record) => write(formatRecord(record, origin)), {}, minLevel);
 }
 
-export function formatRecord(record: LogRecord): string {
+export function formatRecord(record: LogRecord, origin: string | null = null): string {
   const exception = record.context['exception'];
   const suffix = exception instanceof Error ? ` [${exception.name}]` : '';
-  return `[${new Date(record.time).toISOString()}] ${record.channel}.${record.level}: ${redactCredentials(record.message)}${suffix}\n`;
+  const from = origin === null ? '' : ` [${origin}]`;
+  return `[${new Date(record.time).toISOString()}]${from} ${record.channel}.${record.level}: ${redactCredentials(record.message)}${suffix}\n`;
 }

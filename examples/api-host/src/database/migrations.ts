@@ -10,18 +10,35 @@ export const MIGRATIONS: readonly string[] = [
    )`,
 ];
 
+/** Held (per transaction) while the schema is checked or changed: hosts starting together migrate one at a time. */
+const MIGRATION_LOCK = 'SELECT pg_advisory_xact_lock(73620451)';
+
 /**
  * Brings the schema up to date at start. Each step and its bookkeeping row are sent as one
  * multi-statement query, which PostgreSQL runs as a single transaction: a step is applied whole or not at all.
+ * Every transaction here takes the migration lock first, so several hosts (cluster workers,
+ * instances behind a balancer) starting on a new database do not apply a step twice: the
+ * second one finds it applied once the first one commits.
  */
 export async function migrate(db: PgQueryable): Promise<number> {
   await db.query(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    `${MIGRATION_LOCK}; CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
-  const { rows } = await db.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
-  const current = rows[0]?.version ?? 0;
+  const current = await schemaVersion(db);
+  let applied = 0;
   for (let version = current + 1; version <= MIGRATIONS.length; version++) {
-    await db.query(`${MIGRATIONS[version - 1]!}; INSERT INTO schema_migrations (version) VALUES (${version})`);
+    try {
+      await db.query(`${MIGRATION_LOCK}; ${MIGRATIONS[version - 1]!}; INSERT INTO schema_migrations (version) VALUES (${version})`);
+      applied++;
+    } catch (error) {
+      // Another host applied it while this one waited for the lock.
+      if ((await schemaVersion(db)) < version) throw error;
+    }
   }
-  return MIGRATIONS.length - current;
+  return applied;
+}
+
+async function schemaVersion(db: PgQueryable): Promise<number> {
+  const { rows } = await db.query<{ version: number }>('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
+  return rows[0]?.version ?? 0;
 }
