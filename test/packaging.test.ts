@@ -249,6 +249,7 @@ describe('packages installed with npm from their release tarballs', () => {
       join(project, 'password-checker.mjs'),
       `import { PasswordHasherProcess, scryptPasswordHasher } from '@switchboard/security';
 const checker = new PasswordHasherProcess();
+await checker.start(); // awaited, the start keeps this process alive
 const stored = await scryptPasswordHasher.hash('correct horse', { N: 1024, r: 8, p: 1 });
 console.log(await checker.verify('correct horse', stored), await checker.verify('wrong', stored), checker.pid !== process.pid);
 await checker.close();

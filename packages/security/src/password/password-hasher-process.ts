@@ -147,7 +147,10 @@ export class PasswordHasherProcess {
     const child: Child = { subprocess, ready: Promise.resolve(), pending: new Map(), lost: false };
     child.ready = new Promise<void>((resolve, reject) => {
       subprocess.on('message', (reply: HasherReply) => {
-        if ('ready' in reply) return resolve();
+        if ('ready' in reply) {
+          if (child.pending.size === 0) subprocess.channel?.unref();
+          return resolve();
+        }
         const pending = child.pending.get(reply.id);
         if (pending === undefined) return;
         child.pending.delete(reply.id);
@@ -166,8 +169,8 @@ export class PasswordHasherProcess {
       });
     });
     child.ready.catch(() => undefined);
+    // Only its channel keeps this process alive, and only while a start or a check is awaited.
     subprocess.unref();
-    subprocess.channel?.unref();
     this.#logger.info(
       { pid: subprocess.pid, niceness: this.#niceness },
       `Password checker process ${String(subprocess.pid)} started (nice ${this.#niceness}).`,
