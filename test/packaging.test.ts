@@ -243,6 +243,21 @@ describe('packages installed with npm from their release tarballs', () => {
       expect(stdout.trim()).toBe('200 {"hello":"world"}');
     });
   });
+
+  it('the installed security package checks passwords in its child process, from plain JavaScript', { timeout: 30_000 }, async () => {
+    writeFileSync(
+      join(project, 'password-checker.mjs'),
+      `import { PasswordHasherProcess, scryptPasswordHasher } from '@switchboard/security';
+const checker = new PasswordHasherProcess();
+await checker.start(); // awaited, the start keeps this process alive
+const stored = await scryptPasswordHasher.hash('correct horse', { N: 1024, r: 8, p: 1 });
+console.log(await checker.verify('correct horse', stored), await checker.verify('wrong', stored), checker.pid !== process.pid);
+await checker.close();
+`,
+    );
+    const { stdout } = await run(process.execPath, ['password-checker.mjs'], project);
+    expect(stdout).toBe('true false true\n');
+  });
 });
 
 /**

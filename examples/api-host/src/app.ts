@@ -57,6 +57,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const security = wireSecurity(app);
   if (profiler !== null) profiler.redact(security.secrets);
   app.passwordHashing = security.passwordHashing;
+  app.onShutdown(() => security.passwordChecker.close());
   wireCors(app);
   wireLocale(app);
   wireHttpCache(app);

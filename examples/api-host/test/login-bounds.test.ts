@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
+import { scryptPasswordHasher } from '@switchboard/security';
 import { securityConfigFromEnv } from '../src/wiring/security.js';
-import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import { startHostInProcess, startHostProcess, type HostProcess, type StartedHost } from './support/start-host.js';
 
 /**
  * Password checks are bounded (one at a time, eight waiting): a burst of logins gets 503 with
@@ -82,4 +83,75 @@ it('a login whose client closed its connection while waiting is not hashed', asy
   await expect.poll(() => queue.stats.skipped - before.skipped, { timeout: 60_000 }).toBe(5);
   expect(queue.stats.completed - before.completed).toBe(1);
   expect(logLines('Password check skipped')).toBe(5);
+});
+
+let hostProcess: HostProcess | undefined;
+afterAll(async () => {
+  if (hostProcess === undefined || hostProcess.child.exitCode !== null) return;
+  hostProcess.child.kill('SIGTERM');
+  await hostProcess.exited;
+});
+
+it('the host process checks passwords in a child at nice 19; if that child dies, its check answers 503 and the next login works', async () => {
+  // Cheap hashes: this is about the checker's crash, and a check at nice 19 on a busy machine gets little CPU.
+  const usersFile = join(scratch, 'cheap-users.json');
+  const cheap = { N: 2 ** 10, r: 8, p: 1 };
+  writeFileSync(
+    usersFile,
+    JSON.stringify({
+      users: [{ username: 'demo', roles: ['ROLE_USER'], password: await scryptPasswordHasher.hash('demo-password', cheap) }],
+    }),
+  );
+  const host = startHostProcess({
+    APP_DEBUG: '0',
+    JWT_SECRET_KEY: keys.privateKeyPath,
+    JWT_PUBLIC_KEY: keys.publicKeyPath,
+    JWT_PASSPHRASE: keys.passphrase!,
+    SECURITY_USERS_FILE: usersFile,
+  });
+  hostProcess = host;
+  const url = await host.url;
+  const checkerPid = async (): Promise<number> => {
+    await expect.poll(() => /Password checker process (\d+) started/.test(host.log()), { timeout: 60_000 }).toBe(true);
+    return Number(/Password checker process (\d+) started/.exec(host.log())![1]);
+  };
+  const pid = await checkerPid();
+  expect(pid).not.toBe(host.child.pid);
+  if (process.platform === 'linux') {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(19);
+  }
+  const loginAt = (password: string) =>
+    fetch(`${url}/api/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password }),
+    }).then(async (response) => ({
+      status: response.status,
+      retryAfter: response.headers.get('retry-after'),
+      body: await response.text(),
+    }));
+
+  // Stopped, the checker answers nothing: one login runs, eight wait, the tenth is refused at once.
+  process.kill(pid, 'SIGSTOP');
+  const answers: Array<{ status: number; body: string }> = [];
+  const burst = Array.from({ length: 10 }, () => loginAt('wrong-password').then((answer) => answers.push(answer)));
+  await expect.poll(() => answers.length, { timeout: 60_000 }).toBe(1);
+  expect(answers[0]!.status).toBe(503);
+  process.kill(pid, 'SIGKILL');
+  await Promise.all(burst);
+
+  const crashed = answers.filter(({ body }) => body.includes('restarted'));
+  expect(crashed).toEqual([
+    { status: 503, retryAfter: '1', body: JSON.stringify({ code: 503, message: 'The password checker restarted; retry the login.' }) },
+  ]);
+  // The eight that waited were checked by the new child.
+  expect(answers.filter(({ status }) => status === 401)).toHaveLength(8);
+  expect((await loginAt('demo-password')).status).toBe(200);
+  expect(host.log()).toContain(`Password checker process ${pid} exited (code null, signal SIGKILL)`);
+  expect(/Password checker process (\d+) started/g.exec(host.log().split(`${pid} exited`)[1]!)).not.toBeNull();
+  expect(host.log()).not.toContain('CRITICAL');
+  expect(host.log() + host.output()).not.toMatch(/wrong-password|demo-password|scrypt\$/);
+  host.child.kill('SIGTERM');
+  expect(await host.exited).toBe(0);
 });

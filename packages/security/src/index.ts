@@ -27,6 +27,11 @@ export {
   type PasswordHashingQueueOptions,
   type PasswordHashingStats,
 } from './password/password-hashing-queue.js';
+export {
+  PasswordHasherProcess,
+  type PasswordHasherProcessOptions,
+  type PasswordHasherStats,
+} from './password/password-hasher-process.js';
 
 export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
 export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';

@@ -12,6 +12,14 @@ describe('scryptPasswordHasher', () => {
     expect(await scryptPasswordHasher.hash('correct horse', cheap)).not.toBe(hash);
   });
 
+  it('verifySync gives the answers of verify, on the calling thread', async () => {
+    const hash = await scryptPasswordHasher.hash('correct horse', cheap);
+    expect(scryptPasswordHasher.verifySync('correct horse', hash)).toBe(true);
+    expect(scryptPasswordHasher.verifySync('correct horsE', hash)).toBe(false);
+    expect(scryptPasswordHasher.verifySync('cafe\u0301', await scryptPasswordHasher.hash('caf\u00e9', cheap))).toBe(true);
+    expect(scryptPasswordHasher.verifySync('pw', 'plain-text-password')).toBe(false);
+  });
+
   it('uses OWASP minimum cost by default', async () => {
     expect(await scryptPasswordHasher.hash('x')).toMatch(/^scrypt\$131072\$8\$1\$/);
   });

@@ -26,6 +26,7 @@ import {
   loadJwtKeys,
   PUBLIC_ACCESS,
   SameOriginListener,
+  PasswordHasherProcess,
   PasswordHashingQueue,
   scryptPasswordHasher,
   SessionGuard,
@@ -143,6 +144,8 @@ export interface WiredSecurity {
   secrets: string[];
   /** Bounds the password checks of `POST /api/token` (one at a time, eight waiting). */
   passwordHashing: PasswordHashingQueue;
+  /** Runs those checks in a child process at the lowest CPU priority; the app closes it at shutdown. */
+  passwordChecker: PasswordHasherProcess;
 }
 
 export function wireSecurity(host: SecurityHost, config?: SecurityConfig): WiredSecurity {
@@ -175,9 +178,12 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
 
   const users = readUsers(settings.usersFile);
   const passwordHashing = new PasswordHashingQueue({ logger });
+  const passwordChecker = new PasswordHasherProcess({ logger });
+  // Started now so the first login does not wait for it; a failed start is logged, and the next check tries again.
+  passwordChecker.start().catch(() => undefined);
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
-    controller: tokenController(users, issuer, passwordHashing),
+    controller: tokenController(users, issuer, passwordHashing, passwordChecker),
     defaults: { _is_granted: PUBLIC_ACCESS },
   });
   host.routes.add('api_me', '/api/me', {
@@ -201,7 +207,12 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
     ),
     defaults: { _is_granted: 'ROLE_ADMIN' },
   });
-  return { sessionGuard: new SessionGuard({ debug, logger }), secrets: securitySecrets(settings), passwordHashing };
+  return {
+    sessionGuard: new SessionGuard({ debug, logger }),
+    secrets: securitySecrets(settings),
+    passwordHashing,
+    passwordChecker,
+  };
 }
 
 function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
@@ -216,6 +227,7 @@ function tokenController(
   users: ReadonlyMap<string, ConfiguredUser>,
   issuer: JwtTokenIssuer,
   passwordHashing: PasswordHashingQueue,
+  passwordChecker: PasswordHasherProcess,
 ): Controller {
   return defineController(
     ['request'],
@@ -223,11 +235,12 @@ function tokenController(
       const { username, password } = await readCredentials(request);
       const user = users.get(username);
       const stored = user?.password ?? (await unknownUserHash);
-      // Bounded (503 + Retry-After past the queue), and skipped when the client left while waiting.
+      // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
+      // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
       let valid: boolean;
       try {
         valid = await passwordHashing.run(
-          () => scryptPasswordHasher.verify(password, stored),
+          () => passwordChecker.verify(password, stored),
           () => request.clientGone,
         );
       } catch (error) {

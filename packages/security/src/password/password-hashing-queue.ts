@@ -2,9 +2,11 @@ import { HttpError, nullLogger, ServiceUnavailableHttpError, type Logger } from 
 
 export interface PasswordHashingQueueOptions {
   /**
-   * Hashes computed at once. Default 1. Each takes a thread of node's libuv pool (and, with the
-   * default scrypt cost, 128 MiB) for the whole hash, and other work needs that pool too (file
-   * reads, DNS, WebCrypto), so this must stay below the pool size (`UV_THREADPOOL_SIZE`, 4 by default).
+   * Hashes computed at once. Default 1. Each takes a core (and, with the default scrypt cost,
+   * 128 MiB) for the whole hash. Hashed in this process (`scryptPasswordHasher.verify`), each also
+   * holds a thread of node's libuv pool, which other work needs too (file reads, DNS, WebCrypto),
+   * so this must stay below the pool size (`UV_THREADPOOL_SIZE`, 4 by default).
+   * `PasswordHasherProcess` takes the hashes out of this process and checks one at a time.
    */
   concurrency?: number;
   /** Hashes waiting for their turn; a login beyond them is refused with 503. Default 8. */

@@ -1,4 +1,4 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, scryptSync, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /** Cost parameters; the defaults are OWASP's minimum for scrypt (N=2^17, r=8, p=1). */
 export interface ScryptCost {
@@ -12,11 +12,32 @@ const KEY_LENGTH = 32;
 /** A stored hash cannot ask for more work than this (a tampered config must not stall the server). */
 const MAX_N = 2 ** 20;
 
+interface StoredHash {
+  cost: ScryptCost;
+  salt: Buffer;
+  expected: Buffer;
+}
+
+function scryptOptions(cost: ScryptCost): ScryptOptions {
+  return { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
+}
+
 function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
-  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 1024 * 1024 };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, scryptOptions(cost), (error, key) => (error ? reject(error) : resolve(key)));
   });
+}
+
+/** `null` for a hash it cannot read or that asks for too much work. */
+function parse(stored: string): StoredHash | null {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
+  const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+  if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > MAX_N || r > 32 || p > 16) return null;
+  const salt = Buffer.from(parts[4]!, 'base64');
+  const expected = Buffer.from(parts[5]!, 'base64');
+  if (expected.length !== KEY_LENGTH || salt.length < 8) return null;
+  return { cost: { N, r, p }, salt, expected };
 }
 
 /**
@@ -30,16 +51,22 @@ export const scryptPasswordHasher = {
     return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
   },
 
-  /** `false` for a wrong password and for a hash it cannot read. */
+  /** `false` for a wrong password and for a hash it cannot read. Hashes on node's thread pool. */
   async verify(password: string, stored: string): Promise<boolean> {
-    const parts = stored.split('$');
-    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-    const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-    if (![N, r, p].every((n) => Number.isInteger(n) && n > 0) || N > MAX_N || r > 32 || p > 16) return false;
-    const salt = Buffer.from(parts[4]!, 'base64');
-    const expected = Buffer.from(parts[5]!, 'base64');
-    if (expected.length !== KEY_LENGTH || salt.length < 8) return false;
-    const actual = await derive(password, salt, { N, r, p });
-    return timingSafeEqual(actual, expected);
+    const hash = parse(stored);
+    if (hash === null) return false;
+    return timingSafeEqual(await derive(password, hash.salt, hash.cost), hash.expected);
+  },
+
+  /**
+   * `verify` on the calling thread, blocking it for the whole hash: for a process that does
+   * nothing else (`PasswordHasherProcess`), where the thread that hashes must be the one whose
+   * priority was lowered.
+   */
+  verifySync(password: string, stored: string): boolean {
+    const hash = parse(stored);
+    if (hash === null) return false;
+    const actual = scryptSync(password.normalize('NFC'), hash.salt, KEY_LENGTH, scryptOptions(hash.cost));
+    return timingSafeEqual(actual, hash.expected);
   },
 };

@@ -1,0 +1,22 @@
+/**
+ * The program of `PasswordHasherProcess`'s child: checks one password at a time on its main
+ * thread, which the host has set to the lowest CPU priority, and answers over IPC. It prints
+ * nothing, so neither passwords nor hashes can reach a log from here.
+ */
+import type { HasherReply, HasherRequest } from './password-hasher-process.js';
+import { scryptPasswordHasher } from './scrypt-password-hasher.js';
+
+const send = (reply: HasherReply): void => {
+  process.send?.(reply);
+};
+
+process.on('message', (request: HasherRequest) => {
+  try {
+    send({ id: request.id, valid: scryptPasswordHasher.verifySync(request.password, request.stored) });
+  } catch {
+    send({ id: request.id, failed: true });
+  }
+});
+// The host has gone (or closed us): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
+send({ ready: true });

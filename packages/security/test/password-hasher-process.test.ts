@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryLogger, ServiceUnavailableHttpError } from '@switchboard/http-kernel';
+import { PasswordHasherProcess, scryptPasswordHasher } from '../src/index.js';
+
+/**
+ * The password checker process: a real child process (no mock), checking real scrypt hashes.
+ * A cheap cost keeps the checks short; the default cost is the host's business.
+ */
+const cheap = { N: 2 ** 10, r: 8, p: 1 };
+const stored = await scryptPasswordHasher.hash('correct horse', cheap);
+const started: PasswordHasherProcess[] = [];
+
+function hasher(logger = new MemoryLogger()): PasswordHasherProcess {
+  const created = new PasswordHasherProcess({ logger });
+  started.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  for (const each of started.splice(0)) await each.close();
+});
+
+/** The nice value of a process's main thread (field 19 of /proc/<pid>/stat, after the name in parentheses). */
+function niceOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
+describe('PasswordHasherProcess', () => {
+  it('checks passwords in a child process like scryptPasswordHasher.verify', async () => {
+    const checker = hasher();
+    expect(await checker.verify('correct horse', stored)).toBe(true);
+    expect(await checker.verify('correct horsE', stored)).toBe(false);
+    expect(await checker.verify('cafe\u0301', await scryptPasswordHasher.hash('caf\u00e9', cheap))).toBe(true);
+    expect(await checker.verify('correct horse', 'plain-text-password')).toBe(false);
+    expect(checker.pid).not.toBe(process.pid);
+    expect(checker.stats).toEqual({ pending: 0, started: 1 });
+  });
+
+  it.skipIf(process.platform !== 'linux')('runs the child at the lowest CPU priority (nice 19)', async () => {
+    const checker = hasher();
+    await checker.start();
+    expect(niceOf(checker.pid!)).toBe(19);
+    expect(niceOf(process.pid)).not.toBe(19);
+  });
+
+  it('rejects the checks of a child that dies with a 503, logs it without secrets, and starts a new child for the next check', async () => {
+    const logger = new MemoryLogger();
+    const checker = hasher(logger);
+    await checker.start();
+    const first = checker.pid!;
+    // Stopped, the child cannot answer: both checks are certainly still pending when it is killed.
+    process.kill(first, 'SIGSTOP');
+    const checks = [checker.verify('correct horse', stored), checker.verify('wrong', stored)];
+    await expect.poll(() => checker.stats.pending).toBe(2);
+    process.kill(first, 'SIGKILL');
+
+    for (const check of checks) {
+      const error = await check.then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(ServiceUnavailableHttpError);
+      expect((error as ServiceUnavailableHttpError).headers).toEqual({ 'retry-after': '1' });
+    }
+    expect(await checker.verify('correct horse', stored)).toBe(true);
+    expect(checker.pid).not.toBe(first);
+    expect(checker.stats).toEqual({ pending: 0, started: 2 });
+
+    const warnings = logger.records.filter((record) => record.level === 'WARNING');
+    expect(warnings.map((record) => record.message)).toEqual([
+      `Password checker process ${first} exited (code null, signal SIGKILL); the next check starts a new one.`,
+    ]);
+    expect(warnings[0]!.context).toMatchObject({ pid: first, checks_failed: 2 });
+    const logged = JSON.stringify(logger.records);
+    expect(logged).not.toContain('correct horse');
+    expect(logged).not.toContain(stored.split('$')[5]);
+  });
+
+  it('after close, pending and later checks are refused with a 503 and the child is gone', async () => {
+    const checker = hasher();
+    await checker.start();
+    const pid = checker.pid!;
+    process.kill(pid, 'SIGSTOP');
+    const pending = checker.verify('correct horse', stored);
+    await expect.poll(() => checker.stats.pending).toBe(1);
+    await checker.close();
+    await expect(pending).rejects.toThrow('The password checker has been stopped.');
+    await expect(checker.verify('correct horse', stored)).rejects.toBeInstanceOf(ServiceUnavailableHttpError);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
