@@ -90,6 +90,16 @@ export {
 export { HttpKernel, describeError, type HttpKernelOptions } from './kernel/http-kernel.js';
 export { handleEagerlyWith, type HttpKernelInterface } from './kernel/http-kernel-interface.js';
 export { RequestType } from './kernel/request-type.js';
+export {
+  KERNEL_LISTENER_CHANNEL,
+  KERNEL_REQUEST_CHANNEL,
+  kernelListenerChannel,
+  kernelRequestChannel,
+  TRACING_CHANNELS_VERSION,
+  type KernelRequestContext,
+  type ListenerCallContext,
+} from './tracing/tracing-channels.js';
+export type { TracedCallContext } from './tracing/traced-call.js';
 
 export {
   LEVEL_RANK,
