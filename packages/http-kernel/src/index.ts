@@ -117,6 +117,7 @@ export { REDACTED, redactCredentials } from './log/redact-credentials.js';
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
+export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';
 export { IdleConnectionListener, type IdleConnectionListenerOptions } from './listener/idle-connection-listener.js';
 export type { ExpiringConnection } from './connection/expiring-connection.js';
