@@ -54,7 +54,7 @@ interface ReceivedSpan {
   statusCode: number;
 }
 
-const valueOf = (value: OtlpValue): string | number | boolean =>
+const plainValue = (value: OtlpValue): string | number | boolean =>
   value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.boolValue ?? ''));
 
 const received: ReceivedSpan[] = [];
@@ -88,7 +88,7 @@ const receiver = http.createServer((request, response) => {
             kind: span.kind,
             scope: scopeSpans.scope?.name ?? '',
             service,
-            attributes: Object.fromEntries((span.attributes ?? []).map((a) => [a.key, valueOf(a.value)])),
+            attributes: Object.fromEntries((span.attributes ?? []).map((a) => [a.key, plainValue(a.value)])),
             statusCode: span.status?.code ?? 0,
           });
         }
