@@ -28,28 +28,28 @@ export const ATTR = {
 /** The methods the conventions name; any other is reported as `_OTHER`, with the original beside it. */
 const KNOWN_METHODS = new Set(['CONNECT', 'DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'TRACE', 'QUERY']);
 
-/** `http.request.method` and, for a method the conventions do not know, `http.request.method_original`. */
-export function methodAttributes(method: string): Record<string, string> {
-  if (KNOWN_METHODS.has(method)) return { [ATTR.httpRequestMethod]: method };
-  return { [ATTR.httpRequestMethod]: '_OTHER', [ATTR.httpRequestMethodOriginal]: method };
-}
-
 /** The method as a span name's first word: `HTTP` for one the conventions do not know. */
 export function spanMethod(method: string): string {
   return KNOWN_METHODS.has(method) ? method : 'HTTP';
 }
 
-/** What the server span knows when the request starts. The query string is left out: it may hold secrets. */
+/**
+ * What the server span knows when the request starts. The query string is left out: it may hold
+ * secrets. Keys written out (the values of `ATTR`), not computed: see docs/decisions.md,
+ * Observability.
+ */
 export function serverRequestAttributes(request: Request): Record<string, string | number> {
+  const method = request.method;
   const attributes: Record<string, string | number> = {
-    ...methodAttributes(request.method),
-    [ATTR.urlPath]: request.rawPath,
-    [ATTR.urlScheme]: request.scheme,
-    [ATTR.serverAddress]: request.host,
-    [ATTR.serverPort]: request.port,
-    [ATTR.networkProtocolVersion]: request.protocolVersion,
-    [ATTR.requestType]: 'main',
+    'http.request.method': KNOWN_METHODS.has(method) ? method : '_OTHER',
+    'url.path': request.rawPath,
+    'url.scheme': request.scheme,
+    'server.address': request.host,
+    'server.port': request.port,
+    'network.protocol.version': request.protocolVersion,
+    'switchboard.request.type': 'main',
   };
+  if (!KNOWN_METHODS.has(method)) attributes[ATTR.httpRequestMethodOriginal] = method;
   if (request.clientIp !== '') attributes[ATTR.clientAddress] = request.clientIp;
   const userAgent = request.headers.get('user-agent');
   if (userAgent !== undefined) attributes[ATTR.userAgentOriginal] = userAgent;

@@ -1,6 +1,5 @@
 import { context, SpanKind, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ListenerCallContext } from '@switchboard/http-kernel';
-import { ATTR } from './http-attributes.js';
 import { errorType, failed } from './request-spans.js';
 
 /**
@@ -20,10 +19,11 @@ export class ListenerSpans {
         call.listenerName,
         {
           kind: SpanKind.INTERNAL,
+          // Keys written out (the values of ATTR), not computed: docs/decisions.md, Observability.
           attributes: {
-            [ATTR.eventName]: call.eventName,
-            [ATTR.listenerName]: call.listenerName,
-            [ATTR.listenerPriority]: call.priority,
+            'switchboard.event.name': call.eventName,
+            'switchboard.listener.name': call.listenerName,
+            'switchboard.listener.priority': call.priority,
           },
         },
         active,

@@ -77,7 +77,7 @@ export class RequestSpans {
   #subRequestSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
     const controller = request.request.attributes.get('_controller');
     const name = controller === undefined ? 'sub-request' : `sub-request ${controllerName(controller)}`;
-    const attributes: Record<string, string> = { [ATTR.requestType]: 'sub', [ATTR.httpRequestMethod]: request.request.method };
+    const attributes: Record<string, string> = { 'switchboard.request.type': 'sub', 'http.request.method': request.request.method };
     if (controller !== undefined) attributes[ATTR.controller] = controllerName(controller);
     return { span: this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, active), parent: active };
   }
