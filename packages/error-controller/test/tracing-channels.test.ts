@@ -48,6 +48,7 @@ interface RequestSeen {
 interface ListenerSeen {
   phase: Phase;
   eventName: string;
+  eventClass: string;
   listenerName: string;
   priority: number;
   async: boolean;
@@ -85,6 +86,7 @@ const listenerSubscriber = subscriberOf<ListenerCallContext>((phase, context) =>
   listenersSeen.push({
     phase,
     eventName: context.eventName,
+    eventClass: context.event.constructor.name,
     listenerName: context.listenerName,
     priority: context.priority,
     async: context.async,
@@ -249,6 +251,7 @@ describe('switchboard.kernel.listener', () => {
         'start denyListener 10',
         'end denyListener 10',
       ]);
+      expect(new Set(kernelRequest.map((seen) => seen.eventClass))).toEqual(new Set(['RequestEvent']));
     });
 
     it(`publishes asyncStart and asyncEnd for a listener that waits, in ${mode}`, async () => {

@@ -126,6 +126,7 @@ describe('the server span of a main request', () => {
       'http.response.status_code': 200,
       'server.address': '127.0.0.1',
       'server.port': Number(new URL(served.url).port),
+      'client.address': '127.0.0.1',
       'user_agent.original': 'bridge-test',
       'network.protocol.version': '1.1',
       'switchboard.request.type': 'main',
