@@ -9,6 +9,7 @@ import { wireErrors } from './wiring/errors.js';
 import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
+import { wireObservability } from './wiring/observability.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRouting } from './wiring/routing.js';
@@ -60,6 +61,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.onShutdown(() => security.passwordChecker.close());
   wireCors(app);
   wireLocale(app);
+  wireObservability(app);
   wireHttpCache(app);
   wireServedBy(app);
   wireItems(app, await wireDatabase(app));

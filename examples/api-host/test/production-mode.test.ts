@@ -41,7 +41,9 @@ async function call(method: string, path: string, headers: Record<string, string
 
 function expectNothingOfDebugMode({ headers, body }: Answer): void {
   expect(
-    [...headers.keys()].filter((name) => name.startsWith('x-debug') || name === 'x-robots-tag' || name === 'x-previous-debug-token'),
+    [...headers.keys()].filter(
+      (name) => name.startsWith('x-debug') || name === 'x-robots-tag' || name === 'x-previous-debug-token' || name === 'server-timing',
+    ),
   ).toEqual([]);
   for (const leak of PRODUCTION_LEAKS) expect(body).not.toMatch(leak);
 }

@@ -40,6 +40,14 @@ describe('profiler on the example host, debug mode', () => {
     return page;
   }
 
+  it("sends Server-Timing with the kernel's phases, the total naming the profile x-debug-token-link opens", async () => {
+    const response = await get(`${base}/robots.txt`, { accept: 'application/json' });
+    expect(response.status).toBe(404);
+    const timing = response.headers.get('server-timing')!;
+    expect(timing.split(', ').map((entry) => entry.split(';')[0])).toEqual(['request', 'error', 'response', 'total']);
+    expect(timing).toMatch(new RegExp(`total;dur=\\d+\\.\\d;desc="profile ${response.headers.get('x-debug-token')}"$`));
+  });
+
   it('answers GET /robots.txt with the complete header table of spec 7.1', async () => {
     const response = await get(`${base}/robots.txt`, { referer: REFERER, accept: 'text/html', 'user-agent': 'e2e' });
     const message = `No route found for "GET ${base}/robots.txt" (from "${REFERER}")`;
@@ -127,6 +135,7 @@ describe('example host with debug off', () => {
     expect(response.status).toBe(404);
     expect([...response.headers.keys()].filter((name) => name.startsWith('x-debug'))).toEqual([]);
     expect(response.headers.get('x-previous-debug-token')).toBeNull();
+    expect(response.headers.get('server-timing')).toBeNull();
     for (const path of ['/_profiler/', '/_profiler/latest', '/_profiler/abcdef']) {
       const page = await get(`${base}${path}`);
       expect(page.status, path).toBe(404);

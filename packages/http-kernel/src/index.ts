@@ -90,6 +90,16 @@ export {
 export { HttpKernel, describeError, type HttpKernelOptions } from './kernel/http-kernel.js';
 export { handleEagerlyWith, type HttpKernelInterface } from './kernel/http-kernel-interface.js';
 export { RequestType } from './kernel/request-type.js';
+export {
+  KERNEL_LISTENER_CHANNEL,
+  KERNEL_REQUEST_CHANNEL,
+  kernelListenerChannel,
+  kernelRequestChannel,
+  TRACING_CHANNELS_VERSION,
+  type KernelRequestContext,
+  type ListenerCallContext,
+} from './tracing/tracing-channels.js';
+export type { TracedCallContext } from './tracing/traced-call.js';
 
 export {
   createStderrLogger,
@@ -108,6 +118,7 @@ export { REDACTED, redactCredentials } from './log/redact-credentials.js';
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
+export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';
 export { IdleConnectionListener, type IdleConnectionListenerOptions } from './listener/idle-connection-listener.js';
 export type { ExpiringConnection } from './connection/expiring-connection.js';

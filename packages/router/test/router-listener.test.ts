@@ -64,12 +64,12 @@ describe('RouterListener over a real server', () => {
   });
   afterAll(() => server.close());
 
-  it('sets _route, _controller, the params, the route defaults and _route_params', async () => {
+  it('sets _route, _route_path, _controller, the params, the route defaults and _route_params', async () => {
     const response = await fetch(`${server.origin}/items/42`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { id: string; attributes: string[]; routeParams: Record<string, unknown> };
     expect(body.id).toBe('42');
-    expect(body.attributes).toEqual(['_cache', '_controller', '_is_granted', '_route', '_route_params', 'id']);
+    expect(body.attributes).toEqual(['_cache', '_controller', '_is_granted', '_route', '_route_params', '_route_path', 'id']);
     expect(body.routeParams).toEqual({ id: '42', _is_granted: guard, _cache: { maxAge: 60 } });
   });
 

@@ -1,4 +1,6 @@
 import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { kernelListenerChannel } from '../tracing/tracing-channels.js';
+import { tracedListener } from '../tracing/traced-listener.js';
 import type {
   DispatchableEvent,
   EventDispatcherInterface,
@@ -11,7 +13,7 @@ import type {
   RegisteredListener,
 } from './types.js';
 
-type AnyListener = (event: unknown, eventName: string) => unknown;
+export type AnyListener = (event: unknown, eventName: string) => unknown;
 
 /**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
@@ -117,7 +119,12 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
-    return callListeners(this.#chainOf(eventName).calls, eventName, event, 0);
+    const chain = this.#chainOf(eventName);
+    if (kernelListenerChannel.hasSubscribers) {
+      const traced = chain.registered.map((entry) => tracedListener(entry.name, entry.priority, entry.listener as AnyListener));
+      return callListeners(traced, eventName, event, 0);
+    }
+    return callListeners(chain.calls, eventName, event, 0);
   }
 
   #chainOf(eventName: string): ListenerChain {

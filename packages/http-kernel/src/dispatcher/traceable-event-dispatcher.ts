@@ -1,5 +1,7 @@
 import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
-import { callListeners } from './event-dispatcher.js';
+import { kernelListenerChannel } from '../tracing/tracing-channels.js';
+import { tracedListener } from '../tracing/traced-listener.js';
+import { type AnyListener, callListeners } from './event-dispatcher.js';
 import type {
   DispatchableEvent,
   EventDispatcherInterface,
@@ -111,7 +113,11 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
       event as object,
       this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>,
     );
-    const timed = recording.listeners.map((listener) => (subject: unknown, name: string) => recording.call(listener, subject, name));
+    const published = kernelListenerChannel.hasSubscribers;
+    const timed = recording.listeners.map((listener) => {
+      const call: AnyListener = (subject, name) => recording.call(listener, subject, name);
+      return published ? tracedListener(listener.name, listener.priority, call) : call;
+    });
     return attempt(
       () =>
         andThen(callListeners(timed, eventName, event, 0), (dispatched) => {

@@ -10,6 +10,8 @@ import type { RequestStack } from './request-stack.js';
 export interface RequestAttributes {
   /** Name of the matched route. */
   _route?: string;
+  /** Path template of the matched route (e.g. `/items/{id}`), as tracing reports it (`http.route`). */
+  _route_path?: string;
   /** The controller to call: a function, or a name the ControllerResolver knows. */
   _controller?: Controller | string;
   /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. */

@@ -18,6 +18,8 @@ import { RequestStack } from '../http/request-stack.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
+import { tracedCall } from '../tracing/traced-call.js';
+import { KernelRequestTrace, kernelRequestChannel } from '../tracing/tracing-channels.js';
 import type { HttpKernelInterface } from './http-kernel-interface.js';
 import { RequestType } from './request-type.js';
 
@@ -45,6 +47,8 @@ class Handling {
     readonly request: Request,
     readonly type: RequestType,
     readonly catchErrors: boolean,
+    /** The context published on `switchboard.kernel.request`, when that channel has subscribers. */
+    readonly trace: KernelRequestTrace | null,
   ) {}
 }
 
@@ -80,9 +84,18 @@ export class HttpKernel implements HttpKernelInterface {
    * response rejects the promise returned.
    */
   handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): MaybePromise<Response> {
+    if (kernelRequestChannel.hasSubscribers) {
+      const trace = new KernelRequestTrace(request, type);
+      return tracedCall(kernelRequestChannel, trace, () => this.#handleOnStack(new Handling(request, type, catchErrors, trace)));
+    }
+    return this.#handleOnStack(new Handling(request, type, catchErrors, null));
+  }
+
+  /** The handling with its request on top of the request stack; never throws (see `handleEagerly`). */
+  #handleOnStack(handling: Handling): MaybePromise<Response> {
+    const request = handling.request;
     const stack = (request.requestStack ??= new RequestStack());
     stack.push(request);
-    const handling = new Handling(request, type, catchErrors);
     let response: MaybePromise<Response>;
     try {
       response = attempt(
@@ -177,6 +190,7 @@ export class HttpKernel implements HttpKernelInterface {
 
   /** An error left the lifecycle: it becomes the error response, or reaches the caller who asked for errors. */
   #handleError(error: unknown, h: Handling): MaybePromise<Response> {
+    if (h.trace !== null) h.trace.exception = error;
     if (!h.catchErrors) return this.#finishThenThrow(error, h);
     return attempt(
       () => this.#handleThrowable(error, h),

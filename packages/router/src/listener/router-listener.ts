@@ -18,6 +18,7 @@ import {
 import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
+import type { Route } from '../route/route.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
@@ -34,7 +35,7 @@ export interface RouterListenerOptions {
 }
 
 /**
- * Routes each request on `kernel.request`: sets `_route`, `_controller`, the route's parameters
+ * Routes each request on `kernel.request`: sets `_route`, `_route_path`, `_controller`, the route's parameters
  * and defaults, and `_route_params`; or throws 404 / 405 / 400 with the routing error as `cause`;
  * or routes to a 301 when only the trailing slash differs. A request that already has a
  * `_controller` (the error sub-request) is not matched.
@@ -95,7 +96,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     }
     switch (result.kind) {
       case 'match':
-        this.#apply(request, result.route.name, result.params);
+        this.#apply(request, result.route, result.params);
         return;
       case 'redirect':
         this.#applyRedirect(request, result);
@@ -124,7 +125,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     return request === null ? undefined : this.router.contextFor(request);
   }
 
-  #apply(request: Request, name: string, params: Record<string, unknown>): void {
+  #apply(request: Request, route: Route, params: Record<string, unknown>): void {
+    const name = route.name;
     if (this.#logsMatches) {
       this.#logger.info(
         { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
@@ -139,6 +141,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       if (key !== '_route' && key !== '_controller') routeParams[key] = value;
     }
     attributes.set('_route', name);
+    attributes.set('_route_path', route.path);
     attributes.set('_route_params', routeParams);
   }
 
@@ -151,7 +154,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     const host = scheme === request.scheme ? request.httpHost : request.host;
     const query = request.queryString === '' ? '' : `?${request.queryString}`;
     const url = `${scheme}://${host}${this.router.baseUrl}${result.path}${query}`;
-    this.#apply(request, result.route.name, { _controller: redirectController });
+    this.#apply(request, result.route, { _controller: redirectController });
     request.attributes.set('_redirect_url', url);
   }
 }

@@ -1,0 +1,60 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { ServerTimingListener, type EventDispatcher, type KernelEventMap } from '@switchboard/http-kernel';
+import { OpenTelemetryBridge } from '@switchboard/opentelemetry';
+import { DEBUG_TOKEN_HEADER } from '@switchboard/profiler';
+
+/** What the observability wiring needs from the app. */
+export interface ObservabilityHost {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  debug: boolean;
+  config: { env: NodeJS.ProcessEnv };
+  onShutdown(cleanup: () => void | Promise<void>): void;
+}
+
+/** The service name spans are reported under when `OTEL_SERVICE_NAME` names none. */
+export const DEFAULT_SERVICE_NAME = 'switchboard-api-host';
+
+/**
+ * `Server-Timing` on every response in debug mode (the total described by the profile's token),
+ * and in production mode only with `SERVER_TIMING=1`: timings tell an observer how long the
+ * server's work took.
+ *
+ * OpenTelemetry traces when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
+ * names a collector: the SDK's Node tracer provider, batched OTLP/HTTP (JSON) export configured
+ * by the standard `OTEL_*` variables, and the bridge's spans; `OTEL_SWITCHBOARD_LISTENER_SPANS=1`
+ * adds a span per listener call. Spans still queued are sent at shutdown.
+ */
+export function wireObservability(host: ObservabilityHost): OpenTelemetryBridge | null {
+  const env = host.config.env;
+  if (host.debug) host.dispatcher.addSubscriber(new ServerTimingListener({ tokenHeader: DEBUG_TOKEN_HEADER }));
+  else if (isOn(env['SERVER_TIMING'])) host.dispatcher.addSubscriber(new ServerTimingListener());
+
+  if (!isSet(env['OTEL_EXPORTER_OTLP_ENDPOINT']) && !isSet(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])) return null;
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({
+      'service.name': isSet(env['OTEL_SERVICE_NAME']) ? env['OTEL_SERVICE_NAME']!.trim() : DEFAULT_SERVICE_NAME,
+    }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  // The global tracer provider, AsyncLocalStorage context manager and W3C trace-context propagator.
+  provider.register();
+  const bridge = new OpenTelemetryBridge({
+    tracerProvider: provider,
+    listenerSpans: isOn(env['OTEL_SWITCHBOARD_LISTENER_SPANS']),
+  }).enable();
+  host.onShutdown(async () => {
+    bridge.disable();
+    await provider.shutdown();
+  });
+  return bridge;
+}
+
+function isSet(value: string | undefined): boolean {
+  return value !== undefined && value.trim() !== '';
+}
+
+function isOn(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'on', 'yes'].includes(value.trim().toLowerCase());
+}

@@ -1,0 +1,107 @@
+import {
+  context,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+  type TextMapGetter,
+  type TextMapPropagator,
+  type Tracer,
+} from '@opentelemetry/api';
+import { controllerName, type HeaderBag, type KernelRequestContext } from '@switchboard/http-kernel';
+import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
+
+/** Reads the request's headers for a propagator (`traceparent`, `tracestate`, `baggage`). */
+const headerGetter: TextMapGetter<HeaderBag> = {
+  keys: (headers) => headers.names(),
+  get: (headers, key) => headers.get(key),
+};
+
+/**
+ * A span per kernel request: SERVER for a main request (parented on the incoming `traceparent`
+ * when there is one), INTERNAL for a sub-request (under whatever span is active: the main
+ * request's, or the listener's that made the sub-request). Started by the `start` channel's store
+ * transform, so that the span is the active one for the whole request; ended at `end`, or at
+ * `asyncEnd` when the request went on past `end`.
+ */
+export class RequestSpans {
+  readonly #spans = new WeakMap<KernelRequestContext, Span>();
+
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly propagator: TextMapPropagator | undefined,
+  ) {}
+
+  /** The context the request runs in: its span set on its parent's. Never throws (the channel would report it as uncaught). */
+  enter(request: KernelRequestContext): Context {
+    const active = context.active();
+    try {
+      const span = request.type === 'main' ? this.#serverSpan(request, active) : this.#subRequestSpan(request, active);
+      this.#spans.set(request, span.span);
+      return trace.setSpan(span.parent, span.span);
+    } catch {
+      return active;
+    }
+  }
+
+  /** The request is over: its response's status, route and outcome go on its span, which ends. */
+  finish(request: KernelRequestContext): void {
+    const span = this.#spans.get(request);
+    if (span === undefined) return;
+    this.#spans.delete(request);
+    const status = request.result?.status;
+    if (status !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, status);
+    if (request.type === 'main') this.#route(span, request);
+    if (request.error !== undefined) {
+      failed(span, request.error, errorType(request.error));
+    } else if (status !== undefined && status >= 500 && request.type === 'main') {
+      // A 5xx is an error of the server span; a 4xx is the client's, and leaves it unset.
+      failed(span, request.exception, request.exception === undefined ? String(status) : errorType(request.exception));
+    }
+    span.end();
+  }
+
+  #serverSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
+    const parent = (this.propagator ?? propagation).extract(active, request.request.headers, headerGetter);
+    const method = request.request.method;
+    const span = this.tracer.startSpan(
+      spanMethod(method),
+      { kind: SpanKind.SERVER, attributes: serverRequestAttributes(request.request) },
+      parent,
+    );
+    return { span, parent };
+  }
+
+  #subRequestSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
+    const controller = request.request.attributes.get('_controller');
+    const name = controller === undefined ? 'sub-request' : `sub-request ${controllerName(controller)}`;
+    const attributes: Record<string, string> = { 'switchboard.request.type': 'sub', 'http.request.method': request.request.method };
+    if (controller !== undefined) attributes[ATTR.controller] = controllerName(controller);
+    return { span: this.tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, active), parent: active };
+  }
+
+  /** `http.route` and the span name `METHOD route`, once a route matched. */
+  #route(span: Span, request: KernelRequestContext): void {
+    const path = request.routePath;
+    if (path === null) return;
+    span.setAttribute(ATTR.httpRoute, path);
+    const name = request.route;
+    if (name !== null) span.setAttribute(ATTR.routeName, name);
+    span.updateName(`${spanMethod(request.request.method)} ${path}`);
+  }
+}
+
+/** Error status, `error.type`, and the exception as a span event when there is one. */
+export function failed(span: Span, error: unknown, type: string): void {
+  if (error instanceof Error) span.recordException(error);
+  else if (error !== undefined) span.recordException(String(error));
+  span.setAttribute(ATTR.errorType, type);
+  span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+}
+
+/** `error.type` for an error: its class name. */
+export function errorType(error: unknown): string {
+  return error instanceof Error ? error.constructor.name || error.name : '_OTHER';
+}
