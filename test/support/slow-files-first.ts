@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { startsRealProcesses } from './test-files.js';
 
-/**
- * What makes a test file take seconds rather than milliseconds: it starts real processes, servers,
- * databases or browsers, runs a thousand property cases, or loops until a full garbage collection.
- */
-const SLOW_MARKERS =
-  /startHost(?:Process|InProcess)|createApp\(|startPostgres|startPglite|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;
 /** How much a slow file is assumed to take when no earlier run says (milliseconds). */
 const SLOW_FILE_ESTIMATE_MS = 20_000;
 
@@ -29,6 +24,6 @@ export class SlowFilesFirst extends BaseSequencer {
     if (last !== undefined) return last.failed ? Number.MAX_SAFE_INTEGER : last.duration;
     const source = readFileSync(file.moduleId, 'utf8');
     // The size breaks ties, as vitest's own order does: larger files first.
-    return (SLOW_MARKERS.test(source) ? SLOW_FILE_ESTIMATE_MS : 0) + source.length / 1000;
+    return (startsRealProcesses(source) ? SLOW_FILE_ESTIMATE_MS : 0) + source.length / 1000;
   }
 }
