@@ -126,7 +126,7 @@ describe.each([
   let port: number;
 
   beforeAll(async () => {
-    host = startHostProcess({ APP_DEBUG: debug, API_HOST_CONFIG: '' });
+    host = await startHostProcess({ APP_DEBUG: debug, API_HOST_CONFIG: '' });
     port = Number(new URL(await host.url).port);
   }, 60_000);
   afterAll(async () => {

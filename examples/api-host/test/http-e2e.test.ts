@@ -129,7 +129,7 @@ describe('example host over HTTPS: HTTP/2 and HTTP/1.1 on one port', () => {
 
 describe('example host as a process (what `pnpm start` runs)', () => {
   it('prints the startup line with debug mode, serves, and exits 0 on SIGTERM', async () => {
-    const host = startHostProcess({ APP_DEBUG: '1', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: '1', API_HOST_CONFIG: '' });
     try {
       const url = await host.url;
       expect(host.output()).toMatch(/debug mode ON/);
@@ -142,7 +142,7 @@ describe('example host as a process (what `pnpm start` runs)', () => {
   });
 
   it('says so when debug mode is off', async () => {
-    const host = startHostProcess({ APP_DEBUG: 'false', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: 'false', API_HOST_CONFIG: '' });
     try {
       await host.url;
       expect(host.output()).toMatch(/debug mode OFF/);

@@ -3,6 +3,7 @@ import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/http-kernel/test/support/pglite-data.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireDatabase } from '../src/wiring/database.js';
 import { wireHttpCache } from '../src/wiring/http-cache.js';
@@ -15,13 +16,15 @@ import { wirePayload } from '../src/wiring/payload.js';
  * tested in items-api.test.ts; here only the payload and cache steps matter.
  */
 let database: Database;
+let databaseFolder: PgliteDataFolder | undefined;
 let http: RunningServer;
 let base: string;
 
 beforeAll(async () => {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const routes = new RouteCollection();
-  database = await wireDatabase({ dispatcher }, { url: undefined });
+  databaseFolder = await pgliteDataFolder();
+  database = await wireDatabase({ dispatcher }, { url: undefined, pgliteDataDir: databaseFolder.path });
   wireItems({ routes }, database);
   wireHttpCache({ dispatcher });
   const argumentResolver = wirePayload({ dispatcher });
@@ -35,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await http?.close();
   await database?.close();
+  await databaseFolder?.remove();
 });
 
 const create = (body: string, contentType = 'application/json') =>

@@ -28,8 +28,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function start(): HostProcess {
-  const host = startHostProcess(env);
+async function start(): Promise<HostProcess> {
+  const host = await startHostProcess(env);
   started.push(host);
   return host;
 }
@@ -40,7 +40,7 @@ async function stop(host: HostProcess): Promise<void> {
 }
 
 it('keeps items across a restart, and refuses a second host on the same folder', async () => {
-  const first = start();
+  const first = await start();
   const base = await first.url;
   const login = await fetch(`${base}/api/token`, {
     method: 'POST',
@@ -56,12 +56,12 @@ it('keeps items across a restart, and refuses a second host on the same folder',
   expect(created.status).toBe(201);
   const { id } = (await created.json()) as { id: number };
 
-  const second = start();
+  const second = await start();
   await expect(second.url).rejects.toThrow(/exited with 78/);
   expect(second.log()).toContain(`in use by process ${first.child.pid}`);
 
   await stop(first);
-  const restarted = start();
+  const restarted = await start();
   const shown = await fetch(`${await restarted.url}/api/items/${id}`, { headers: { accept: 'application/json' } });
   expect(shown.status).toBe(200);
   expect(await shown.json()).toMatchObject({ id, name: 'kept across restarts', quantity: 3 });

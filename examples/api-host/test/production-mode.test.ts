@@ -49,7 +49,7 @@ function expectNothingOfDebugMode({ headers, body }: Answer): void {
 }
 
 beforeAll(async () => {
-  host = startHostProcess({
+  host = await startHostProcess({
     APP_DEBUG: '0',
     API_HOST_CONFIG: '',
     JWT_SECRET_KEY: keys.privateKeyPath,

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { pgliteDataFolder } from '../../../packages/http-kernel/test/support/pglite-data.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createConsoleLogger } from '../src/console-logger.js';
@@ -20,10 +21,19 @@ interface LoggedHost {
   stop(): Promise<void>;
 }
 
-/** The host as main.ts builds it, with its console logger writing into `lines`. */
+/** The host as main.ts builds it, with its console logger writing into `lines`, on a database of its own. */
 async function startLoggedHost(env: Record<string, string>): Promise<LoggedHost> {
   const lines: string[] = [];
-  const config = loadConfig({ ...process.env, PORT: '0', APP_HOST: '127.0.0.1', API_HOST_CONFIG: '', APP_DEBUG: '1', ...env });
+  const database = await pgliteDataFolder();
+  const config = loadConfig({
+    ...process.env,
+    PORT: '0',
+    APP_HOST: '127.0.0.1',
+    API_HOST_CONFIG: '',
+    APP_DEBUG: '1',
+    PGLITE_DATA_DIR: database.path,
+    ...env,
+  });
   const logger = createConsoleLogger('DEBUG', (line) => lines.push(line));
   const app = await createApp(config, { logger });
   const running: RunningServer = await serve(app.kernel, {
@@ -33,7 +43,14 @@ async function startLoggedHost(env: Record<string, string>): Promise<LoggedHost>
     logger: app.logger,
     onShutdown: () => app.shutdown(),
   });
-  return { url: running.url, lines, stop: () => running.close() };
+  return {
+    url: running.url,
+    lines,
+    async stop() {
+      await running.close();
+      await database.remove();
+    },
+  };
 }
 
 async function saved(base: string, token: string): Promise<string> {

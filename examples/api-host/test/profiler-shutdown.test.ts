@@ -16,7 +16,7 @@ const directory = mkdtempSync(join(tmpdir(), 'profiler-shutdown-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 it('finds every announced profile after SIGTERM', { timeout: 60_000 }, async () => {
-  const host = startHostProcess({ APP_DEBUG: '1', API_HOST_CONFIG: '', PROFILER_DIR: directory });
+  const host = await startHostProcess({ APP_DEBUG: '1', API_HOST_CONFIG: '', PROFILER_DIR: directory });
   try {
     const base = await host.url;
     const announced: string[] = [];

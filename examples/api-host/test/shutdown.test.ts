@@ -63,7 +63,7 @@ function expectAnswered(answer: Answer): void {
 
 describe('stopping the host process', () => {
   it('on SIGTERM: answers the logins and requests in flight, refuses new connections, exits 0', async () => {
-    const host = startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
     try {
       const url = await host.url;
       const port = Number(new URL(url).port);
@@ -83,7 +83,7 @@ describe('stopping the host process', () => {
   }, 90_000);
 
   it('on Ctrl-C through pnpm (SIGINT twice): finishes the same way and exits 0', async () => {
-    const host = startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
     try {
       const url = await host.url;
       const inFlight = login(url);

@@ -220,8 +220,14 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
   return new Map((parsed.users ?? []).map((user) => [user.username, user]));
 }
 
-/** Hashed once, so an unknown user costs one scrypt like a wrong password (no user enumeration by timing). */
-const unknownUserHash = scryptPasswordHasher.hash(randomBytes(16).toString('hex'));
+/**
+ * Checked against for an unknown user, so that it costs one scrypt like a wrong password (no user
+ * enumeration by timing). Hashed once, at the first login of any user rather than at startup: a
+ * start does not pay a scrypt (~0.3 s of CPU, 128 MiB) for a host that may see no login, and the
+ * first login waits for it whoever logs in.
+ */
+let unknownUserHash: Promise<string> | undefined;
+const hashForUnknownUsers = (): Promise<string> => (unknownUserHash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex')));
 
 function tokenController(
   users: ReadonlyMap<string, ConfiguredUser>,
@@ -233,8 +239,9 @@ function tokenController(
     ['request'],
     async (request: Request) => {
       const { username, password } = await readCredentials(request);
+      const forUnknownUsers = await hashForUnknownUsers();
       const user = users.get(username);
-      const stored = user?.password ?? (await unknownUserHash);
+      const stored = user?.password ?? forUnknownUsers;
       // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
       // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
       let valid: boolean;

@@ -2,11 +2,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/http-kernel/test/support/pglite-data.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
-/** Any free port of 127.0.0.1, and an in-memory database, so that test hosts never share a data folder. */
-const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' };
+/** Any free port of 127.0.0.1. */
+const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1' };
+
+/**
+ * The embedded database of a test host: the folder `env` names, or else a fresh database in a
+ * folder of its own (test hosts never share one), deleted when the host stops.
+ */
+async function databaseFolder(env: Record<string, string>): Promise<{ env: { PGLITE_DATA_DIR?: string }; remove(): Promise<void> }> {
+  if (env['PGLITE_DATA_DIR'] !== undefined || env['DATABASE_URL'] !== undefined) return { env: {}, remove: async () => undefined };
+  const folder: PgliteDataFolder = await pgliteDataFolder();
+  return { env: { PGLITE_DATA_DIR: folder.path }, remove: () => folder.remove() };
+}
 
 export interface StartedHost {
   app: App;
@@ -17,18 +28,32 @@ export interface StartedHost {
 
 /** The example host in this process, as main.ts wires it, on a free port of 127.0.0.1. */
 export async function startHostInProcess(env: Record<string, string> = {}, tls?: TlsOptions): Promise<StartedHost> {
-  const config = loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', ...env });
-  const logger = new MemoryLogger();
-  const app = await createApp(config, { logger });
-  const running = await serve(app.kernel, {
-    port: 0,
-    handleSignals: false,
-    ...(tls === undefined ? {} : { tls }),
-    ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
-    logger,
-    onShutdown: () => app.shutdown(),
-  });
-  return { app, running, logger, stop: () => running.close() };
+  const database = await databaseFolder(env);
+  try {
+    const config = loadConfig({ ...process.env, ...TEST_DEFAULTS, ...database.env, API_HOST_CONFIG: '', ...env });
+    const logger = new MemoryLogger();
+    const app = await createApp(config, { logger });
+    const running = await serve(app.kernel, {
+      port: 0,
+      handleSignals: false,
+      ...(tls === undefined ? {} : { tls }),
+      ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+      logger,
+      onShutdown: () => app.shutdown(),
+    });
+    return {
+      app,
+      running,
+      logger,
+      async stop() {
+        await running.close();
+        await database.remove();
+      },
+    };
+  } catch (error) {
+    await database.remove();
+    throw error;
+  }
 }
 
 export interface HostProcess {
@@ -42,12 +67,16 @@ export interface HostProcess {
   exited: Promise<number | null>;
 }
 
-/** `node --import tsx src/main.ts`, the command behind `pnpm start`, with `env` over this environment. */
-export function startHostProcess(env: Record<string, string>): HostProcess {
+/**
+ * `node --import tsx src/main.ts`, the command behind `pnpm start`, with `env` over this
+ * environment; its database folder is deleted once it has exited.
+ */
+export async function startHostProcess(env: Record<string, string>): Promise<HostProcess> {
+  const database = await databaseFolder(env);
   const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, ...TEST_DEFAULTS, ...env },
+    env: { ...process.env, ...TEST_DEFAULTS, ...database.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -56,7 +85,11 @@ export function startHostProcess(env: Record<string, string>): HostProcess {
   let log = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => (log += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      void database.remove().then(() => resolve(code));
+    }),
+  );
   const url = new Promise<string>((resolve, reject) => {
     // Only a guard against a hang: a start on a loaded machine can take tens of seconds.
     const timer = setTimeout(() => reject(new Error(`no startup line within 100 s; output: ${output}`)), 100_000);
