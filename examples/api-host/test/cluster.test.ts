@@ -99,7 +99,7 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
 
   beforeAll(async () => {
     redis = await RedisServer.start();
-    host = startHostProcess({
+    host = await startHostProcess({
       WORKERS: '4',
       DATABASE_URL: postgres.connectionString,
       DATABASE_IDLE_TTL,
@@ -352,7 +352,7 @@ describe('WORKERS=2 in production mode', () => {
   afterAll(() => stopHost(host));
 
   it('replaces a killed worker and keeps answering; SIGINT then stops both workers with exit 0', async () => {
-    host = startHostProcess({
+    host = await startHostProcess({
       WORKERS: '2',
       DATABASE_URL: postgres.connectionString,
       DATABASE_IDLE_TTL,
@@ -391,7 +391,7 @@ describe('WORKERS=2 in debug mode without Redis', () => {
   afterAll(() => stopHost(host));
 
   it('warns that profiles stay with their worker: a token resolves on the worker that issued it and on no other', async () => {
-    host = startHostProcess({
+    host = await startHostProcess({
       WORKERS: '2',
       DATABASE_URL: postgres.connectionString,
       DATABASE_IDLE_TTL,
@@ -415,7 +415,7 @@ describe('WORKERS=2 in debug mode without Redis', () => {
 
 describe('configurations the cluster refuses', () => {
   it('WORKERS>1 with the embedded database: exit 78 and a message naming DATABASE_URL', async () => {
-    const host = startHostProcess({ WORKERS: '2', DATABASE_URL: '', APP_DEBUG: '1', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ WORKERS: '2', DATABASE_URL: '', APP_DEBUG: '1', API_HOST_CONFIG: '' });
     expect(await host.exited).toBe(78);
     expect(host.log()).toContain(
       'Configuration error: WORKERS=2 needs DATABASE_URL: the embedded database (PGlite) runs inside one process, so several workers cannot share it.',
@@ -424,13 +424,13 @@ describe('configurations the cluster refuses', () => {
   });
 
   it('WORKERS that is not a number from 1 to 64: exit 78', async () => {
-    const host = startHostProcess({ WORKERS: 'four', DATABASE_URL: postgres.connectionString, API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ WORKERS: 'four', DATABASE_URL: postgres.connectionString, API_HOST_CONFIG: '' });
     expect(await host.exited).toBe(78);
     expect(host.log()).toContain('Configuration error: WORKERS must be a whole number from 1 to 64, got "four".');
   });
 
   it('WORKERS>1 with profiles in files (PROFILER_DIR) in debug mode: exit 78, pointing to PROFILER_REDIS_URL', async () => {
-    const host = startHostProcess({
+    const host = await startHostProcess({
       WORKERS: '2',
       DATABASE_URL: postgres.connectionString,
       PROFILER_DIR: 'var/never-created',
@@ -445,7 +445,7 @@ describe('configurations the cluster refuses', () => {
 
   it('workers that fail at startup are not forked forever: three in a row stop the cluster with exit 1', async () => {
     // Nothing listens on port 1: every worker fails to open its database.
-    const host = startHostProcess({
+    const host = await startHostProcess({
       WORKERS: '2',
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres',
       APP_DEBUG: '0',
@@ -458,7 +458,7 @@ describe('configurations the cluster refuses', () => {
   });
 
   it('a worker refused its configuration: the cluster stops at once with exit 78', async () => {
-    const host = startHostProcess({
+    const host = await startHostProcess({
       WORKERS: '2',
       DATABASE_URL: postgres.connectionString,
       PROFILER_REDIS_URL: 'not a url',

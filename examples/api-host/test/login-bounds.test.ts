@@ -102,7 +102,7 @@ it('the host process checks passwords in a child at nice 19; if that child dies,
       users: [{ username: 'demo', roles: ['ROLE_USER'], password: await scryptPasswordHasher.hash('demo-password', cheap) }],
     }),
   );
-  const host = startHostProcess({
+  const host = await startHostProcess({
     APP_DEBUG: '0',
     JWT_SECRET_KEY: keys.privateKeyPath,
     JWT_PUBLIC_KEY: keys.publicKeyPath,

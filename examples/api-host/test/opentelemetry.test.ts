@@ -108,7 +108,7 @@ const answers: Record<string, number> = {};
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  host = startHostProcess({
+  host = await startHostProcess({
     APP_DEBUG: '0',
     API_HOST_CONFIG: '',
     JWT_SECRET_KEY: keys.privateKeyPath,
