@@ -20,7 +20,7 @@ export type {
   EventSubscriber,
   Listener,
   ListenerOptions,
-  ListenerSpec,
+  ListenerDeclaration,
   RegisteredListener,
   SubscribedEvents,
 } from './dispatcher/types.js';

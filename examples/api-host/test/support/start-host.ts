@@ -6,7 +6,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
 /** Any free port of 127.0.0.1, and an in-memory database, so that test hosts never share a data folder. */
-const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' };
+export const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1', PGLITE_DATA_DIR: 'memory://' };
 
 export interface StartedHost {
   app: App;

@@ -23,7 +23,10 @@ interface Registration {
  * below the server's idle limit (`idle_session_timeout`, a proxy's timeout).
  */
 export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
-  /** Before the session (128) and everything that may query (router 32, firewall 8); after CORS (250). */
+  /**
+   * Before every listener that may query (`RouterListener.REQUEST_PRIORITY`,
+   * `FirewallListener.REQUEST_PRIORITY`); after `CorsListener.REQUEST_PRIORITY`, as a preflight needs no database.
+   */
   static readonly REQUEST_PRIORITY = 192;
   /** The reference's default time-to-live. */
   static readonly DEFAULT_TTL_SECONDS = 600;
@@ -46,11 +49,7 @@ export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: IdleConnectionListener.REQUEST_PRIORITY,
-        name: 'IdleConnectionListener.onKernelRequest',
-      },
+      'kernel.request': [this.onKernelRequest, IdleConnectionListener.REQUEST_PRIORITY],
     };
   }
 

@@ -40,7 +40,10 @@ export interface RouterListenerOptions {
  * `_controller` (the error sub-request) is not matched.
  */
 export class RouterListener implements EventSubscriber<KernelEventMap> {
-  /** After CORS (250), idle connections (192) and the default locale (100); before locale (16) and firewall (8), which need the route. */
+  /**
+   * After `CorsListener`, `IdleConnectionListener` and `LocaleListener.DEFAULT_LOCALE_PRIORITY`; before
+   * `LocaleListener.REQUEST_PRIORITY` and `FirewallListener.REQUEST_PRIORITY`, which need the route.
+   */
   static readonly REQUEST_PRIORITY = 32;
   /** Resets the chain's context once a (sub-)request is done, like the locale listener. */
   static readonly FINISH_REQUEST_PRIORITY = 0;
@@ -67,16 +70,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: RouterListener.REQUEST_PRIORITY,
-        name: 'RouterListener.onKernelRequest',
-      },
-      'kernel.finish_request': {
-        listener: (event) => this.onKernelFinishRequest(event),
-        priority: RouterListener.FINISH_REQUEST_PRIORITY,
-        name: 'RouterListener.onKernelFinishRequest',
-      },
+      'kernel.request': [this.onKernelRequest, RouterListener.REQUEST_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY],
     };
   }
 
