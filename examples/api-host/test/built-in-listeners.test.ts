@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as cors from '@switchboard/cors';
+import * as database from '@switchboard/database';
 import * as errorController from '@switchboard/error-controller';
 import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
@@ -29,6 +30,7 @@ interface ListenerRow {
 
 const PACKAGES: Record<string, object> = {
   cors,
+  database,
   'error-controller': errorController,
   'http-cache': httpCache,
   'http-kernel': httpKernel,

@@ -1,8 +1,12 @@
-import type { ExpiringConnection } from '../connection/expiring-connection.js';
-import type { EventSubscriber, SubscribedEvents } from '../dispatcher/types.js';
-import type { KernelEventMap } from '../event/kernel-events.js';
-import type { RequestEvent } from '../event/request-event.js';
-import { nullLogger, type Logger } from '../log/logger.js';
+import {
+  nullLogger,
+  type EventSubscriber,
+  type KernelEventMap,
+  type Logger,
+  type RequestEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import type { ExpiringConnection } from './expiring-connection.js';
 
 export interface IdleConnectionListenerOptions {
   logger?: Logger;
