@@ -75,29 +75,36 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
+  /** Routes the request; the routing step returns its failure and only this method throws it (docs/decisions.md D10). */
   onKernelRequest(event: RequestEvent): void {
+    const failure = this.#route(event);
+    if (failure !== null) throw failure;
+  }
+
+  /** Sets the routing attributes, or returns the HTTP error the request gets instead. */
+  #route(event: RequestEvent): HttpError | null {
     const request = event.request;
     // A new sub-request: the chain's context is the top of its stack again.
     if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
-    if (request.attributes.has('_controller')) return;
+    if (request.attributes.has('_controller')) return null;
 
     let result: MatchResult;
     try {
       result = this.router.match(request);
     } catch (error) {
-      if (error instanceof MalformedPathError) throw new BadRequestHttpError(error.message, { cause: error });
+      if (error instanceof MalformedPathError) return new BadRequestHttpError(error.message, { cause: error });
       throw error;
     }
     switch (result.kind) {
       case 'match':
         this.#apply(request, result.route.name, result.params);
-        return;
+        return null;
       case 'redirect':
         this.#applyRedirect(request, result);
-        return;
+        return null;
       case 'method-not-allowed':
       case 'not-found':
-        throw this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
+        return this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
     }
   }
 
