@@ -14,38 +14,45 @@ import { subscriberListeners } from './subscriber-listeners.js';
 type AnyListener = (event: unknown, eventName: string) => unknown;
 
 /**
- * One registration. `listener` is what callers see and remove; `method` and `receiver` are what a
- * dispatch calls: for a subscriber, its declared method on the subscriber itself (no wrapper
- * function between the loop and the method; docs/decisions.md D9), for a plain listener the
- * function itself.
- */
-interface Registration {
-  readonly registered: RegisteredListener<never>;
-  readonly method: AnyListener;
-  readonly receiver: unknown;
-}
-
-/**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
- * and as called (plain arrays of functions and their receivers, never handed out; see
- * docs/decisions.md D3).
+ * and as called (a plain array of functions, never handed out; see docs/decisions.md D3).
  */
 interface ListenerChain {
   readonly registered: ReadonlyArray<RegisteredListener<never>>;
   readonly calls: readonly AnyListener[];
-  readonly receivers: readonly unknown[];
 }
 
-const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [], receivers: [] };
+const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [] };
 
+/**
+ * A typed, prioritised, stoppable event dispatcher.
+ *
+ * - Higher priority runs first; equal priorities run in registration order.
+ * - Before each listener the event's `propagationStopped` is checked.
+ * - A dispatch works on the listener list as it was when the dispatch started: listeners added or
+ *   removed meanwhile take effect from the next dispatch (each event's chain is rebuilt, never
+ *   changed in place).
+ * - A dispatch is synchronous until a listener returns a promise; only then does it return a promise.
+ */
 export class EventDispatcher<M extends EventMap = Record<string, DispatchableEvent>> implements EventDispatcherInterface<M> {
-  readonly #registrations = new Map<string, Registration[]>();
+  readonly #registrations = new Map<string, Array<RegisteredListener<never>>>();
   /** Built from the registrations on first dispatch, dropped when they change. */
   readonly #chains = new Map<string, ListenerChain>();
 
   addListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority = 0, options: ListenerOptions = {}): this {
-    const name = options.name ?? (listener.name || 'anonymous');
-    return this.#register(eventName, { listener: listener as Listener<never>, priority, name }, listener as AnyListener, undefined);
+    if (!Number.isInteger(priority)) {
+      throw new TypeError(`Listener priority for "${eventName}" must be an integer, got ${String(priority)}.`);
+    }
+    const registered: RegisteredListener<never> = {
+      listener: listener as Listener<never>,
+      priority,
+      name: options.name ?? (listener.name || 'anonymous'),
+    };
+    const list = this.#registrations.get(eventName);
+    if (list === undefined) this.#registrations.set(eventName, [registered]);
+    else list.push(registered);
+    this.#chains.delete(eventName);
+    return this;
   }
 
   on<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority = 0, options?: ListenerOptions): this {
@@ -56,7 +63,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   removeListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this {
     const list = this.#registrations.get(eventName);
     if (list === undefined) return this;
-    const kept = list.filter((registration) => registration.registered.listener !== listener);
+    const kept = list.filter((registered) => registered.listener !== listener);
     if (kept.length === list.length) return this;
     if (kept.length === 0) this.#registrations.delete(eventName);
     else this.#registrations.set(eventName, kept);
@@ -70,8 +77,8 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
 
   /** Registers each listener `subscriber` declares, bound to it and named `Class.method`. */
   addSubscriber(subscriber: EventSubscriber<M>): this {
-    for (const { eventName, listener, method, priority, name } of subscriberListeners(subscriber)) {
-      this.#register(eventName, { listener, priority, name }, method as AnyListener, subscriber);
+    for (const { eventName, listener, priority, name } of subscriberListeners(subscriber)) {
+      this.addListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>, priority, { name });
     }
     return this;
   }
@@ -98,8 +105,8 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   }
 
   getListenerPriority<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): number | null {
-    const found = this.#registrations.get(eventName)?.find((registration) => registration.registered.listener === listener);
-    return found === undefined ? null : found.registered.priority;
+    const found = this.#registrations.get(eventName)?.find((registered) => registered.listener === listener);
+    return found === undefined ? null : found.priority;
   }
 
   hasListeners(eventName?: EventName<M>): boolean {
@@ -113,20 +120,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
-    const chain = this.#chainOf(eventName);
-    return callListeners(chain.calls, chain.receivers, eventName, event, 0);
-  }
-
-  #register(eventName: string, registered: RegisteredListener<never>, method: AnyListener, receiver: unknown): this {
-    if (!Number.isInteger(registered.priority)) {
-      throw new TypeError(`Listener priority for "${eventName}" must be an integer, got ${String(registered.priority)}.`);
-    }
-    const registration: Registration = { registered, method, receiver };
-    const list = this.#registrations.get(eventName);
-    if (list === undefined) this.#registrations.set(eventName, [registration]);
-    else list.push(registration);
-    this.#chains.delete(eventName);
-    return this;
+    return callListeners(this.#chainOf(eventName).calls, eventName, event, 0);
   }
 
   #chainOf(eventName: string): ListenerChain {
@@ -134,37 +128,26 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     if (cached !== undefined) return cached;
     const list = this.#registrations.get(eventName);
     // Array.prototype.sort is stable: equal priorities keep registration order.
-    const sorted = list === undefined ? [] : [...list].sort((a, b) => b.registered.priority - a.registered.priority);
+    const registered = list === undefined ? [] : [...list].sort((a, b) => b.priority - a.priority);
     const chain: ListenerChain =
-      sorted.length === 0
+      registered.length === 0
         ? NO_LISTENERS
-        : {
-            registered: Object.freeze(sorted.map((entry) => entry.registered)),
-            calls: sorted.map((entry) => entry.method),
-            receivers: sorted.map((entry) => entry.receiver),
-          };
+        : { registered: Object.freeze(registered), calls: registered.map((entry) => entry.listener as AnyListener) };
     this.#chains.set(eventName, chain);
     return chain;
   }
 }
 
 /**
- * The dispatch loop, shared with `TraceableEventDispatcher`: calls `listeners` (each on its
- * receiver, `undefined` for a plain function) from `from` on until one stops propagation.
- * Synchronous until a listener returns a promise; the rest run once it settles. Returns the
- * event, or a promise of it.
+ * The dispatch loop, shared with `TraceableEventDispatcher`: calls `listeners` from `from` on
+ * until one stops propagation. Synchronous until a listener returns a promise; the rest run once
+ * it settles. Returns the event, or a promise of it.
  */
-export function callListeners<E>(
-  listeners: readonly AnyListener[],
-  receivers: readonly unknown[],
-  eventName: string,
-  event: E,
-  from: number,
-): MaybePromise<E> {
+export function callListeners<E>(listeners: readonly AnyListener[], eventName: string, event: E, from: number): MaybePromise<E> {
   for (let i = from; i < listeners.length; i++) {
     if ((event as DispatchableEvent).propagationStopped === true) break;
-    const result = fromThenable(listeners[i]!.call(receivers[i], event, eventName));
-    if (result instanceof Promise) return resumeAfter(result, listeners, receivers, eventName, event, i + 1);
+    const result = fromThenable(listeners[i]!(event, eventName));
+    if (result instanceof Promise) return resumeAfter(result, listeners, eventName, event, i + 1);
   }
   return event;
 }
@@ -173,10 +156,9 @@ export function callListeners<E>(
 function resumeAfter<E>(
   pending: Promise<unknown>,
   listeners: readonly AnyListener[],
-  receivers: readonly unknown[],
   eventName: string,
   event: E,
   next: number,
 ): Promise<E> {
-  return andThen(pending, () => callListeners(listeners, receivers, eventName, event, next)) as Promise<E>;
+  return andThen(pending, () => callListeners(listeners, eventName, event, next)) as Promise<E>;
 }

@@ -5,8 +5,6 @@ export interface SubscriberListener {
   readonly eventName: string;
   /** The declared function bound to the subscriber: the same function each time it is asked for. */
   readonly listener: Listener<never>;
-  /** The declared function itself, which a dispatch calls with the subscriber as `this`. */
-  readonly method: Listener<never>;
   readonly priority: number;
   /** `Class.method`, from the subscriber's class and the declared function's name. */
   readonly name: string;
@@ -17,7 +15,7 @@ type DeclaredFunction = Listener<never>;
 /**
  * The bound listeners of each subscriber, by declared function. Kept per subscriber object (and
  * gone with it), so `removeSubscriber` finds the very functions `addSubscriber` registered, on any
- * dispatcher, and `getListeners` hands out functions that keep their `this`.
+ * dispatcher.
  */
 const boundBySubscriber = new WeakMap<object, Map<DeclaredFunction, Listener<never>>>();
 
@@ -30,13 +28,7 @@ export function subscriberListeners<M extends EventMap>(subscriber: EventSubscri
     const declared = events[eventName]!;
     const declarations = isDeclaration(declared) ? [declared] : declared;
     for (const [fn, priority] of declarations) {
-      listeners.push({
-        eventName,
-        listener: boundTo(subscriber, fn),
-        method: fn,
-        priority,
-        name: `${className}.${memberName(subscriber, fn)}`,
-      });
+      listeners.push({ eventName, listener: boundTo(subscriber, fn), priority, name: `${className}.${memberName(subscriber, fn)}` });
     }
   }
   return listeners;

@@ -114,19 +114,10 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
     const timed = recording.listeners.map((listener) => (subject: unknown, name: string) => recording.call(listener, subject, name));
     return attempt(
       () =>
-        andThen(
-          callListeners(
-            timed,
-            timed.map(() => undefined),
-            eventName,
-            event,
-            0,
-          ),
-          (dispatched) => {
-            this.#tracer(recording.finish());
-            return dispatched;
-          },
-        ),
+        andThen(callListeners(timed, eventName, event, 0), (dispatched) => {
+          this.#tracer(recording.finish());
+          return dispatched;
+        }),
       (error) => {
         this.#tracer(recording.finish(error));
         throw error;
