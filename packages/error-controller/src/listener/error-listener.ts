@@ -1,13 +1,10 @@
 import {
-  handleEagerlyWith,
   HttpError,
   isLogged,
   isThenable,
   logAt,
   RequestType,
   Response,
-  statusOf,
-  statusText,
   stderrLogger,
   type Controller,
   type EventSubscriber,
@@ -18,6 +15,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
+import { handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
