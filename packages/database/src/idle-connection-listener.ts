@@ -23,7 +23,7 @@ interface Registration {
  * Keeps database connections usable across idle periods: before each request (main and sub),
  * every registered connection open longer than its time-to-live is closed, so the request's first
  * query opens a fresh one instead of meeting one the server (or a firewall) dropped meanwhile.
- * The age counts from the connect, not from the last query, as the reference does: keep the TTL
+ * The age counts from the connect, not from the last query, as Symfony does: keep the TTL
  * below the server's idle limit (`idle_session_timeout`, a proxy's timeout).
  */
 export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
@@ -32,7 +32,7 @@ export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
    * `FirewallListener.REQUEST_PRIORITY`); after `CorsListener.REQUEST_PRIORITY`, as a preflight needs no database.
    */
   static readonly REQUEST_PRIORITY = 192;
-  /** The reference's default time-to-live. */
+  /** Symfony's default time-to-live. */
   static readonly DEFAULT_TTL_SECONDS = 600;
 
   readonly #registrations: Registration[] = [];

@@ -8,7 +8,7 @@ const DEFAULT = 'no-cache, private';
 const DEFAULT_VALIDATED = 'private, must-revalidate';
 
 /**
- * Gives every response a Cache-Control, as the reference's response header bag does on its own:
+ * Gives every response a Cache-Control, as Symfony's response header bag does on its own:
  * none set → `no-cache, private` (or `private, must-revalidate` when `Last-Modified` or `Expires`
  * is present); directives set without a scope (`public`, `private`, `s-maxage`) → `private` added.
  * A response is therefore never cacheable by shared caches unless something said so on purpose.

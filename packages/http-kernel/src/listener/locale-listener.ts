@@ -88,7 +88,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
   }
 
   /**
-   * Main requests only, as the reference does: an error sub-request negotiates its own locale, but
+   * Main requests only, as Symfony does: an error sub-request negotiates its own locale, but
    * its page must keep the spec's headers (`Vary: Accept` alone on the 404).
    */
   onKernelResponse(event: ResponseEvent): void {

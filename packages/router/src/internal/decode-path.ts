@@ -1,7 +1,7 @@
 import { MalformedPathError } from '../error/routing-error.js';
 
 /**
- * Percent-decodes a path once, as the reference's raw-URL decoding does (`+` stays `+`, `%2F`
+ * Percent-decodes a path once, as Symfony's raw-URL decoding does (`+` stays `+`, `%2F`
  * becomes `/`). An empty path is `/`. Malformed escapes or non-UTF-8 bytes throw.
  */
 export function decodePath(raw: string): string {
