@@ -75,7 +75,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
-  /** Routes the request; the routing step returns its failure and only this method throws it (docs/decisions.md D10). */
+  /** Routes the request; the routing step returns its failure and only this method throws it (docs/decisions.md D9). */
   onKernelRequest(event: RequestEvent): void {
     const failure = this.#route(event);
     if (failure !== null) throw failure;
