@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
-import { startPostgres } from '../../packages/http-kernel/test/support/database-servers.js';
+import { startPostgres } from '../../packages/database/test/support/database-servers.js';
 import { machineLine } from '../report.js';
 import { autocannon, machineCpuReader, startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';
 

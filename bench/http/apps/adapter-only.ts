@@ -1,12 +1,12 @@
 // The node adapter in front of a trivial handler instead of the kernel: separates the adapter's
 // cost (request conversion, response writing) from the kernel's and its listeners'.
 import type { RequestListener } from 'node:http';
-import { JsonResponse, type Request, type Response } from '@switchboard/http-kernel';
-import { createRequestListener, type HostedKernel } from '@switchboard/node-adapter';
+import { JsonResponse, type HttpKernelInterface, type Request, type Response } from '@switchboard/http-kernel';
+import { createRequestListener } from '@switchboard/node-adapter';
 import { HELLO_BODY, HELLO_PATH, NOT_FOUND_BODY } from '../contract.js';
 
 export function createListener(): RequestListener {
-  const handler: HostedKernel = {
+  const handler: HttpKernelInterface = {
     handle: async (request: Request): Promise<Response> =>
       request.method === 'GET' && request.rawPath === HELLO_PATH
         ? new JsonResponse(HELLO_BODY)

@@ -14,7 +14,7 @@ import {
   SERVER_IDLE_TIMEOUT_MS,
   startPostgres,
   type TestDatabaseServer,
-} from '../../../packages/http-kernel/test/support/database-servers.js';
+} from '../../../packages/database/test/support/database-servers.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 interface Answer {

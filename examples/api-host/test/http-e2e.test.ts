@@ -19,7 +19,7 @@ describe('example host over HTTP/1.1 (fetch, curl)', () => {
     return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
   };
 
-  it('answers GET /robots.txt with the spec 404: message, headers, no cookie', async () => {
+  it('answers GET /robots.txt with the full 404: message, headers, no cookie', async () => {
     // fetch decodes content-encoding itself and would refuse a forged accept-encoding: none is applied here anyway.
     expectSpecNotFound(await get('/robots.txt', { headers: ROBOTS_HEADERS }), `${base}/robots.txt`);
     const record = host.logger.records.find((r) => r.level === 'ERROR' && r.message.includes('/robots.txt'));
@@ -61,7 +61,7 @@ describe('example host over HTTP/1.1 (fetch, curl)', () => {
     expect(response.headers['set-cookie']).toBeUndefined();
   });
 
-  it.runIf(curlAvailable)('answers curl with the spec 404, and HEAD without a body', async () => {
+  it.runIf(curlAvailable)('answers curl with the full 404, and HEAD without a body', async () => {
     const headerArgs = Object.entries(ROBOTS_HEADERS).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
     expectSpecNotFound(await curl([...headerArgs, `${base}/robots.txt`]), `${base}/robots.txt`);
     expectSpecNotFound(await curl(['-I', ...headerArgs, `${base}/robots.txt`]), `${base}/robots.txt`, { head: true });
@@ -97,7 +97,7 @@ describe('example host over HTTPS: HTTP/2 and HTTP/1.1 on one port', () => {
   });
   afterAll(() => host.stop());
 
-  it('answers the node:http2 client with the spec 404', async () => {
+  it('answers the node:http2 client with the full 404', async () => {
     expectSpecNotFound(await http2Request(base, '/robots.txt', ROBOTS_HEADERS), `${base}/robots.txt`);
   });
 
@@ -105,7 +105,7 @@ describe('example host over HTTPS: HTTP/2 and HTTP/1.1 on one port', () => {
     expectSpecNotFound(await http2Request(base, '/robots.txt', ROBOTS_HEADERS, 'HEAD'), `${base}/robots.txt`, { head: true });
   });
 
-  it('answers an HTTPS HTTP/1.1 client with the spec 404', async () => {
+  it('answers an HTTPS HTTP/1.1 client with the full 404', async () => {
     expectSpecNotFound(await https1Request(`${base}/robots.txt`, ROBOTS_HEADERS), `${base}/robots.txt`);
   });
 

@@ -10,7 +10,7 @@ import {
   startPglite,
   startPostgres,
   type TestDatabaseServer,
-} from '../../../packages/http-kernel/test/support/database-servers.js';
+} from '../../../packages/database/test/support/database-servers.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireCors } from '../src/wiring/cors.js';
 import { wireDatabase } from '../src/wiring/database.js';

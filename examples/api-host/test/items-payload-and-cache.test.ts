@@ -3,7 +3,7 @@ import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/http-kernel/test/support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireDatabase } from '../src/wiring/database.js';
 import { wireHttpCache } from '../src/wiring/http-cache.js';

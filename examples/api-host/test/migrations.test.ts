@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestDatabaseServer } from '../../../packages/http-kernel/test/support/database-servers.js';
+import { startPostgres, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
 import { MIGRATIONS, migrate } from '../src/database/migrations.js';
 
 let postgres: TestDatabaseServer;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { pgliteDataFolder } from '../../../packages/http-kernel/test/support/pglite-data.js';
+import { pgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createConsoleLogger } from '../src/console-logger.js';

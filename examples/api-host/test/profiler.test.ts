@@ -1,5 +1,5 @@
 /**
- * The profiler end to end on the example host (issue 6 "done when"): the spec 7.1 header table,
+ * The profiler end to end on the example host (issue 6 "done when"): the debug header table of docs/profiler.md,
  * following x-debug-token-link, /_profiler/latest by client IP, the failed main request's events,
  * and no profiler at all with debug off.
  */
@@ -48,7 +48,7 @@ describe('profiler on the example host, debug mode', () => {
     expect(timing).toMatch(new RegExp(`total;dur=\\d+\\.\\d;desc="profile ${response.headers.get('x-debug-token')}"$`));
   });
 
-  it('answers GET /robots.txt with the complete header table of spec 7.1', async () => {
+  it('answers GET /robots.txt with the complete header table of docs/profiler.md', async () => {
     const response = await get(`${base}/robots.txt`, { referer: REFERER, accept: 'text/html', 'user-agent': 'e2e' });
     const message = `No route found for "GET ${base}/robots.txt" (from "${REFERER}")`;
     expectSpecNotFound(

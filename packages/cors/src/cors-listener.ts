@@ -19,19 +19,22 @@ interface CorsDecision {
 
 /**
  * Cross-origin resource sharing for main requests.
- * - `kernel.request` 250: answers preflights itself (before routing, so unknown paths too) and
+ * - `kernel.request` (`REQUEST_PRIORITY`): answers preflights itself (before routing, so unknown paths too) and
  *   remembers whether an actual request's origin is allowed.
- * - `kernel.response` 0: adds `Access-Control-Allow-Origin` (the exact origin), `-Credentials` and
+ * - `kernel.response` (`RESPONSE_PRIORITY`): adds `Access-Control-Allow-Origin` (the exact origin), `-Credentials` and
  *   `-Expose-Headers` for allowed origins, and `Vary: Origin` whenever an Origin was judged.
- * - `kernel.response` −20: `Vary: Origin` on publicly cacheable responses of CORS-enabled paths even
+ * - `kernel.response` (`CACHEABLE_VARY_PRIORITY`): `Vary: Origin` on publicly cacheable responses of CORS-enabled paths even
  *   without an Origin, so a shared cache never serves one origin's answer to another.
  * A refused origin gets no CORS header and no error: the browser does the blocking.
  */
 export class CorsListener implements EventSubscriber<KernelEventMap> {
-  /** Before the idle-connection step (192) and routing (32): a preflight needs neither. */
+  /** Before `IdleConnectionListener.REQUEST_PRIORITY` and `RouterListener.REQUEST_PRIORITY`: a preflight needs neither. */
   static readonly REQUEST_PRIORITY = 250;
   static readonly RESPONSE_PRIORITY = 0;
-  /** After the cache attribute (−10) made a response public, before the default Cache-Control (−32). */
+  /**
+   * After `CacheAttributeListener.RESPONSE_PRIORITY` made a response public, before
+   * `DefaultCacheControlListener.RESPONSE_PRIORITY` fills in a default.
+   */
   static readonly CACHEABLE_VARY_PRIORITY = -20;
 
   readonly #policies: CorsPolicyMap;
@@ -44,22 +47,10 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: CorsListener.REQUEST_PRIORITY,
-        name: 'CorsListener.onKernelRequest',
-      },
+      'kernel.request': [this.onKernelRequest, CorsListener.REQUEST_PRIORITY],
       'kernel.response': [
-        {
-          listener: (event) => this.onKernelResponse(event),
-          priority: CorsListener.RESPONSE_PRIORITY,
-          name: 'CorsListener.onKernelResponse',
-        },
-        {
-          listener: (event) => this.varyCacheableResponse(event),
-          priority: CorsListener.CACHEABLE_VARY_PRIORITY,
-          name: 'CorsListener.varyCacheableResponse',
-        },
+        [this.onKernelResponse, CorsListener.RESPONSE_PRIORITY],
+        [this.varyCacheableResponse, CorsListener.CACHEABLE_VARY_PRIORITY],
       ],
     };
   }

@@ -1,7 +1,7 @@
 import { Response, type Request } from '@switchboard/http-kernel';
 import type { CorsPolicy } from './cors-policy.js';
 
-/** Headers a page may always send; a preflight never needs to list them (as the reference does). */
+/** Headers a page may always send; a preflight never needs to list them (as Symfony does). */
 const ALWAYS_ALLOWED_HEADERS = new Set(['accept', 'accept-language', 'content-language', 'origin']);
 
 /** RFC 9110 token: what a method or header name may be made of. */

@@ -17,10 +17,7 @@ beforeAll(async () => {
       new CorsListener({ allowHeaders: ['content-type', 'x-client'], exposeHeaders: ['x-echo'] }),
       {
         getSubscribedEvents: () => ({
-          'kernel.request': {
-            listener: (event) => void seen.push(`${event.request.method} ${event.request.headers.get('origin')}`),
-            priority: 300,
-          },
+          'kernel.request': [(event) => void seen.push(`${event.request.method} ${event.request.headers.get('origin')}`), 300],
         }),
       },
     ],

@@ -15,7 +15,7 @@ export {
   type FlattenOptions,
 } from './flatten/flatten-error.js';
 export type { StackFrame } from './flatten/stack-frame.js';
-export type { SourceExcerpt } from './flatten/source-excerpt.js';
+export { SourceExcerptReader, type SourceExcerpt } from './flatten/source-excerpt.js';
 
 export type { ErrorRenderer, RenderedError } from './renderer/error-renderer.js';
 export { HtmlErrorRenderer } from './renderer/html-error-renderer.js';

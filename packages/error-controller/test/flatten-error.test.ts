@@ -162,6 +162,10 @@ describe('SourceExcerptReader', () => {
       writeFileSync(file, 'one\nsecond\nthree\n');
       expect(new SourceExcerptReader().excerpt(file, 2, 1)?.lines).toEqual(['one', 'second', 'three']);
       expect(new SourceExcerptReader().excerpt('source.ts', 2, 0)).toBeNull();
+      // Only source files: a frame naming any other file shows no lines of it.
+      const secrets = join(dir, 'secrets.env');
+      writeFileSync(secrets, 'TOKEN=x\n');
+      expect(new SourceExcerptReader().excerpt(secrets, 1, 0)).toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

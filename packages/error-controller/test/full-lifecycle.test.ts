@@ -44,7 +44,7 @@ function app(options: Partial<ErrorListenerOptions> = {}) {
   });
 }
 
-/** Asserts every header of spec 7.1 except the profiler's three, and no cookie. */
+/** Asserts every header of the error response (docs/errors.md) except the profiler's three, and no cookie. */
 function expectErrorHeaders(response: Response, contentType = 'text/html; charset=UTF-8'): void {
   expect(response.headers.get('content-type')).toBe(contentType);
   expect(response.headers.get('cache-control')).toBe('no-cache, private');
@@ -83,7 +83,7 @@ describe('full lifecycle of an error response', () => {
     expect(routed).toEqual(['RouterListener.onKernelRequest', 'RouterListener.onKernelRequest']);
   });
 
-  it('405 with the Allow header and the message of spec 7.2', async () => {
+  it("405 with the Allow header and the router's message", async () => {
     const kernel = app();
     const response = await kernel.handle(Request.fromUrl('http://localhost/items', { method: 'DELETE' }));
     expect(response.status).toBe(405);

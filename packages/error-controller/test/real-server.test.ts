@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('error responses over node:http', () => {
-  it("sends the 404 with every header of spec 7.1 except the profiler's", async () => {
+  it("sends the 404 with every header of the error response except the profiler's", async () => {
     const response = await fetch(`${served.url}/robots.txt`, { headers: { referer: 'http://127.0.0.1/start' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('text/html; charset=UTF-8');

@@ -20,13 +20,12 @@ export type {
   EventSubscriber,
   Listener,
   ListenerOptions,
-  ListenerSpec,
+  ListenerDeclaration,
   RegisteredListener,
   SubscribedEvents,
 } from './dispatcher/types.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
-export { httpDate } from './http/http-date.js';
 export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
@@ -39,8 +38,7 @@ export {
   type Scheme,
 } from './http/request.js';
 export { RequestStack } from './http/request-stack.js';
-export { addVary, varyOf } from './http/vary.js';
-export { negotiateLocale, normaliseLocale, parseAcceptLanguage, type LanguagePreference } from './http/accept-language.js';
+export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
 export { KernelEvent } from './event/kernel-event.js';
@@ -55,15 +53,13 @@ export { TerminateEvent } from './event/terminate-event.js';
 export { KernelEvents, type KernelEventMap } from './event/kernel-events.js';
 
 export {
-  argumentMetadataOf,
-  controllerName,
   defineController,
   type ArgumentDeclaration,
   type ArgumentMetadata,
   type Controller,
 } from './controller/controller.js';
 export { ControllerResolver } from './controller/controller-resolver.js';
-export { ArgumentResolver, defaultValueResolvers } from './controller/argument-resolver.js';
+export { ArgumentResolver } from './controller/argument-resolver.js';
 export type { ValueResolver } from './controller/value-resolver/value-resolver.js';
 export { RequestValueResolver } from './controller/value-resolver/request-value-resolver.js';
 export { RequestAttributeValueResolver } from './controller/value-resolver/request-attribute-value-resolver.js';
@@ -77,9 +73,6 @@ export {
   NotFoundHttpError,
   PayloadTooLargeHttpError,
   ServiceUnavailableHttpError,
-  STATUS_TEXTS,
-  statusOf,
-  statusText,
   UnauthorizedHttpError,
   UnprocessableEntityHttpError,
   UnsupportedMediaTypeHttpError,
@@ -87,8 +80,8 @@ export {
   type HttpErrorOptions,
 } from './error/http-error.js';
 
-export { HttpKernel, describeError, type HttpKernelOptions } from './kernel/http-kernel.js';
-export { handleEagerlyWith, type HttpKernelInterface } from './kernel/http-kernel-interface.js';
+export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
+export type { HttpKernelInterface } from './kernel/http-kernel-interface.js';
 export { RequestType } from './kernel/request-type.js';
 export {
   KERNEL_LISTENER_CHANNEL,
@@ -103,7 +96,6 @@ export type { TracedCallContext } from './tracing/traced-call.js';
 
 export {
   createStderrLogger,
-  LEVEL_RANK,
   isLogged,
   logAt,
   MemoryLogger,
@@ -120,9 +112,3 @@ export { DefaultCacheControlListener } from './listener/default-cache-control-li
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
 export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';
-export { IdleConnectionListener, type IdleConnectionListenerOptions } from './listener/idle-connection-listener.js';
-export type { ExpiringConnection } from './connection/expiring-connection.js';
-export type { PgClientLike, PgPoolLike, PgQueryable, PgQueryableLike, PgQueryResultLike } from './connection/pg-like.js';
-export { PgConnection, type PgConnectionOptions } from './connection/pg-connection.js';
-export { PgClientConnection, type PgClientConnectionOptions } from './connection/pg-client-connection.js';
-export { PgPoolConnection, type PgPoolConnectionOptions } from './connection/pg-pool-connection.js';

@@ -192,10 +192,10 @@ describe('EventDispatcher subscribers', () => {
     getSubscribedEvents(): SubscribedEvents<Events> {
       return {
         ping: [
-          { listener: this.onPing, priority: 10, name: 'Audit::onPing' },
-          { listener: this.onPingLate, priority: -10 },
+          [this.onPing, 10],
+          [this.onPingLate, -10],
         ],
-        pong: { listener: this.onPong },
+        pong: [this.onPong, 0],
       };
     }
   }
@@ -208,7 +208,11 @@ describe('EventDispatcher subscribers', () => {
     const ping = new Recorded();
     d.dispatch('ping', ping);
     expect(ping.calls).toEqual(['audit-ping', 'own', 'audit-ping-late']);
-    expect(d.getListeners('ping')[0]!.name).toBe('Audit::onPing');
+    expect(d.getListeners('ping').map((listener) => listener.name)).toEqual([
+      'AuditSubscriber.onPing',
+      'own',
+      'AuditSubscriber.onPingLate',
+    ]);
     const pong = new Recorded();
     d.dispatch('pong', pong);
     expect(pong.calls).toEqual(['audit-pong']);
@@ -218,6 +222,46 @@ describe('EventDispatcher subscribers', () => {
     d.dispatch('ping', after);
     expect(after.calls).toEqual(['own']);
     expect(d.hasListeners('pong')).toBe(false);
+  });
+
+  /** Declares prototype methods that read private state: each call must see its own instance. */
+  class CountingSubscriber implements EventSubscriber<Events> {
+    static readonly PING_PRIORITY = 5;
+    readonly #label: string;
+    constructor(label: string) {
+      this.#label = label;
+    }
+    getSubscribedEvents(): SubscribedEvents<Events> {
+      return { ping: [this.onPing, CountingSubscriber.PING_PRIORITY], pong: [this.onPong, 0] };
+    }
+    onPing(event: Recorded): void {
+      event.calls.push(`${this.#label}:ping`);
+    }
+    onPong(event: Recorded): void {
+      event.calls.push(`${this.#label}:pong`);
+    }
+  }
+
+  it('calls declared methods on their own instance, names them Class.method, and removes one instance without the other', () => {
+    const d = new EventDispatcher<Events>();
+    const first = new CountingSubscriber('first');
+    const second = new CountingSubscriber('second');
+    d.addSubscriber(first).addSubscriber(second);
+    expect(d.getListeners('ping').map(({ name, priority }) => `${name} ${priority}`)).toEqual([
+      'CountingSubscriber.onPing 5',
+      'CountingSubscriber.onPing 5',
+    ]);
+    const ping = new Recorded();
+    d.dispatch('ping', ping);
+    expect(ping.calls).toEqual(['first:ping', 'second:ping']);
+
+    d.removeSubscriber(first);
+    const after = new Recorded();
+    d.dispatch('ping', after);
+    d.dispatch('pong', after);
+    expect(after.calls).toEqual(['second:ping', 'second:pong']);
+    d.removeSubscriber(second);
+    expect(d.getAllListeners().size).toBe(0);
   });
 });
 

@@ -3,7 +3,6 @@ import {
   EventDispatcher,
   HttpKernel,
   LocaleListener,
-  negotiateLocale,
   NotFoundHttpError,
   Request,
   RequestType,
@@ -13,6 +12,7 @@ import {
   type LocaleAware,
   type LocaleListenerOptions,
 } from '../src/index.js';
+import { negotiateLocale } from '../src/http/accept-language.js';
 
 interface Route {
   controller: Controller;

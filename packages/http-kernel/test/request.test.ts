@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response, httpDate } from '../src/index.js';
+import { httpDate } from '../src/http/http-date.js';
+import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response } from '../src/index.js';
 
 describe('Request', () => {
   it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {

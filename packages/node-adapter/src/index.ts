@@ -4,7 +4,6 @@
  * @module
  */
 export { createRequestListener, NodeAdapter, type NodeRequestListener } from './node-adapter.js';
-export type { HostedKernel } from './hosted-kernel.js';
 export { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT_MS, type NodeAdapterOptions } from './adapter-options.js';
 export { NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
 export { parseRequestTarget, type RequestTarget } from './request/request-target.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { describeError, handleEagerlyWith, isThenable, logAt, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { isThenable, logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { describeError, handleEagerlyWith } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
-import type { HostedKernel } from './hosted-kernel.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
 import { isHttp2, NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
@@ -26,7 +26,7 @@ export type NodeRequestListener = {
  * terminations not run yet).
  */
 export class NodeAdapter {
-  readonly #kernel: HostedKernel;
+  readonly #kernel: HttpKernelInterface;
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
   readonly #pendingTerminations = new Set<Promise<void>>();
@@ -39,7 +39,7 @@ export class NodeAdapter {
   #sweepAt = MIN_SWEEP;
   #closingConnections = false;
 
-  constructor(kernel: HostedKernel, options: NodeAdapterOptions = {}) {
+  constructor(kernel: HttpKernelInterface, options: NodeAdapterOptions = {}) {
     const resolved = resolveAdapterOptions(options);
     this.#kernel = kernel;
     this.#factory = new NodeRequestFactory(resolved);
@@ -218,7 +218,7 @@ function isClosed(res: NodeServerResponse): boolean {
 }
 
 /** `(req, res)` listener that hands every request to `kernel`. */
-export function createRequestListener(kernel: HostedKernel, options?: NodeAdapterOptions): NodeRequestListener {
+export function createRequestListener(kernel: HttpKernelInterface, options?: NodeAdapterOptions): NodeRequestListener {
   return new NodeAdapter(kernel, options).listener;
 }
 

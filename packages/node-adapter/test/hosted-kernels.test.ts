@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
-import { createRequestListener, type HostedKernel } from '../src/index.js';
+import { MemoryLogger, Response, type HttpKernelInterface, type Request } from '@switchboard/http-kernel';
+import { createRequestListener } from '../src/index.js';
 
 /** Any object with `handle` (and optionally `handleEagerly`) can be hosted; each way of answering or failing is served for real. */
 describe('hosted kernels', () => {
@@ -12,7 +12,7 @@ describe('hosted kernels', () => {
     server = null;
   });
 
-  async function serve(kernel: HostedKernel, logger = new MemoryLogger()): Promise<string> {
+  async function serve(kernel: HttpKernelInterface, logger = new MemoryLogger()): Promise<string> {
     server = http.createServer(createRequestListener(kernel, { logger }));
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

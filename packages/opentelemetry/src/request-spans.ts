@@ -10,7 +10,8 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import { controllerName, type HeaderBag, type KernelRequestContext } from '@switchboard/http-kernel';
+import type { HeaderBag, KernelRequestContext } from '@switchboard/http-kernel';
+import { controllerName } from '@switchboard/http-kernel/internal';
 import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
 
 /** Reads the request's headers for a propagator (`traceparent`, `tracestate`, `baggage`). */

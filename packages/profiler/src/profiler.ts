@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { describeError } from '@switchboard/http-kernel';
+import { describeError } from '@switchboard/http-kernel/internal';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
 import { Profile, type ProfileSummary } from './profile/profile.js';

@@ -8,7 +8,7 @@ import { profiledKernel } from './support/profiled-kernel.js';
 
 const HEX6 = /^[0-9a-f]{6}$/;
 
-describe('debug token headers (spec 7.1)', () => {
+describe('debug token headers (docs/profiler.md)', () => {
   it('names the error sub-request in x-debug-token and its link, the failed main request in x-previous-debug-token', async () => {
     const app = profiledKernel();
     const response = await app.handle(

@@ -280,9 +280,10 @@ describe('RouterListener in the kernel', () => {
   it('declares its priorities as named constants', () => {
     expect(RouterListener.REQUEST_PRIORITY).toBe(32);
     expect(RouterListener.FINISH_REQUEST_PRIORITY).toBe(0);
-    const events = new RouterListener(new Router(new RouteCollection())).getSubscribedEvents();
-    expect(events['kernel.request']).toMatchObject({ priority: 32 });
-    expect(events['kernel.finish_request']).toMatchObject({ priority: 0 });
+    const listener = new RouterListener(new Router(new RouteCollection()));
+    const events = listener.getSubscribedEvents();
+    expect(events['kernel.request']).toEqual([listener.onKernelRequest, 32]);
+    expect(events['kernel.finish_request']).toEqual([listener.onKernelFinishRequest, 0]);
   });
 
   it('strict mode answers the toggled slash with 404 and keeps the original path', async () => {

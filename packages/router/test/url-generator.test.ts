@@ -27,7 +27,7 @@ describe('UrlGenerator', () => {
     expect(router.generate('file', { path: 'a b/c?d' })).toBe('/files/a%20b/c%3Fd');
   });
 
-  it('keeps the characters the reference leaves readable and encodes dot segments', () => {
+  it('keeps the characters Symfony leaves readable and encodes dot segments', () => {
     expect(router.generate('dots', { x: 'a@b:c;d,e=f+g!h*i|j' })).toBe('/d/a@b:c;d,e=f+g!h*i|j');
     expect(router.generate('dots', { x: '..' })).toBe('/d/%2E%2E');
   });

@@ -264,7 +264,7 @@ describe('parameters, requirements and defaults', () => {
     expect(match(router, 'GET', '/post/NOPE').kind).toBe('not-found');
   });
 
-  it('stops a default parameter before the next separator, as the reference does', () => {
+  it('stops a default parameter before the next separator, as Symfony does', () => {
     const router = routerOf([['file', '/dl/:name.:ext']]);
     expect(match(router, 'GET', '/dl/report.pdf')).toMatchObject({ params: { name: 'report', ext: 'pdf' } });
     expect(match(router, 'GET', '/dl/report.tar.gz')).toMatchObject({ params: { name: 'report', ext: 'tar.gz' } });
@@ -331,7 +331,7 @@ describe('mounted collections', () => {
   });
 });
 
-describe("shapes from the reference's own test cases", () => {
+describe("shapes from Symfony's own test cases", () => {
   it('matches a path that opens with an optional group, and generates it with one slash', () => {
     const router = routerOf([['docs', '{/:lang}/docs']]);
     expect(match(router, 'GET', '/docs')).toEqual({ kind: 'match', route: 'docs', params: {} });

@@ -27,7 +27,7 @@ const firewall = new FirewallListener(
 );
 
 describe('security listeners', () => {
-  it('register at the priorities of the reference (symfony-reference j)', () => {
+  it('register at the priorities Symfony gives the same steps', () => {
     const dispatcher = new EventDispatcher<KernelEventMap>();
     for (const subscriber of [firewall, new SameOriginListener(), new IsGrantedListener(), new StatelessCheckListener({ debug: true })]) {
       dispatcher.addSubscriber(subscriber);

@@ -1,4 +1,4 @@
-import type { PgQueryable } from '@switchboard/http-kernel';
+import type { PgQueryable } from '@switchboard/database';
 
 /** The schema, one step per entry, applied in order; never edit an applied step, add one. */
 export const MIGRATIONS: readonly string[] = [

@@ -1,4 +1,5 @@
-import { PgPoolConnection, type Logger } from '@switchboard/http-kernel';
+import { PgPoolConnection } from '@switchboard/database';
+import type { Logger } from '@switchboard/http-kernel';
 import pg from 'pg';
 import { lockDataDirectory } from './data-directory-lock.js';
 import { migrate } from './migrations.js';

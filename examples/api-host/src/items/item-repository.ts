@@ -1,4 +1,4 @@
-import type { PgQueryable } from '@switchboard/http-kernel';
+import type { PgQueryable } from '@switchboard/database';
 import type { Item, NewItem } from './item.js';
 
 interface ItemRow {

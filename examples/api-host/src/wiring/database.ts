@@ -1,4 +1,5 @@
-import { IdleConnectionListener, type EventDispatcher, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import { IdleConnectionListener } from '@switchboard/database';
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import { resolve } from 'node:path';
 import { HOST_ROOT } from '../config.js';
 import { IN_MEMORY, openDatabase, type Database } from '../database/open-database.js';

@@ -15,11 +15,7 @@ export class ServedByListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: ServedByListener.RESPONSE_PRIORITY,
-        name: 'ServedByListener.onKernelResponse',
-      },
+      'kernel.response': [this.onKernelResponse, ServedByListener.RESPONSE_PRIORITY],
     };
   }
 

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SimpleResponse } from './clients.js';
 
-/** The request of the spec's section 4: GET of a path with no route, with the four optional headers. */
+/** The 404 request the host tests replay: GET of a path with no route, with the four optional headers. */
 export const ROBOTS_HEADERS = {
   accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8',
   'accept-encoding': 'gzip, deflate, br',

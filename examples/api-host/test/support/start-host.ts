@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/http-kernel/test/support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/database/test/support/pglite-data.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
 /** Any free port of 127.0.0.1. */
-const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1' };
+export const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1' };
 
 /**
  * The embedded database of a test host: the folder `env` names, or else a fresh database in a

@@ -3,11 +3,11 @@ import {
   HttpKernel,
   NotFoundHttpError,
   Response,
-  statusOf,
   type Controller,
   type EventSubscriber,
   type KernelEventMap,
 } from '@switchboard/http-kernel';
+import { statusOf } from '@switchboard/http-kernel/internal';
 import { serve } from '@switchboard/node-adapter';
 
 /**

@@ -1,4 +1,5 @@
-import { HttpError, statusOf, statusText, type HeaderValue } from '@switchboard/http-kernel';
+import { HttpError, type HeaderValue } from '@switchboard/http-kernel';
+import { statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { SourceExcerptReader, type SourceExcerpt } from './source-excerpt.js';
 import { originalPosition } from './source-position.js';
 import { findFrame, parseStack, type StackFrame } from './stack-frame.js';

@@ -10,6 +10,8 @@ export interface SourceExcerpt {
   readonly highlighted: number;
 }
 
+/** Only source code: a frame never makes a page read another kind of file. */
+const SOURCE_FILE = /\.(?:[cm]?[jt]s|tsx|jsx)$/;
 /** Files larger than this are not read: the page must stay fast and small. */
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 /** How many files' lines are kept between error pages (the sources an app's traces go through). */
@@ -29,7 +31,8 @@ interface CachedFile {
 const recentFiles = new Map<string, CachedFile>();
 
 /**
- * Reads files for excerpts, each at most once per reader (one reader serves one flattening).
+ * Reads source files for excerpts, each at most once per reader (one reader serves one page: the
+ * debug error page's flattening, or the profiler's exception panel).
  */
 export class SourceExcerptReader {
   readonly #files = new Map<string, readonly string[] | null>();
@@ -45,8 +48,8 @@ export class SourceExcerptReader {
 
   #read(file: string): readonly string[] | null {
     if (this.#files.has(file)) return this.#files.get(file)!;
-    // Only real files on disk: never `node:` internals, URLs or relative names.
-    const lines = isAbsolute(file) ? readLines(file) : null;
+    // Only real source files on disk: never `node:` internals, URLs, relative names or other files.
+    const lines = isAbsolute(file) && SOURCE_FILE.test(file) ? readLines(file) : null;
     this.#files.set(file, lines);
     return lines;
   }

@@ -1,13 +1,10 @@
 import {
-  handleEagerlyWith,
   HttpError,
   isLogged,
   isThenable,
   logAt,
   RequestType,
   Response,
-  statusOf,
-  statusText,
   stderrLogger,
   type Controller,
   type EventSubscriber,
@@ -18,6 +15,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
+import { handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -44,22 +42,22 @@ export interface ErrorListenerOptions {
 
 /**
  * Turns an uncaught error into the error response:
- * - `kernel.exception` 0: logs it once — ERROR on `request` for a 4xx `HttpError`, CRITICAL for
+ * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError`, CRITICAL for
  *   anything else — with class, message and throw site;
- * - `kernel.exception` −128: handles a GET duplicate of the failed request whose attributes are
+ * - `kernel.exception` (`SUB_REQUEST_PRIORITY`): handles a GET duplicate of the failed request whose attributes are
  *   only the error controller, the error and the logger, as a SUB request (so it runs its own
  *   request … finish_request events), and answers with its response. If that fails too, the
  *   second error is logged and the client gets a plain text response with the original status;
- * - `kernel.response` −128, subscribed in debug mode only: removes `Content-Security-Policy` from
+ * - `kernel.response` (`REMOVE_CSP_PRIORITY`), subscribed in debug mode only: removes `Content-Security-Policy` from
  *   the response of a request that got an error page (the debug page must render whatever the
  *   app's policy).
  */
 export class ErrorListener implements EventSubscriber<KernelEventMap> {
   /** Before any listener at a lower priority can answer, so every error is logged. */
   static readonly LOG_PRIORITY = 0;
-  /** Last: any listener at a higher priority (an app's own, the node adapter's fall-through at 64) may answer first. */
+  /** Last: any listener at a higher priority (an app's own, `UnmatchedRequestListener.EXCEPTION_PRIORITY`) may answer first. */
   static readonly SUB_REQUEST_PRIORITY = -128;
-  /** With the profiler's link listener; after the listeners that might add a CSP. */
+  /** With `DebugTokenLinkListener.RESPONSE_PRIORITY`; after the listeners that might add a CSP. */
   static readonly REMOVE_CSP_PRIORITY = -128;
 
   readonly #debug: boolean;
@@ -79,25 +77,13 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     const events: SubscribedEvents<KernelEventMap> = {
       'kernel.exception': [
-        {
-          listener: (event) => this.logKernelException(event),
-          priority: ErrorListener.LOG_PRIORITY,
-          name: 'ErrorListener.logKernelException',
-        },
-        {
-          listener: (event) => this.onKernelException(event),
-          priority: ErrorListener.SUB_REQUEST_PRIORITY,
-          name: 'ErrorListener.onKernelException',
-        },
+        [this.logKernelException, ErrorListener.LOG_PRIORITY],
+        [this.onKernelException, ErrorListener.SUB_REQUEST_PRIORITY],
       ],
     };
     // Outside debug mode it could never act.
     if (this.#debug) {
-      events['kernel.response'] = {
-        listener: (event) => this.removeCspHeader(event),
-        priority: ErrorListener.REMOVE_CSP_PRIORITY,
-        name: 'ErrorListener.removeCspHeader',
-      };
+      events['kernel.response'] = [this.removeCspHeader, ErrorListener.REMOVE_CSP_PRIORITY];
     }
     return events;
   }

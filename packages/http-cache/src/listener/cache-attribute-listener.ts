@@ -17,18 +17,24 @@ import { isNotModified, type Validators } from '../validators/not-modified.js';
 
 /**
  * Applies a route's `_cache` declaration:
- * - `kernel.controller_arguments` 10: computes the ETag / Last-Modified from the request and the
+ * - `kernel.controller_arguments` (`CONTROLLER_ARGUMENTS_PRIORITY`): computes the ETag / Last-Modified from the request and the
  *   controller arguments; when a GET/HEAD main request's copy is current, the controller is
- *   replaced by one answering 304 and the remaining argument listeners (payload mapping, 0) are
+ *   replaced by one answering 304 and the remaining argument listeners (payload mapping) are
  *   skipped — the body is never read, the controller never runs;
- * - `kernel.response` −10: on a 2xx or 304 response, sets `Cache-Control` unless the controller
+ * - `kernel.response` (`RESPONSE_PRIORITY`): on a 2xx or 304 response, sets `Cache-Control` unless the controller
  *   set its own, merges `Vary`, and sets the validators the controller did not set. Any other
  *   status (an error above all) is left alone, so the default rule gives it `no-cache, private`.
  */
 export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
-  /** After the same-origin (25) and authorization (20) checks, before payload mapping (0). */
+  /**
+   * After `SameOriginListener` and `IsGrantedListener` (their `CONTROLLER_ARGUMENTS_PRIORITY`),
+   * before `RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY`: a current copy skips the body.
+   */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 10;
-  /** After the controller's headers and CORS (0), before the default Cache-Control rule (−32). */
+  /**
+   * After the controller's headers and `CorsListener.RESPONSE_PRIORITY`, before
+   * `DefaultCacheControlListener.RESPONSE_PRIORITY`.
+   */
   static readonly RESPONSE_PRIORITY = -10;
 
   /** Validators computed for a request, until its response is filtered. */
@@ -41,16 +47,8 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.controller_arguments': {
-        listener: (event) => this.onControllerArguments(event),
-        priority: CacheAttributeListener.CONTROLLER_ARGUMENTS_PRIORITY,
-        name: 'CacheAttributeListener.onControllerArguments',
-      },
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: CacheAttributeListener.RESPONSE_PRIORITY,
-        name: 'CacheAttributeListener.onKernelResponse',
-      },
+      'kernel.controller_arguments': [this.onControllerArguments, CacheAttributeListener.CONTROLLER_ARGUMENTS_PRIORITY],
+      'kernel.response': [this.onKernelResponse, CacheAttributeListener.RESPONSE_PRIORITY],
     };
   }
 

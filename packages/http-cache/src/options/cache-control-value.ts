@@ -1,7 +1,7 @@
 import type { CacheOptions } from './cache-options.js';
 
 /**
- * The `Cache-Control` value a declaration gives, directives sorted by name as the reference
+ * The `Cache-Control` value a declaration gives, directives sorted by name as Symfony
  * stack writes them (`max-age=60, public, s-maxage=120`); `null` when it declares none.
  */
 export function cacheControlValue(options: CacheOptions): string | null {

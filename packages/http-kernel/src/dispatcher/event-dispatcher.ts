@@ -9,9 +9,9 @@ import type {
   EventSubscriber,
   Listener,
   ListenerOptions,
-  ListenerSpec,
   RegisteredListener,
 } from './types.js';
+import { subscriberListeners } from './subscriber-listeners.js';
 
 export type AnyListener = (event: unknown, eventName: string) => unknown;
 
@@ -77,15 +77,18 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     return this.removeListener(eventName, listener);
   }
 
+  /** Registers each listener `subscriber` declares, bound to it and named `Class.method`. */
   addSubscriber(subscriber: EventSubscriber<M>): this {
-    eachSubscription(subscriber, (name, spec) =>
-      this.addListener(name, spec.listener, spec.priority ?? 0, spec.name === undefined ? {} : { name: spec.name }),
-    );
+    for (const { eventName, listener, priority, name } of subscriberListeners(subscriber)) {
+      this.addListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>, priority, { name });
+    }
     return this;
   }
 
+  /** Removes the listeners `addSubscriber` registered for `subscriber` (the same bound functions). */
   removeSubscriber(subscriber: EventSubscriber<M>): this {
-    eachSubscription(subscriber, (name, spec) => this.removeListener(name, spec.listener));
+    for (const { eventName, listener } of subscriberListeners(subscriber))
+      this.removeListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>);
     return this;
   }
 
@@ -165,16 +168,4 @@ function resumeAfter<E>(
   next: number,
 ): Promise<E> {
   return andThen(pending, () => callListeners(listeners, eventName, event, next)) as Promise<E>;
-}
-
-function eachSubscription<M extends EventMap>(
-  subscriber: EventSubscriber<M>,
-  apply: (name: EventName<M>, spec: ListenerSpec<M[EventName<M>]>) => void,
-): void {
-  type Spec = ListenerSpec<M[EventName<M>]>;
-  const events = subscriber.getSubscribedEvents() as Record<string, Spec | Spec[]>;
-  for (const name of Object.keys(events)) {
-    const specs = events[name]!;
-    for (const spec of Array.isArray(specs) ? specs : [specs]) apply(name as EventName<M>, spec);
-  }
 }

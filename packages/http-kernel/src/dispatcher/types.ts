@@ -27,20 +27,25 @@ export interface RegisteredListener<E> {
   readonly name: string;
 }
 
-/** One listener declaration of a subscriber. */
-export interface ListenerSpec<E> {
-  listener: Listener<E>;
-  priority?: number;
-  name?: string;
-}
+/**
+ * One listener of a subscriber: one of its methods (or function-valued fields) and its priority,
+ * e.g. `[this.onKernelResponse, CorsListener.RESPONSE_PRIORITY]`. The dispatcher calls it with the
+ * subscriber as `this`, and names it after the class and the method (`CorsListener.onKernelResponse`).
+ */
+export type ListenerDeclaration<E> = readonly [listener: Listener<E>, priority: number];
 
 /** Several listeners declared by one object, each with its priority. */
 export interface EventSubscriber<M extends EventMap> {
+  /**
+   * Read by `addSubscriber` and again by `removeSubscriber`: declare the subscriber's own methods
+   * (the same functions on every call), not closures built here, or they could not be removed.
+   */
   getSubscribedEvents(): SubscribedEvents<M>;
 }
 
+/** Per event name: one declaration, or several. */
 export type SubscribedEvents<M extends EventMap> = {
-  [K in EventName<M>]?: ListenerSpec<M[K]> | ReadonlyArray<ListenerSpec<M[K]>>;
+  [K in EventName<M>]?: ListenerDeclaration<M[K]> | ReadonlyArray<ListenerDeclaration<M[K]>>;
 };
 
 /**

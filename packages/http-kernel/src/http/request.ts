@@ -1,3 +1,4 @@
+import { decodePath } from './decode-path.js';
 import { BadRequestHttpError } from '../error/http-error.js';
 import type { Controller } from '../controller/controller.js';
 import { HeaderBag, type HeaderInit } from './header-bag.js';
@@ -175,7 +176,7 @@ export class Request {
    * are not UTF-8, throw a 400 `BadRequestHttpError`.
    */
   get path(): string {
-    if (this.#path === undefined) this.#path = decodePath(this.rawPath);
+    if (this.#path === undefined) this.#path = decodedPath(this.rawPath);
     return this.#path;
   }
 
@@ -246,10 +247,9 @@ export class Request {
   }
 }
 
-function decodePath(raw: string): string {
-  if (!raw.includes('%')) return raw;
+function decodedPath(raw: string): string {
   try {
-    return decodeURIComponent(raw);
+    return decodePath(raw);
   } catch (cause) {
     throw new BadRequestHttpError(`Malformed percent-encoding in the request path "${raw}".`, { cause });
   }

@@ -2,6 +2,11 @@ import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
 import type { RequestType } from './request-type.js';
 
+/**
+ * A kernel, as whatever hosts one sees it (the node adapter, the fetch handler, the error
+ * listener's sub-request): `HttpKernel` fits, and so does any object that turns a request into a
+ * response. Only `handle` is required; a host uses each optional member when it is there.
+ */
 export interface HttpKernelInterface {
   /**
    * Turns a request into a response. With `catchErrors` (the default) every error becomes an
@@ -10,18 +15,21 @@ export interface HttpKernelInterface {
   handle(request: Request, type?: RequestType, catchErrors?: boolean): Promise<Response>;
   /**
    * The same, returning the response itself when nothing in the request waited (see
-   * `HttpKernel.handleEagerly`). Optional: callers fall back to `handle`.
+   * `HttpKernel.handleEagerly`). Hosts call it in place of `handle` when it is there.
    */
   handleEagerly?(request: Request, type?: RequestType, catchErrors?: boolean): Response | Promise<Response>;
+  /** Runs `kernel.terminate` once the response was sent. */
+  terminate?(request: Request, response: Response): Promise<void>;
+  /** Lets a host skip scheduling `terminate` when nothing listens to `kernel.terminate`. */
+  readonly dispatcher?: { hasListeners(eventName: 'kernel.terminate'): boolean };
 }
 
 /**
- * `kernel.handleEagerly(…)` where the kernel has it, else `kernel.handle(…)`: for callers that
- * host any kernel (adapters, the error listener's sub-request) and write the response the moment
- * it exists.
+ * `kernel.handleEagerly(…)` where the kernel has it, else `kernel.handle(…)`: how a host hands a
+ * request to any `HttpKernelInterface` and writes the response the moment it exists.
  */
 export function handleEagerlyWith(
-  kernel: Pick<HttpKernelInterface, 'handle' | 'handleEagerly'>,
+  kernel: HttpKernelInterface,
   request: Request,
   type?: RequestType,
   catchErrors?: boolean,

@@ -211,7 +211,7 @@ export class HttpKernel implements HttpKernelInterface {
     });
   }
 
-  /** As the reference does: the error response goes out unfiltered rather than not at all. */
+  /** As Symfony does: the error response goes out unfiltered rather than not at all. */
   #unfiltered(filterError: unknown, response: Response): Response {
     logAt(this.#logger, 'CRITICAL', { exception: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
     return response;

@@ -8,25 +8,22 @@ const DEFAULT = 'no-cache, private';
 const DEFAULT_VALIDATED = 'private, must-revalidate';
 
 /**
- * Gives every response a Cache-Control, as the reference's response header bag does on its own:
+ * Gives every response a Cache-Control, as Symfony's response header bag does on its own:
  * none set → `no-cache, private` (or `private, must-revalidate` when `Last-Modified` or `Expires`
  * is present); directives set without a scope (`public`, `private`, `s-maxage`) → `private` added.
  * A response is therefore never cacheable by shared caches unless something said so on purpose.
  */
 export class DefaultCacheControlListener implements EventSubscriber<KernelEventMap> {
   /**
-   * After the cache attribute (−10) and CORS listeners (0, −10) that may set caching headers, and
-   * before the profiler (−100) records the response, so the profile shows what the client gets.
+   * After the listeners that may set caching headers (`CacheAttributeListener.RESPONSE_PRIORITY`,
+   * `CorsListener.CACHEABLE_VARY_PRIORITY`), and before `ProfilerTokenListener.RESPONSE_PRIORITY`
+   * records the response, so the profile shows what the client gets.
    */
   static readonly RESPONSE_PRIORITY = -32;
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: DefaultCacheControlListener.RESPONSE_PRIORITY,
-        name: 'DefaultCacheControlListener.onKernelResponse',
-      },
+      'kernel.response': [this.onKernelResponse, DefaultCacheControlListener.RESPONSE_PRIORITY],
     };
   }
 

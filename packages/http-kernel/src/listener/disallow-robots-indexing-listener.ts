@@ -13,11 +13,7 @@ export class DisallowRobotsIndexingListener implements EventSubscriber<KernelEve
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: DisallowRobotsIndexingListener.RESPONSE_PRIORITY,
-        name: 'DisallowRobotsIndexingListener.onKernelResponse',
-      },
+      'kernel.response': [this.onKernelResponse, DisallowRobotsIndexingListener.RESPONSE_PRIORITY],
     };
   }
 

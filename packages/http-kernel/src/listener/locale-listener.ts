@@ -29,16 +29,16 @@ const LOCALE_SHAPE = /^[a-z]{2,8}(?:-[a-z0-9]{1,8})*$/;
 /**
  * Gives every request (main and sub) its locale, readable by controllers and error pages as
  * `request.locale`:
- * - `kernel.request` 100: the default locale, before anything may need it;
- * - `kernel.request` 16, after routing (32): the route's `_locale` when it is an enabled locale,
+ * - `kernel.request` (`DEFAULT_LOCALE_PRIORITY`): the default locale, before anything may need it;
+ * - `kernel.request` (`REQUEST_PRIORITY`), after routing: the route's `_locale` when it is an enabled locale,
  *   else the best match of `Accept-Language` among the enabled locales (the response then varies
  *   on `Accept-Language`), else the default stays;
- * - `kernel.response` 0: `Vary: Accept-Language` on main requests whose locale was negotiated;
- * - `kernel.finish_request` 0: after a sub-request, locale-aware services get the parent's locale back.
+ * - `kernel.response` (`RESPONSE_PRIORITY`): `Vary: Accept-Language` on main requests whose locale was negotiated;
+ * - `kernel.finish_request` (`FINISH_REQUEST_PRIORITY`): after a sub-request, locale-aware services get the parent's locale back.
  */
 export class LocaleListener implements EventSubscriber<KernelEventMap> {
   static readonly DEFAULT_LOCALE_PRIORITY = 100;
-  /** After the router (32) filled `_locale`, before the firewall (8). */
+  /** After `RouterListener.REQUEST_PRIORITY` filled `_locale`, before `FirewallListener.REQUEST_PRIORITY`. */
   static readonly REQUEST_PRIORITY = 16;
   static readonly RESPONSE_PRIORITY = 0;
   static readonly FINISH_REQUEST_PRIORITY = 0;
@@ -62,27 +62,11 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.request': [
-        {
-          listener: (event) => this.setDefaultLocale(event),
-          priority: LocaleListener.DEFAULT_LOCALE_PRIORITY,
-          name: 'LocaleListener.setDefaultLocale',
-        },
-        {
-          listener: (event) => this.onKernelRequest(event),
-          priority: LocaleListener.REQUEST_PRIORITY,
-          name: 'LocaleListener.onKernelRequest',
-        },
+        [this.setDefaultLocale, LocaleListener.DEFAULT_LOCALE_PRIORITY],
+        [this.onKernelRequest, LocaleListener.REQUEST_PRIORITY],
       ],
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: LocaleListener.RESPONSE_PRIORITY,
-        name: 'LocaleListener.onKernelResponse',
-      },
-      'kernel.finish_request': {
-        listener: (event) => this.onKernelFinishRequest(event),
-        priority: LocaleListener.FINISH_REQUEST_PRIORITY,
-        name: 'LocaleListener.onKernelFinishRequest',
-      },
+      'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, LocaleListener.FINISH_REQUEST_PRIORITY],
     };
   }
 
@@ -104,7 +88,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
   }
 
   /**
-   * Main requests only, as the reference does: an error sub-request negotiates its own locale, but
+   * Main requests only, as Symfony does: an error sub-request negotiates its own locale, but
    * its page must keep the spec's headers (`Vary: Accept` alone on the 404).
    */
   onKernelResponse(event: ResponseEvent): void {

@@ -51,23 +51,15 @@ export class ServerTimingListener implements EventSubscriber<KernelEventMap> {
     const last = ServerTimingListener.LAST_PRIORITY;
     return {
       'kernel.request': [
-        { listener: (event) => this.onRequestStart(event), priority: first, name: 'ServerTimingListener.onRequestStart' },
-        { listener: (event) => this.onRequestEnd(event), priority: last, name: 'ServerTimingListener.onRequestEnd' },
+        [this.onRequestStart, first],
+        [this.onRequestEnd, last],
       ],
-      'kernel.controller_arguments': {
-        listener: (event) => this.onControllerStart(event),
-        priority: last,
-        name: 'ServerTimingListener.onControllerStart',
-      },
-      'kernel.view': { listener: (event) => this.onControllerEnd(event), priority: first, name: 'ServerTimingListener.onView' },
-      'kernel.exception': {
-        listener: (event) => this.onExceptionStart(event),
-        priority: first,
-        name: 'ServerTimingListener.onExceptionStart',
-      },
+      'kernel.controller_arguments': [this.onControllerStart, last],
+      'kernel.view': [this.onControllerEnd, first],
+      'kernel.exception': [this.onExceptionStart, first],
       'kernel.response': [
-        { listener: (event) => this.onResponseStart(event), priority: first, name: 'ServerTimingListener.onResponseStart' },
-        { listener: (event) => this.onResponseEnd(event), priority: last, name: 'ServerTimingListener.onResponseEnd' },
+        [this.onResponseStart, first],
+        [this.onResponseEnd, last],
       ],
     };
   }

@@ -1,6 +1,6 @@
-import { describeError, HeaderBag, logAt, Request, type Response } from '@switchboard/http-kernel';
+import { HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
+import { describeError } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
-import type { HostedKernel } from '../hosted-kernel.js';
 import { FetchBody } from './fetch-body.js';
 
 export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'logger'> {
@@ -20,7 +20,7 @@ export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.R
  * fetch (Deno, Bun, workers) or `@hono/node-server`-style bridges. The URL is the runtime's
  * already-parsed absolute URL, so its path is as the URL parser normalised it.
  */
-export function createFetchHandler(kernel: HostedKernel, options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHandlerOptions = {}): FetchHandler {
   const resolved = resolveAdapterOptions(options);
   const limits = { maxBytes: resolved.bodyLimit, timeoutMs: resolved.bodyTimeout };
   const logger = resolved.logger;

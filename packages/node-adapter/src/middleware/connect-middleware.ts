@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
+import type { EventDispatcher, HttpKernelInterface, KernelEventMap } from '@switchboard/http-kernel';
 import type { NodeAdapterOptions } from '../adapter-options.js';
-import type { HostedKernel } from '../hosted-kernel.js';
 import { NodeAdapter } from '../node-adapter.js';
 import { UnmatchedRequestListener } from './unmatched-request-listener.js';
 
@@ -23,10 +22,7 @@ const listening = new WeakSet<object>();
  * The kernel as Express or Connect middleware: `app.use(createMiddleware(kernel))`. It answers
  * every request itself, or with `fallThrough` passes unmatched ones to `next()`.
  */
-export function createMiddleware(
-  kernel: HostedKernel & { readonly dispatcher?: unknown },
-  options: MiddlewareOptions = {},
-): ConnectMiddleware {
+export function createMiddleware(kernel: HttpKernelInterface, options: MiddlewareOptions = {}): ConnectMiddleware {
   const { fallThrough = false, ...adapterOptions } = options;
   const adapter = new NodeAdapter(kernel, adapterOptions);
   if (!fallThrough) return (req, res) => adapter.handle(req, res);

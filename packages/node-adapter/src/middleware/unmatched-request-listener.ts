@@ -24,18 +24,14 @@ declare module '@switchboard/http-kernel' {
  */
 export class UnmatchedRequestListener implements EventSubscriber<KernelEventMap> {
   /**
-   * Before the error logger (0) and the error sub-request (−128): a request handed back to the
+   * Before `ErrorListener.LOG_PRIORITY` and `ErrorListener.SUB_REQUEST_PRIORITY`: a request handed back to the
    * host is not an error of this application, so it is neither logged nor rendered.
    */
   static readonly EXCEPTION_PRIORITY = 64;
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.exception': {
-        listener: (event) => this.onKernelException(event),
-        priority: UnmatchedRequestListener.EXCEPTION_PRIORITY,
-        name: 'UnmatchedRequestListener.onKernelException',
-      },
+      'kernel.exception': [this.onKernelException, UnmatchedRequestListener.EXCEPTION_PRIORITY],
     };
   }
 

@@ -1,4 +1,4 @@
-import { statusText } from '@switchboard/http-kernel';
+import { statusText } from '@switchboard/http-kernel/internal';
 import { destroyResponse, endResponse, type EndGate, type NodeServerResponse } from './node-response.js';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { statusText } from '@switchboard/http-kernel';
+import { statusText } from '@switchboard/http-kernel/internal';
 import { writePlainResponse } from '../response/plain-response.js';
 
 /** Node's parser error codes that mean "your headers are too big". */

@@ -2,9 +2,8 @@ import http from 'node:http';
 import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { createStderrLogger, type Logger } from '@switchboard/http-kernel';
+import { createStderrLogger, type HttpKernelInterface, type Logger } from '@switchboard/http-kernel';
 import type { NodeAdapterOptions } from '../adapter-options.js';
-import type { HostedKernel } from '../hosted-kernel.js';
 import { NodeAdapter } from '../node-adapter.js';
 import { answerClientError, answerConnect } from './client-error-responder.js';
 import { resolveServerLimits, type ResolvedServerLimits, type ServerLimits } from './server-limits.js';
@@ -54,7 +53,7 @@ export interface RunningServer {
 const SHUTDOWN_REPORTS_ON_STDERR: Logger = createStderrLogger('WARNING');
 
 /** Starts a hardened node server for `kernel`. */
-export async function serve(kernel: HostedKernel, options: ServeOptions = {}): Promise<RunningServer> {
+export async function serve(kernel: HttpKernelInterface, options: ServeOptions = {}): Promise<RunningServer> {
   const limits = resolveServerLimits(options);
   const adapter = new NodeAdapter(kernel, options);
   const logger = (options.logger ?? SHUTDOWN_REPORTS_ON_STDERR).child({ channel: 'http' });

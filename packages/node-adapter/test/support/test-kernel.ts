@@ -3,11 +3,11 @@ import {
   HttpKernel,
   NotFoundHttpError,
   Response,
-  statusOf,
   type Controller,
   type KernelEventMap,
   type Request,
 } from '@switchboard/http-kernel';
+import { statusOf } from '@switchboard/http-kernel/internal';
 
 export type Route = (request: Request) => Response | Promise<Response>;
 

@@ -3,8 +3,8 @@ import type { PayloadOptions } from '../argument/payload-options.js';
 
 /**
  * Stands in for a payload argument between argument resolution and `kernel.controller_arguments`
- * priority 0, where it is replaced by the validated value: the body is read only after the
- * authorization checks (20) and the cache attribute (10) had their say.
+ * listener of `RequestPayloadValueResolver`, where it is replaced by the validated value: the body is read only after the
+ * authorization checks and the cache attribute had their say.
  */
 export class PendingPayload {
   constructor(

@@ -28,8 +28,8 @@ const DEFAULT_MAX_VIOLATIONS = 100;
  *
  * Two roles, registered in two places: as a `ValueResolver` of the kernel's ArgumentResolver it
  * claims the argument with a `PendingPayload`; as a `kernel.controller_arguments` listener at
- * priority 0 it reads, decodes and validates, then replaces the placeholder. Reading the body
- * there, not during argument resolution, keeps it behind the authorization check (20): a client
+ * `CONTROLLER_ARGUMENTS_PRIORITY` it reads, decodes and validates, then replaces the placeholder. Reading the body
+ * there, not during argument resolution, keeps it behind the authorization check (`IsGrantedListener`): a client
  * that may not call the controller learns nothing about its payload rules.
  *
  * Failures are HTTP errors for the normal error flow: 400 malformed body, 413 too large, 415 wrong
@@ -37,7 +37,7 @@ const DEFAULT_MAX_VIOLATIONS = 100;
  * only with a payload that passed its schema.
  */
 export class RequestPayloadValueResolver implements ValueResolver, EventSubscriber<KernelEventMap> {
-  /** After the same-origin (25), authorization (20) and cache attribute (10) checks. */
+  /** After the same-origin, authorization and cache attribute checks (each one's `CONTROLLER_ARGUMENTS_PRIORITY`). */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 0;
 
   readonly name = 'request_payload';
@@ -64,11 +64,7 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.controller_arguments': {
-        listener: (event) => this.onControllerArguments(event),
-        priority: RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY,
-        name: 'RequestPayloadValueResolver.onControllerArguments',
-      },
+      'kernel.controller_arguments': [this.onControllerArguments, RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY],
     };
   }
 

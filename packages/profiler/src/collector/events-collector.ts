@@ -1,4 +1,5 @@
-import { describeError, type DispatchTrace } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel';
+import { describeError } from '@switchboard/http-kernel/internal';
 import type { RequestRecording } from '../recording/request-recording.js';
 import type { CollectContext, DataCollector } from './data-collector.js';
 import { requestTypeOf, roundMs, tracesOf } from './dispatch-traces.js';

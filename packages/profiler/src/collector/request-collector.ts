@@ -1,4 +1,5 @@
-import { controllerName, statusText, type Request } from '@switchboard/http-kernel';
+import type { Request } from '@switchboard/http-kernel';
+import { controllerName, statusText } from '@switchboard/http-kernel/internal';
 import { describeValue } from '../profile/describe-value.js';
 import type { Redactor } from '../profile/redactor.js';
 import type { CollectContext, DataCollector } from './data-collector.js';

@@ -23,7 +23,7 @@ export const requestRelativeLink: ProfileLinkGenerator = (token, request) =>
  * gets the link as a path only: a cache must not hand other clients a URL one client chose.
  */
 export class DebugTokenLinkListener implements EventSubscriber<KernelEventMap> {
-  /** After the token listener (−100); with the error listener's CSP removal. */
+  /** After `ProfilerTokenListener.RESPONSE_PRIORITY`; with `ErrorListener.REMOVE_CSP_PRIORITY`. */
   static readonly RESPONSE_PRIORITY = -128;
 
   constructor(
@@ -34,11 +34,7 @@ export class DebugTokenLinkListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: DebugTokenLinkListener.RESPONSE_PRIORITY,
-        name: 'DebugTokenLinkListener.onKernelResponse',
-      },
+      'kernel.response': [this.onKernelResponse, DebugTokenLinkListener.RESPONSE_PRIORITY],
     };
   }
 

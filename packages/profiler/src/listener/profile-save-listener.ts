@@ -14,11 +14,7 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.terminate': {
-        listener: (event) => this.onKernelTerminate(event),
-        priority: ProfileSaveListener.TERMINATE_PRIORITY,
-        name: 'ProfileSaveListener.onKernelTerminate',
-      },
+      'kernel.terminate': [this.onKernelTerminate, ProfileSaveListener.TERMINATE_PRIORITY],
     };
   }
 

@@ -13,11 +13,7 @@ export class ProfilerLogContextListener implements EventSubscriber<KernelEventMa
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: ProfilerLogContextListener.REQUEST_PRIORITY,
-        name: 'ProfilerLogContextListener.onKernelRequest',
-      },
+      'kernel.request': [this.onKernelRequest, ProfilerLogContextListener.REQUEST_PRIORITY],
     };
   }
 

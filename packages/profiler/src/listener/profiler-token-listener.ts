@@ -14,7 +14,10 @@ export const PREVIOUS_DEBUG_TOKEN_HEADER = 'x-previous-debug-token';
  * `x-previous-debug-token` and this request's token takes its place.
  */
 export class ProfilerTokenListener implements EventSubscriber<KernelEventMap> {
-  /** After the listeners that shape the response (CORS 0, cache −10), before the link (−128). */
+  /**
+   * After the listeners that shape the response (`CorsListener.RESPONSE_PRIORITY`,
+   * `CacheAttributeListener.RESPONSE_PRIORITY`), before `DebugTokenLinkListener.RESPONSE_PRIORITY`.
+   */
   static readonly RESPONSE_PRIORITY = -100;
   /** Last: the snapshot of status and headers then holds what every response listener set. */
   static readonly FINISH_REQUEST_PRIORITY = -1024;
@@ -23,16 +26,8 @@ export class ProfilerTokenListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: ProfilerTokenListener.RESPONSE_PRIORITY,
-        name: 'ProfilerTokenListener.onKernelResponse',
-      },
-      'kernel.finish_request': {
-        listener: (event) => this.onKernelFinishRequest(event),
-        priority: ProfilerTokenListener.FINISH_REQUEST_PRIORITY,
-        name: 'ProfilerTokenListener.onKernelFinishRequest',
-      },
+      'kernel.response': [this.onKernelResponse, ProfilerTokenListener.RESPONSE_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, ProfilerTokenListener.FINISH_REQUEST_PRIORITY],
     };
   }
 

@@ -4,7 +4,7 @@ import type { ProfileLinkGenerator } from '../listener/debug-token-link-listener
 import type { ProfilerController } from './profiler-controller.js';
 import type { RouteMatchExplainer } from './panels/router-panel.js';
 
-/** Route name of the profile page (spec 4 rule 2); `x-debug-token-link` is generated from it. */
+/** Route name of the profile page; `x-debug-token-link` is generated from it. */
 export const PROFILER_ROUTE = '_profiler';
 export const PROFILER_HOME_ROUTE = '_profiler_home';
 

@@ -17,7 +17,7 @@ export class ResourceNotFoundError extends RoutingError {
 }
 
 /**
- * A route matches the path but not the method. Like the reference, the message is empty; the
+ * A route matches the path but not the method. Like Symfony, the message is empty; the
  * allowed methods (declaration order, upper-cased, no duplicates) are on `allowedMethods`.
  */
 export class MethodNotAllowedError extends RoutingError {

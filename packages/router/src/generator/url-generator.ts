@@ -8,7 +8,7 @@ export interface GenerateOptions {
   absolute?: boolean;
 }
 
-/** Characters the reference leaves unencoded in generated paths (they are legal in a path segment). */
+/** Characters Symfony leaves unencoded in generated paths (they are legal in a path segment). */
 const KEPT = /%(?:2F|40|3A|3B|2C|3D|2B|21|2A|7C)/gi;
 
 /**
@@ -103,7 +103,7 @@ function encodePathText(text: string): string {
   return text.split('/').map(encodeSegment).join('/');
 }
 
-/** `.` and `..` segments would be resolved away by clients; the reference encodes them. */
+/** `.` and `..` segments would be resolved away by clients; Symfony encodes them. */
 function safeDotSegments(path: string): string {
   return path.replace(/\/(\.{1,2})(?=\/|$)/g, (_, dots: string) => `/${dots === '.' ? '%2E' : '%2E%2E'}`);
 }

@@ -1,14 +1,13 @@
+import { decodePath as decodeRequestPath } from '@switchboard/http-kernel/internal';
 import { MalformedPathError } from '../error/routing-error.js';
 
 /**
- * Percent-decodes a path once, as the reference's raw-URL decoding does (`+` stays `+`, `%2F`
- * becomes `/`). An empty path is `/`. Malformed escapes or non-UTF-8 bytes throw.
+ * The path decoded as `Request.path` decodes it (as Symfony's raw-URL decoding does); malformed
+ * percent-encoding or non-UTF-8 bytes throw a `MalformedPathError`.
  */
 export function decodePath(raw: string): string {
-  if (raw === '') return '/';
-  if (!raw.includes('%')) return raw;
   try {
-    return decodeURIComponent(raw) || '/';
+    return decodeRequestPath(raw);
   } catch (cause) {
     throw new MalformedPathError(raw, { cause });
   }

@@ -41,7 +41,10 @@ export interface RouterListenerOptions {
  * `_controller` (the error sub-request) is not matched.
  */
 export class RouterListener implements EventSubscriber<KernelEventMap> {
-  /** After CORS (250), idle connections (192) and the default locale (100); before locale (16) and firewall (8), which need the route. */
+  /**
+   * After `CorsListener`, `IdleConnectionListener` and `LocaleListener.DEFAULT_LOCALE_PRIORITY`; before
+   * `LocaleListener.REQUEST_PRIORITY` and `FirewallListener.REQUEST_PRIORITY`, which need the route.
+   */
   static readonly REQUEST_PRIORITY = 32;
   /** Resets the chain's context once a (sub-)request is done, like the locale listener. */
   static readonly FINISH_REQUEST_PRIORITY = 0;
@@ -68,42 +71,41 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: RouterListener.REQUEST_PRIORITY,
-        name: 'RouterListener.onKernelRequest',
-      },
-      'kernel.finish_request': {
-        listener: (event) => this.onKernelFinishRequest(event),
-        priority: RouterListener.FINISH_REQUEST_PRIORITY,
-        name: 'RouterListener.onKernelFinishRequest',
-      },
+      'kernel.request': [this.onKernelRequest, RouterListener.REQUEST_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY],
     };
   }
 
+  /** Routes the request; the routing step returns its failure and only this method throws it (docs/decisions.md D9). */
   onKernelRequest(event: RequestEvent): void {
+    const failure = this.#route(event);
+    if (failure !== null) throw failure;
+  }
+
+  /** Sets the routing attributes, or returns the HTTP error the request gets instead. */
+  #route(event: RequestEvent): HttpError | null {
     const request = event.request;
     // A new sub-request: the chain's context is the top of its stack again.
     if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
-    if (request.attributes.has('_controller')) return;
+    if (request.attributes.has('_controller')) return null;
 
     let result: MatchResult;
     try {
       result = this.router.match(request);
     } catch (error) {
-      if (error instanceof MalformedPathError) throw new BadRequestHttpError(error.message, { cause: error });
+      if (error instanceof MalformedPathError) return new BadRequestHttpError(error.message, { cause: error });
       throw error;
     }
     switch (result.kind) {
       case 'match':
         this.#apply(request, result.route, result.params);
-        return;
+        return null;
       case 'redirect':
         this.#applyRedirect(request, result);
-        return;
+        return null;
       case 'method-not-allowed':
       case 'not-found':
-        throw this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
+        return this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
     }
   }
 

@@ -30,7 +30,7 @@ export interface RedirectMatch {
   readonly scheme: string | null;
 }
 
-/** No route: `path` is what the reference's message names (the toggled path after a slash retry). */
+/** No route: `path` is what Symfony's message names (the toggled path after a slash retry). */
 export interface NotFoundMatch {
   readonly kind: 'not-found';
   readonly path: string;

@@ -256,7 +256,7 @@ class MatcherEmitter {
   }
 
   /**
-   * The rule of one route whose path matched, in the reference's order: host, trailing slash,
+   * The rule of one route whose path matched, in Symfony's order: host, trailing slash,
    * scheme, method; then its result. `slashDiffers`: the condition that the request's trailing
    * slash is not the route's (`true` or `false` when known in advance); `params(host)`: its
    * params, given the host match's name (or `null`).

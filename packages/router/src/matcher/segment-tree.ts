@@ -8,7 +8,7 @@ import type { Candidate } from './candidate.js';
  * A route is inserted by walking down children that equal its next segment. It may only join an
  * existing child when every child after that one is *disjoint* from its segment (no path can
  * reach both), otherwise it starts a new child at the end; this keeps declaration order between
- * routes that can match the same path (the reference's "static prefix collection" rule).
+ * routes that can match the same path (Symfony's "static prefix collection" rule).
  * Routes whose segments are not plain (text and one parameter mixed in a segment, optional groups,
  * wildcards, requirements that could span a `/`) become *opaque* items, tested with their own
  * expression at the deepest node their leading literal segments reach.

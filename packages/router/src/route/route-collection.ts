@@ -16,7 +16,7 @@ export interface MountOptions {
 
 /**
  * Named routes in declaration order, which is the order they are tried in. Adding a name that
- * exists replaces that route and moves it to the end (as the reference does).
+ * exists replaces that route and moves it to the end (as Symfony does).
  */
 export class RouteCollection implements Iterable<Route> {
   readonly #routes = new Map<string, Route>();

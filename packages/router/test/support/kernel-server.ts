@@ -1,16 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  EventDispatcher,
-  HttpError,
-  HttpKernel,
-  MemoryLogger,
-  Request,
-  Response,
-  statusOf,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { EventDispatcher, HttpError, HttpKernel, MemoryLogger, Request, Response, type KernelEventMap } from '@switchboard/http-kernel';
+import { statusOf } from '@switchboard/http-kernel/internal';
 import { RouterListener, type Router } from '../../src/index.js';
 
 /** A kernel with the router listener and a stand-in error responder that records what it answered. */

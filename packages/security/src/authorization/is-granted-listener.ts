@@ -20,7 +20,10 @@ export interface IsGrantedListenerOptions {
  * normal error flow (error page, logs, profile).
  */
 export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
-  /** After the request-forgery check (25), before the cache attribute (10) and payload mapping (0). */
+  /**
+   * After `SameOriginListener.CONTROLLER_ARGUMENTS_PRIORITY`, before `CacheAttributeListener` and
+   * `RequestPayloadValueResolver` (their `CONTROLLER_ARGUMENTS_PRIORITY`).
+   */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 20;
   readonly #challenge: string;
 
@@ -30,11 +33,7 @@ export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.controller_arguments': {
-        listener: (event) => this.onControllerArguments(event),
-        priority: IsGrantedListener.CONTROLLER_ARGUMENTS_PRIORITY,
-        name: 'IsGrantedListener.onControllerArguments',
-      },
+      'kernel.controller_arguments': [this.onControllerArguments, IsGrantedListener.CONTROLLER_ARGUMENTS_PRIORITY],
     };
   }
 

@@ -13,7 +13,7 @@ import { sameOriginRefusal, type SameOriginOptions } from './same-origin-check.j
  * CSRF-token check, which needs a session.
  */
 export class SameOriginListener implements EventSubscriber<KernelEventMap> {
-  /** Before authorization (20), as Symfony's CSRF attribute listener. */
+  /** Before `IsGrantedListener.CONTROLLER_ARGUMENTS_PRIORITY`, as Symfony's CSRF attribute listener. */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 25;
 
   /** `defaults` apply to every opted-in route; a route's own options are merged over them. */
@@ -21,11 +21,7 @@ export class SameOriginListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.controller_arguments': {
-        listener: (event) => this.onControllerArguments(event),
-        priority: SameOriginListener.CONTROLLER_ARGUMENTS_PRIORITY,
-        name: 'SameOriginListener.onControllerArguments',
-      },
+      'kernel.controller_arguments': [this.onControllerArguments, SameOriginListener.CONTROLLER_ARGUMENTS_PRIORITY],
     };
   }
 

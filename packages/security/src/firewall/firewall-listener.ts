@@ -24,7 +24,7 @@ export interface FirewallListenerOptions {
  * (`_redirect_url`) is neither authenticated nor refused.
  */
 export class FirewallListener implements EventSubscriber<KernelEventMap> {
-  /** After the router (32) and the locale (16), as Symfony's firewall. */
+  /** After `RouterListener.REQUEST_PRIORITY` and `LocaleListener.REQUEST_PRIORITY`, as Symfony's firewall. */
   static readonly REQUEST_PRIORITY = 8;
   readonly #logger: Logger;
 
@@ -37,11 +37,7 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: FirewallListener.REQUEST_PRIORITY,
-        name: 'FirewallListener.onKernelRequest',
-      },
+      'kernel.request': [this.onKernelRequest, FirewallListener.REQUEST_PRIORITY],
     };
   }
 

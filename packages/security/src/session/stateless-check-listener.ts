@@ -33,11 +33,7 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': {
-        listener: (event) => this.onKernelResponse(event),
-        priority: StatelessCheckListener.RESPONSE_PRIORITY,
-        name: 'StatelessCheckListener.onKernelResponse',
-      },
+      'kernel.response': [this.onKernelResponse, StatelessCheckListener.RESPONSE_PRIORITY],
     };
   }
 

@@ -1,23 +1,24 @@
-import type { FlattenedError, FlattenedFrame, SourceExcerpt } from '@switchboard/error-controller';
+import { SourceExcerptReader, type FlattenedError, type FlattenedFrame, type SourceExcerpt } from '@switchboard/error-controller';
 import type { ExceptionData } from '../../collector/exception-collector.js';
 import { keyValueTable, plainValue } from '../components.js';
 import { html, type SafeHtml } from '../html.js';
-import { SourceExcerpts } from '../source-excerpt.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 /** Frames of the application shown with source lines; the rest are listed. */
 const FRAMES_WITH_SOURCE = 8;
+/** Lines shown above and below a frame's line. */
+const EXCERPT_RADIUS = 5;
 
 export const exceptionPanel: PanelView<ExceptionData> = {
   name: 'exception',
   title: 'Exception',
   badge: (data) => ({ text: String(chainOf(data.error).length), tone: 'bad' }),
   async render(data: ExceptionData, { redactor }: PanelContext): Promise<SafeHtml> {
-    const excerpts = new SourceExcerpts();
+    const excerpts = new SourceExcerptReader();
     const chain = chainOf(data.error);
     const blocks: SafeHtml[] = [];
     for (const [index, error] of chain.entries()) {
-      blocks.push(await errorBlock(error, index, excerpts, (text) => redactor.text(text)));
+      blocks.push(errorBlock(error, index, excerpts, (text) => redactor.text(text)));
     }
     return html`<h2>Exception</h2>
 <p class="muted">${chain.length === 1 ? 'One error.' : html`${chain.length} errors: the error, then its cause chain (<code>error.cause</code>).`}</p>
@@ -31,17 +32,12 @@ function chainOf(error: FlattenedError): FlattenedError[] {
   return chain;
 }
 
-async function errorBlock(
-  error: FlattenedError,
-  index: number,
-  excerpts: SourceExcerpts,
-  redact: (text: string) => string,
-): Promise<SafeHtml> {
+function errorBlock(error: FlattenedError, index: number, excerpts: SourceExcerptReader, redact: (text: string) => string): SafeHtml {
   const frames: SafeHtml[] = [];
   let withSource = 0;
   for (const frame of error.frames) {
     const wantSource = !frame.vendor && withSource < FRAMES_WITH_SOURCE;
-    const excerpt = wantSource ? await excerpts.around(frame.file, frame.line) : null;
+    const excerpt = wantSource ? excerpts.excerpt(frame.file, frame.line, EXCERPT_RADIUS) : null;
     if (excerpt !== null) withSource++;
     frames.push(frameBlock(frame, excerpt, redact));
   }

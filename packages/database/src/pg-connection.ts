@@ -1,5 +1,4 @@
-import type { Logger } from '../log/logger.js';
-import { nullLogger } from '../log/logger.js';
+import { nullLogger, type Logger } from '@switchboard/http-kernel';
 import type { ExpiringConnection } from './expiring-connection.js';
 import type { PgQueryable, PgQueryableLike, PgQueryResultLike } from './pg-like.js';
 

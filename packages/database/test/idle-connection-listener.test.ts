@@ -1,18 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  EventDispatcher,
-  HttpKernel,
-  IdleConnectionListener,
-  JsonResponse,
-  MemoryLogger,
-  PgClientConnection,
-  PgPoolConnection,
-  Request,
-  type ExpiringConnection,
-  type KernelEventMap,
-  type PgQueryable,
-} from '../src/index.js';
+import { EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
+import { IdleConnectionListener, PgClientConnection, PgPoolConnection, type ExpiringConnection, type PgQueryable } from '../src/index.js';
 import { SERVER_IDLE_TIMEOUT_MS, startPglite, startPostgres, type TestDatabaseServer } from './support/database-servers.js';
 
 /** Longer than the server's idle limit, so any connection left open across it is dead. */

@@ -1,8 +1,12 @@
-import type { ExpiringConnection } from '../connection/expiring-connection.js';
-import type { EventSubscriber, SubscribedEvents } from '../dispatcher/types.js';
-import type { KernelEventMap } from '../event/kernel-events.js';
-import type { RequestEvent } from '../event/request-event.js';
-import { nullLogger, type Logger } from '../log/logger.js';
+import {
+  nullLogger,
+  type EventSubscriber,
+  type KernelEventMap,
+  type Logger,
+  type RequestEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import type { ExpiringConnection } from './expiring-connection.js';
 
 export interface IdleConnectionListenerOptions {
   logger?: Logger;
@@ -19,13 +23,16 @@ interface Registration {
  * Keeps database connections usable across idle periods: before each request (main and sub),
  * every registered connection open longer than its time-to-live is closed, so the request's first
  * query opens a fresh one instead of meeting one the server (or a firewall) dropped meanwhile.
- * The age counts from the connect, not from the last query, as the reference does: keep the TTL
+ * The age counts from the connect, not from the last query, as Symfony does: keep the TTL
  * below the server's idle limit (`idle_session_timeout`, a proxy's timeout).
  */
 export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
-  /** Before the session (128) and everything that may query (router 32, firewall 8); after CORS (250). */
+  /**
+   * Before every listener that may query (`RouterListener.REQUEST_PRIORITY`,
+   * `FirewallListener.REQUEST_PRIORITY`); after `CorsListener.REQUEST_PRIORITY`, as a preflight needs no database.
+   */
   static readonly REQUEST_PRIORITY = 192;
-  /** The reference's default time-to-live. */
+  /** Symfony's default time-to-live. */
   static readonly DEFAULT_TTL_SECONDS = 600;
 
   readonly #registrations: Registration[] = [];
@@ -46,11 +53,7 @@ export class IdleConnectionListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': {
-        listener: (event) => this.onKernelRequest(event),
-        priority: IdleConnectionListener.REQUEST_PRIORITY,
-        name: 'IdleConnectionListener.onKernelRequest',
-      },
+      'kernel.request': [this.onKernelRequest, IdleConnectionListener.REQUEST_PRIORITY],
     };
   }
 
