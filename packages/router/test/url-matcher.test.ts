@@ -42,6 +42,13 @@ describe('declaration order', () => {
     expect(match(router, 'PATCH', '/repos/a/b/issues/events')).toMatchObject({ route: 'issue', params: { number: 'events' } });
   });
 
+  it('tells apart static paths of one length that share characters, and turns away others of that length', () => {
+    const paths = ['/aab', '/abb', '/bab', '/baa', '/a'];
+    const router = routerOf(paths.map((path, i): [string, string] => [`s${i}`, path]));
+    paths.forEach((path, i) => expect(match(router, 'GET', path)).toMatchObject({ kind: 'match', route: `s${i}` }));
+    for (const path of ['/bbb', '/aaa', '/abx', '/b']) expect(match(router, 'POST', path)).toEqual({ kind: 'not-found', path });
+  });
+
   it('replaces a route added again under the same name and moves it to the end', () => {
     const router = routerOf([
       ['a', '/x/:id'],

@@ -2,7 +2,16 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf } from './candidate.js';
-import { emitMatcher, Refusals, REFUSED, type CollectingWalk, type Walk, type WalkOutcome } from './matcher-emitter.js';
+import {
+  emitMatcher,
+  emitStaticLookup,
+  Refusals,
+  REFUSED,
+  type CollectingWalk,
+  type StaticLookup,
+  type Walk,
+  type WalkOutcome,
+} from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -30,16 +39,11 @@ export interface UrlMatcherOptions {
  */
 export class UrlMatcher {
   /** The generated JavaScript (print it to see how a path is matched); `null` when matching with the reference loop. */
-  readonly source: string | null;
+  readonly source: string | null = null;
   readonly #walk: Walk | null;
   readonly #collect: CollectingWalk | null;
-  /** Finished results of exact static paths, by raw path then method (see `StaticAnswers`). */
-  readonly #static = new Map<string, StaticAnswers>();
-  /**
-   * A filter in front of `#static`: the entry of each path in it (see `filterSlot`) is 1, and a
-   * path whose entry is 0 skips the map lookup.
-   */
-  readonly #staticFilter = new Uint8Array(64 * 32);
+  /** Finished results of exact static paths, by raw path then method (see `StaticAnswers`); generated code. */
+  readonly #static: StaticLookup<StaticAnswers> = () => undefined;
   readonly #routes: readonly Route[];
   readonly #mode: TrailingSlashMode;
   /**
@@ -57,8 +61,10 @@ export class UrlMatcher {
     const emitted = (options.generateCode ?? true) ? emitMatcher(builder.build(), this.#mode, this.#routes.length) : null;
     this.#walk = emitted?.walk ?? null;
     this.#collect = emitted?.collect ?? null;
-    this.source = emitted?.source ?? null;
-    if (emitted !== null) this.#precomputeStaticAnswers(emitted.collect);
+    if (emitted === null) return;
+    const statics = emitStaticLookup(this.#staticAnswers(emitted.collect));
+    this.#static = statics.lookup;
+    this.source = `${statics.source}\n\n${emitted.source}`;
   }
 
   /**
@@ -66,10 +72,8 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
-    if (this.#mayBeStatic(rawPath)) {
-      const answer = this.#static.get(rawPath)?.for(context.method);
-      if (answer !== undefined) return answer;
-    }
+    const answer = this.#static(rawPath)?.for(context.method);
+    if (answer !== undefined) return answer;
     if (this.#walk === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
     // A path ending with a slash (not `/` itself) is most likely headed for a redirect: it takes
     // the collecting walk, so that the first walk only ever sees what hits and 404s need.
@@ -87,10 +91,9 @@ export class UrlMatcher {
    * share the JIT feedback of the rarer outcomes.
    */
   #notFound(rawPath: string, method: string): MatchResult {
-    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
-    const trimmed = trimTrailingSlashes(rawPath);
-    if (trimmed === '/') return notFoundMatch(rawPath);
-    return notFoundMatch(trimmed === rawPath ? `${rawPath}/` : trimmed);
+    // The path does not end with a slash (those take the collecting walk), so toggling adds one.
+    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD') || rawPath === '/') return notFoundMatch(rawPath);
+    return notFoundMatch(`${rawPath}/`);
   }
 
   #matchCollecting(rawPath: string, context: MatchContext): MatchResult {
@@ -99,15 +102,6 @@ export class UrlMatcher {
     const found = this.#collect!(path, context.method, context, refusals);
     if (typeof found === 'object') return found;
     return this.#afterFirstPass(rawPath, path, context, found, found === REFUSED ? refusals : null);
-  }
-
-  /**
-   * Whether the path may be in `#static`. A server gets a new path string per request, and a map
-   * lookup first hashes every character of it: this check spares most dynamic paths and misses
-   * that cost (docs/decisions.md).
-   */
-  #mayBeStatic(path: string): boolean {
-    return this.#staticFilter[filterSlot(path)] === 1;
   }
 
   /**
@@ -160,11 +154,12 @@ export class UrlMatcher {
    * result a request gets when it depends on nothing else: found by the walk itself, with a
    * context that notes whether a route read its host or scheme (then nothing is kept).
    */
-  #precomputeStaticAnswers(collect: CollectingWalk): void {
+  #staticAnswers(collect: CollectingWalk): Map<string, StaticAnswers> {
+    const answers = new Map<string, StaticAnswers>();
     const methods = new Set(['GET', 'HEAD', ...this.#routes.flatMap((route) => route.methods)]);
     for (const route of this.#routes) {
       const path = route.compiled.path.staticText;
-      if (path === null || this.#static.has(path) || decodePath(path) !== path) continue;
+      if (path === null || answers.has(path) || decodePath(path) !== path) continue;
       const byMethod = new Map<string, RouteMatch>();
       for (const method of methods) {
         let readsMore = false;
@@ -183,16 +178,10 @@ export class UrlMatcher {
         if (typeof found === 'object' && !readsMore)
           byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
       }
-      if (byMethod.size === 0) continue;
-      this.#static.set(path, new StaticAnswers(byMethod));
-      this.#staticFilter[filterSlot(path)] = 1;
+      if (byMethod.size > 0) answers.set(path, new StaticAnswers(byMethod));
     }
+    return answers;
   }
-}
-
-/** A path's slot in the static filter: its length and last character, folded. */
-function filterSlot(path: string): number {
-  return ((path.length & 63) << 5) | (path.charCodeAt(path.length - 1) & 31);
 }
 
 /**
