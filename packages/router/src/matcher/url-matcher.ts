@@ -2,16 +2,7 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf } from './candidate.js';
-import {
-  emitMatcher,
-  emitStaticLookup,
-  Refusals,
-  REFUSED,
-  type CollectingWalk,
-  type StaticLookup,
-  type Walk,
-  type WalkOutcome,
-} from './matcher-emitter.js';
+import { emitMatcher, emitStaticLookup, Refusals, REFUSED, type CollectingWalk, type StaticLookup, type Walk } from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -72,23 +63,30 @@ export class UrlMatcher {
    * Never throws for a miss: misses are the most common request and exceptions are not cheap.
    */
   match(rawPath: string, context: MatchContext): MatchResult {
+    return this.#matchCommon(rawPath, context) ?? this.#matchRest(rawPath, context);
+  }
+
+  /**
+   * What most requests need: a static path's answer, or one pass of the first walk that ends in
+   * a route or a plain 404. `undefined` for everything else (paths ending with a slash, 405s,
+   * redirects), which `#matchRest` takes from the start. A function of its own, so that the code
+   * the engine optimises for it never carries the rarer outcomes (docs/decisions.md, R2).
+   */
+  #matchCommon(rawPath: string, context: MatchContext): MatchResult | undefined {
     const answer = this.#static(rawPath)?.for(context.method);
     if (answer !== undefined) return answer;
-    if (this.#walk === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
     // A path ending with a slash (not `/` itself) is most likely headed for a redirect: it takes
     // the collecting walk, so that the first walk only ever sees what hits and 404s need.
-    if (rawPath.charCodeAt(rawPath.length - 1) === 47 && rawPath.length > 1) return this.#matchCollecting(rawPath, context);
-    const path = decodePath(rawPath);
-    const found = this.#walk(path, context.method, context);
+    if (this.#walk === null || (rawPath.charCodeAt(rawPath.length - 1) === 47 && rawPath.length > 1)) return undefined;
+    const found = this.#walk(decodePath(rawPath), context.method, context);
     if (typeof found === 'object') return found;
     if (found === undefined && !this.#toggleMayReachNewRoutes) return this.#notFound(rawPath, context.method);
-    return this.#afterFirstPass(rawPath, path, context, found, null);
+    return undefined;
   }
 
   /**
    * No route's path matched, and the toggled path cannot match one either: the 404, its message
-   * naming the path a slash retry would have tried. A function of its own, so that misses do not
-   * share the JIT feedback of the rarer outcomes.
+   * naming the path a slash retry would have tried.
    */
   #notFound(rawPath: string, method: string): MatchResult {
     // The path does not end with a slash (those take the collecting walk), so toggling adds one.
@@ -96,47 +94,32 @@ export class UrlMatcher {
     return notFoundMatch(`${rawPath}/`);
   }
 
-  #matchCollecting(rawPath: string, context: MatchContext): MatchResult {
-    const path = decodePath(rawPath);
-    const refusals = new Refusals();
-    const found = this.#collect!(path, context.method, context, refusals);
-    if (typeof found === 'object') return found;
-    return this.#afterFirstPass(rawPath, path, context, found, found === REFUSED ? refusals : null);
-  }
-
   /**
-   * What follows a first pass that found no route (kept out of `match`, so hits run a small
-   * function). `refusals`: what that pass gathered, when it was the collecting walk.
+   * The rest: the collecting walk over the path, gathering what refused routes allow, then 405,
+   * a scheme or trailing-slash redirect, or 404 (or the reference loop, without generated code).
    */
-  #afterFirstPass(
-    rawPath: string,
-    path: string,
-    context: MatchContext,
-    found: Exclude<WalkOutcome, object>,
-    refusals: Refusals | null,
-  ): MatchResult {
+  #matchRest(rawPath: string, context: MatchContext): MatchResult {
+    if (this.#collect === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
     const method = context.method;
-    if (found === REFUSED && refusals === null) refusals = this.#refusals(path, context);
-    if (refusals?.allow) return methodNotAllowedMatch(refusals.allow);
+    const refusals = new Refusals();
+    const found = this.#collect(decodePath(rawPath), method, context, refusals);
+    if (typeof found === 'object') return found;
+    // What refused routes allow counts only when every route whose path matched refused (a GET
+    // that reached a GET route across the slash ends the pass: a redirect follows).
+    const refused = found === REFUSED;
+    if (refused && refusals.allow !== null) return methodNotAllowedMatch(refusals.allow);
     if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
-    if (refusals?.schemes) return this.#redirectScheme(rawPath, context, refusals.schemes[0]!);
+    if (refused && refusals.schemes !== null) return this.#redirectScheme(rawPath, context, refusals.schemes[0]!);
     const trimmed = trimTrailingSlashes(rawPath);
     if (trimmed === '/') return notFoundMatch(rawPath);
     const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
     // No route's path matched: with plain segments, the toggled path cannot match one either.
     if (found === undefined && !this.#toggleMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
     const again = new Refusals();
-    const retry = this.#collect!(decodePath(toggled), method, context, again);
+    const retry = this.#collect(decodePath(toggled), method, context, again);
     if (typeof retry === 'object') return redirectMatch(retry.route, retry.params, toggled, null);
     if (retry === REFUSED && again.schemes !== null) return this.#redirectScheme(toggled, context, again.schemes[0]!);
     return notFoundMatch(toggled);
-  }
-
-  /** The first walk again, this time gathering the refused methods and schemes. */
-  #refusals(path: string, context: MatchContext): Refusals {
-    const refusals = new Refusals();
-    this.#collect!(path, context.method, context, refusals);
-    return refusals;
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
