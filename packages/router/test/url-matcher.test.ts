@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedPathError } from '../src/index.js';
+import { MalformedPathError, type RouteOptions } from '../src/index.js';
 import { match, routerOf } from './support/match.js';
 
 describe('declaration order', () => {
@@ -207,6 +207,31 @@ describe('trailing slash (redirect mode)', () => {
     expect(match(r, 'GET', '/s', 'localhost', 'http')).toMatchObject({ kind: 'redirect', path: '/s/', scheme: 'https' });
     expect(match(r, 'GET', '/s/', 'localhost', 'http')).toMatchObject({ kind: 'redirect', path: '/s/', scheme: 'https' });
     expect(match(r, 'POST', '/s/', 'localhost', 'http')).toEqual({ kind: 'not-found', path: '/s/' });
+  });
+});
+
+describe('trailing slash redirects answered from the first pass', () => {
+  const rows: Array<[string, string, RouteOptions?]> = [
+    ['item', '/items/:id', { methods: 'GET' }],
+    ['dir', '/dir/'],
+    ['secure', '/secure', { schemes: 'https' }],
+    ['post_only', '/form', { methods: 'POST' }],
+    ['form', '/form/', { methods: 'GET' }],
+  ];
+  const compiled = routerOf(rows);
+  const reference = routerOf(rows, { generateCode: false });
+
+  it.each([
+    ['/items/7/', { kind: 'redirect', route: 'item', params: { id: '7' }, path: '/items/7', scheme: null }],
+    ['/dir', { kind: 'redirect', route: 'dir', params: {}, path: '/dir/', scheme: null }],
+    ['/form', { kind: 'redirect', route: 'form', params: {}, path: '/form/', scheme: null }],
+    // An encoded slash ends the decoded path, not the raw one: toggling adds a slash after it.
+    ['/items/7%2F', { kind: 'not-found', path: '/items/7%2F/' }],
+    ['/items/7//', { kind: 'redirect', route: 'item', params: { id: '7' }, path: '/items/7', scheme: null }],
+    ['/secure/', { kind: 'redirect', route: 'secure', params: {}, path: '/secure', scheme: 'https' }],
+  ])("GET %s gives the reference loop's answer", (path, expected) => {
+    expect(match(compiled, 'GET', path)).toEqual(expected);
+    expect(match(reference, 'GET', path)).toEqual(expected);
   });
 });
 

@@ -19,7 +19,8 @@ import { END, LITERALS, OPAQUE, PARAM, type TreeItem, type TreeNode } from './se
  *   written by one method, `#emitRule`, specialised with what is known of the route in advance.
  * - A walk answers a route's result, `undefined` when no route's path matched, `REFUSED` when
  *   some did but each refused the request, `STOP` when a GET reached a GET route across the
- *   trailing slash (the pass ends; a redirect follows).
+ *   trailing slash (the pass ends; a redirect follows), or in the collecting walk, for a route of
+ *   plain segments without schemes, that route's match wrapped in `SlashToggled`.
  * - The tree is emitted twice, from the same methods: the *first walk* (`n<id>`), which most
  *   requests run once, gathers nothing and is only given paths that do not end with a slash (so
  *   each route's slash check is settled while emitting); and the *collecting walk* (`cn<id>`),
@@ -32,6 +33,14 @@ import { END, LITERALS, OPAQUE, PARAM, type TreeItem, type TreeNode } from './se
 export const REFUSED: unique symbol = Symbol('refused');
 /** A GET or HEAD reached a GET route across the trailing slash: the pass ends, a redirect follows. */
 export const STOP: unique symbol = Symbol('stop');
+/**
+ * What the collecting walk answers in place of `STOP` for a route of plain segments that refused
+ * the request for its trailing slash alone (no scheme to check): the route's match, for the
+ * redirect to the toggled path (docs/decisions.md, R2).
+ */
+export class SlashToggled {
+  constructor(readonly match: RouteMatch) {}
+}
 export type WalkOutcome = RouteMatch | typeof REFUSED | typeof STOP | undefined;
 
 /** What a collecting walk gathers from the routes that refused a request for its method or scheme alone. */
@@ -43,7 +52,7 @@ export class Refusals {
 /** The first walk: one pass over the decoded path. */
 export type Walk = (path: string, method: string, context: MatchContext) => WalkOutcome;
 /** The collecting walk: the same pass, gathering what refused routes allow into `refusals`. */
-export type CollectingWalk = (path: string, method: string, context: MatchContext, refusals: Refusals) => WalkOutcome;
+export type CollectingWalk = (path: string, method: string, context: MatchContext, refusals: Refusals) => WalkOutcome | SlashToggled;
 
 export interface EmittedMatcher {
   readonly walk: Walk;
@@ -89,6 +98,7 @@ class MatcherEmitter {
     ['union', union],
     ['REFUSED', REFUSED],
     ['STOP', STOP],
+    ['SlashToggled', SlashToggled],
   ]);
   readonly #functions: string[] = [];
   #lines: string[] = [];
@@ -230,7 +240,7 @@ class MatcherEmitter {
       for (const candidate of candidates) {
         const route = this.#routeConstant(candidate);
         const slashDiffers = !this.#collects ? String(candidate.hasTrailingSlash) : candidate.hasTrailingSlash ? '!slash' : 'slash';
-        this.#emitRule(candidate, slashDiffers, (host) => this.#offsetParams(candidate, route, host));
+        this.#emitRule(candidate, slashDiffers, (host) => this.#offsetParams(candidate, route, host), true);
       }
     });
   }
@@ -259,9 +269,9 @@ class MatcherEmitter {
    * The rule of one route whose path matched, in the reference's order: host, trailing slash,
    * scheme, method; then its result. `slashDiffers`: the condition that the request's trailing
    * slash is not the route's (`true` or `false` when known in advance); `params(host)`: its
-   * params, given the host match's name (or `null`).
+   * params, given the host match's name (or `null`); `plain`: a route of plain segments (not opaque).
    */
-  #emitRule(candidate: Candidate, slashDiffers: string, params: (host: string) => string): void {
+  #emitRule(candidate: Candidate, slashDiffers: string, params: (host: string) => string, plain = false): void {
     const route = this.#routeConstant(candidate);
     const label = `rule${candidate.index}`;
     const refuse = (collect: string | null) => {
@@ -278,8 +288,12 @@ class MatcherEmitter {
         this.#line(`const host = ${route}.hostRegex.exec(context.host);`);
         this.#block('if (host === null) {', () => refuse(null));
       }
+      const result = candidate.fixedResult === null ? `routeMatch(${route}.route, ${params(host)})` : `${route}.fixedResult`;
       const slashRefusal = () => {
-        if (this.#mode === 'redirect' && candidate.acceptsGet) this.#line('if (method === "GET" || method === "HEAD") return STOP;');
+        if (this.#mode === 'redirect' && candidate.acceptsGet) {
+          const toggled = this.#collects && plain && candidate.schemeList.length === 0;
+          this.#line(`if (method === "GET" || method === "HEAD") return ${toggled ? `new SlashToggled(${result})` : 'STOP'};`);
+        }
         refuse(null);
       };
       if (this.#mode !== 'ignore' && slashDiffers === 'true') {
@@ -296,7 +310,7 @@ class MatcherEmitter {
           refuse(`refusals.allow = union(refusals.allow, ${route}.methodList);`),
         );
       }
-      this.#line(`return ${candidate.fixedResult === null ? `routeMatch(${route}.route, ${params(host)})` : `${route}.fixedResult`};`);
+      this.#line(`return ${result};`);
     });
   }
 

@@ -2,7 +2,16 @@ import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
 import { candidateOf } from './candidate.js';
-import { emitMatcher, emitStaticLookup, Refusals, REFUSED, type CollectingWalk, type StaticLookup, type Walk } from './matcher-emitter.js';
+import {
+  emitMatcher,
+  emitStaticLookup,
+  Refusals,
+  REFUSED,
+  SlashToggled,
+  type CollectingWalk,
+  type StaticLookup,
+  type Walk,
+} from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
@@ -69,16 +78,18 @@ export class UrlMatcher {
   /**
    * What most requests need: a static path's answer, or one pass of the first walk that ends in
    * a route or a plain 404. `undefined` for everything else (paths ending with a slash, 405s,
-   * redirects), which `#matchRest` takes from the start. A function of its own, so that the code
-   * the engine optimises for it never carries the rarer outcomes (docs/decisions.md, R2).
+   * redirects), which `#matchRest` takes from the start.
    */
   #matchCommon(rawPath: string, context: MatchContext): MatchResult | undefined {
     const answer = this.#static(rawPath)?.for(context.method);
     if (answer !== undefined) return answer;
-    // A path ending with a slash (not `/` itself) is most likely headed for a redirect: it takes
-    // the collecting walk, so that the first walk only ever sees what hits and 404s need.
-    if (this.#walk === null || (rawPath.charCodeAt(rawPath.length - 1) === 47 && rawPath.length > 1)) return undefined;
-    const found = this.#walk(decodePath(rawPath), context.method, context);
+    if (this.#walk === null) return undefined;
+    // A path ending with a slash (not `/` itself; after decoding, as `%2F` is one) is most likely
+    // headed for a redirect: it takes the collecting walk, so that the first walk only ever sees
+    // what hits and 404s need.
+    const path = decodePath(rawPath);
+    if (path.charCodeAt(path.length - 1) === 47 && path.length > 1) return undefined;
+    const found = this.#walk(path, context.method, context);
     if (typeof found === 'object') return found;
     if (found === undefined && !this.#toggleMayReachNewRoutes) return this.#notFound(rawPath, context.method);
     return undefined;
@@ -89,7 +100,8 @@ export class UrlMatcher {
    * naming the path a slash retry would have tried.
    */
   #notFound(rawPath: string, method: string): MatchResult {
-    // The path does not end with a slash (those take the collecting walk), so toggling adds one.
+    // The decoded path does not end with a slash (those take the collecting walk), nor does the
+    // raw one, so toggling adds one.
     if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD') || rawPath === '/') return notFoundMatch(rawPath);
     return notFoundMatch(`${rawPath}/`);
   }
@@ -102,24 +114,36 @@ export class UrlMatcher {
     if (this.#collect === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
     const method = context.method;
     const refusals = new Refusals();
-    const found = this.#collect(decodePath(rawPath), method, context, refusals);
-    if (typeof found === 'object') return found;
+    const path = decodePath(rawPath);
+    const found = this.#collect(path, method, context, refusals);
+    if (found instanceof SlashToggled && this.#toggleReachesSameRoute(rawPath, path))
+      return redirectMatch(found.match.route, found.match.params, toggleSlash(rawPath), null);
+    if (isRouteMatch(found)) return found;
     // What refused routes allow counts only when every route whose path matched refused (a GET
     // that reached a GET route across the slash ends the pass: a redirect follows).
     const refused = found === REFUSED;
     if (refused && refusals.allow !== null) return methodNotAllowedMatch(refusals.allow);
     if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
     if (refused && refusals.schemes !== null) return this.#redirectScheme(rawPath, context, refusals.schemes[0]!);
-    const trimmed = trimTrailingSlashes(rawPath);
-    if (trimmed === '/') return notFoundMatch(rawPath);
-    const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
+    const toggled = toggleSlash(rawPath);
+    if (toggled === '/') return notFoundMatch(rawPath);
     // No route's path matched: with plain segments, the toggled path cannot match one either.
     if (found === undefined && !this.#toggleMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
     const again = new Refusals();
     const retry = this.#collect(decodePath(toggled), method, context, again);
-    if (typeof retry === 'object') return redirectMatch(retry.route, retry.params, toggled, null);
+    if (isRouteMatch(retry)) return redirectMatch(retry.route, retry.params, toggled, null);
     if (retry === REFUSED && again.schemes !== null) return this.#redirectScheme(toggled, context, again.schemes[0]!);
     return notFoundMatch(toggled);
+  }
+
+  /**
+   * Whether the route that refused `path` for its trailing slash alone is the one its toggled
+   * path reaches first: so when only plain segments are in the table (an opaque route or an empty
+   * segment could match the toggled path alone) and toggling the raw path toggles the decoded one
+   * (no percent-escape, a single trailing slash).
+   */
+  #toggleReachesSameRoute(rawPath: string, path: string): boolean {
+    return !this.#toggleMayReachNewRoutes && path === rawPath && !rawPath.endsWith('//');
   }
 
   #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
@@ -129,7 +153,7 @@ export class UrlMatcher {
       { method: context.method, host: context.host, scheme },
       new Refusals(),
     );
-    return typeof found === 'object' ? redirectMatch(found.route, found.params, rawPath, scheme) : notFoundMatch(rawPath);
+    return isRouteMatch(found) ? redirectMatch(found.route, found.params, rawPath, scheme) : notFoundMatch(rawPath);
   }
 
   /**
@@ -158,7 +182,7 @@ export class UrlMatcher {
           },
         };
         const found = collect(path, method, probe, new Refusals());
-        if (typeof found === 'object' && !readsMore)
+        if (isRouteMatch(found) && !readsMore)
           byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
       }
       if (byMethod.size > 0) answers.set(path, new StaticAnswers(byMethod));
@@ -209,4 +233,15 @@ class StaticAnswers {
         return this.#all.get(method);
     }
   }
+}
+
+/** A collecting walk's outcome that is a route's match (not a slash toggle, nor a symbol). */
+function isRouteMatch(outcome: ReturnType<CollectingWalk>): outcome is RouteMatch {
+  return typeof outcome === 'object' && !(outcome instanceof SlashToggled);
+}
+
+/** The path with its trailing slashes removed, or with one added when it has none (`/` stays `/`). */
+function toggleSlash(rawPath: string): string {
+  const trimmed = trimTrailingSlashes(rawPath);
+  return trimmed === rawPath && rawPath !== '/' ? `${rawPath}/` : trimmed;
 }
