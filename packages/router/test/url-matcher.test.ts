@@ -72,6 +72,20 @@ describe('methods', () => {
     expect(match(router, 'GET', '/b')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['HEAD'] });
   });
 
+  it('answers a static path for methods no route names: 405 with its Allow list, or the route that takes any method', () => {
+    const router = routerOf([
+      ['read', '/report', { methods: ['GET'] }],
+      ['write', '/report', { methods: ['PUT', 'POST'] }],
+      ['other', '/other', { methods: ['DELETE'] }],
+      ['any', '/open'],
+    ]);
+    for (const method of ['PROPFIND', 'PATCH', 'DELETE', 'OTHER'])
+      expect(match(router, method, '/report')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['GET', 'PUT', 'POST'] });
+    for (const method of ['PROPFIND', 'PATCH', 'GET'])
+      expect(match(router, method, '/open')).toMatchObject({ kind: 'match', route: 'any' });
+    expect(match(router, 'PUT', '/report')).toMatchObject({ kind: 'match', route: 'write' });
+  });
+
   it('answers 405 with the union of allowed methods, declaration order, no duplicates, HEAD never added', () => {
     const router = routerOf([
       ['one', '/items/:id', { methods: ['get', 'POST'] }],

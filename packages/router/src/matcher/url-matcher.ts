@@ -157,65 +157,82 @@ export class UrlMatcher {
   }
 
   /**
-   * For each exact static route path and each method some route names (and GET, HEAD), the
-   * result a request gets when it depends on nothing else: found by the walk itself, with a
-   * context that notes whether a route read its host or scheme (then nothing is kept).
+   * For each exact static route path, the result a request gets when it depends on nothing but
+   * the method: a route's match or a 405, for each method some route names (and GET, HEAD), and
+   * one for every other method (no route can tell those apart). Found by the collecting walk
+   * itself, with a context that notes whether a route read its host or scheme (then nothing is
+   * kept for that method).
    */
   #staticAnswers(collect: CollectingWalk): Map<string, StaticAnswers> {
     const answers = new Map<string, StaticAnswers>();
     const methods = new Set(['GET', 'HEAD', ...this.#routes.flatMap((route) => route.methods)]);
+    let unnamed = 'OTHER';
+    while (methods.has(unnamed)) unnamed += '_';
     for (const route of this.#routes) {
       const path = route.compiled.path.staticText;
       if (path === null || answers.has(path) || decodePath(path) !== path) continue;
-      const byMethod = new Map<string, RouteMatch>();
-      for (const method of methods) {
-        let readsMore = false;
-        const probe: MatchContext = {
-          method,
-          get host() {
-            readsMore = true;
-            return '';
-          },
-          get scheme() {
-            readsMore = true;
-            return '';
-          },
-        };
-        const found = collect(path, method, probe, new Refusals());
-        if (isRouteMatch(found) && !readsMore)
-          byMethod.set(method, Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params)));
-      }
-      if (byMethod.size > 0) answers.set(path, new StaticAnswers(byMethod));
+      const byMethod = new Map<string, MatchResult | undefined>();
+      for (const method of methods) byMethod.set(method, this.#staticAnswer(collect, path, method));
+      const other = this.#staticAnswer(collect, path, unnamed);
+      if ([...byMethod.values()].some((answer) => answer !== undefined) || other !== undefined)
+        answers.set(path, new StaticAnswers(byMethod, other));
     }
     return answers;
+  }
+
+  /** The result of `method` on a static path, when it depends on nothing else (`undefined` otherwise). */
+  #staticAnswer(collect: CollectingWalk, path: string, method: string): MatchResult | undefined {
+    let readsMore = false;
+    const probe: MatchContext = {
+      method,
+      get host() {
+        readsMore = true;
+        return '';
+      },
+      get scheme() {
+        readsMore = true;
+        return '';
+      },
+    };
+    const refusals = new Refusals();
+    const found = collect(path, method, probe, refusals);
+    if (readsMore) return undefined;
+    if (isRouteMatch(found)) return Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params));
+    if (found === REFUSED && refusals.allow !== null) return methodNotAllowedMatch(Object.freeze(refusals.allow));
+    return undefined;
   }
 }
 
 /**
  * The finished results of one exact static path, by method. The common methods each have a field
  * found by string comparisons (pointer compares for the interned method strings servers pass), so
- * a static hit costs one map lookup, the path's; other methods are looked up in the full map.
+ * a static hit costs no map lookup; other methods some route names are looked up in the full map,
+ * and a method no route names gets `#other`.
  */
 class StaticAnswers {
-  readonly #get: RouteMatch | undefined;
-  readonly #head: RouteMatch | undefined;
-  readonly #post: RouteMatch | undefined;
-  readonly #put: RouteMatch | undefined;
-  readonly #delete: RouteMatch | undefined;
-  readonly #patch: RouteMatch | undefined;
-  readonly #all: ReadonlyMap<string, RouteMatch>;
+  readonly #get: MatchResult | undefined;
+  readonly #head: MatchResult | undefined;
+  readonly #post: MatchResult | undefined;
+  readonly #put: MatchResult | undefined;
+  readonly #delete: MatchResult | undefined;
+  readonly #patch: MatchResult | undefined;
+  readonly #all: ReadonlyMap<string, MatchResult | undefined>;
+  readonly #other: MatchResult | undefined;
 
-  constructor(byMethod: ReadonlyMap<string, RouteMatch>) {
-    this.#get = byMethod.get('GET');
-    this.#head = byMethod.get('HEAD');
-    this.#post = byMethod.get('POST');
-    this.#put = byMethod.get('PUT');
-    this.#delete = byMethod.get('DELETE');
-    this.#patch = byMethod.get('PATCH');
+  /** `byMethod`: an entry for each method some route names; `other`: the answer for every other method. */
+  constructor(byMethod: ReadonlyMap<string, MatchResult | undefined>, other: MatchResult | undefined) {
+    const answerOf = (method: string) => (byMethod.has(method) ? byMethod.get(method) : other);
+    this.#get = answerOf('GET');
+    this.#head = answerOf('HEAD');
+    this.#post = answerOf('POST');
+    this.#put = answerOf('PUT');
+    this.#delete = answerOf('DELETE');
+    this.#patch = answerOf('PATCH');
     this.#all = byMethod;
+    this.#other = other;
   }
 
-  for(method: string): RouteMatch | undefined {
+  for(method: string): MatchResult | undefined {
     switch (method) {
       case 'GET':
         return this.#get;
@@ -230,7 +247,7 @@ class StaticAnswers {
       case 'PATCH':
         return this.#patch;
       default:
-        return this.#all.get(method);
+        return this.#all.has(method) ? this.#all.get(method) : this.#other;
     }
   }
 }
