@@ -78,5 +78,6 @@ describe('debug:router', () => {
     expect(output).toBe(`${router.matcher.source}\n`);
     expect(output).toContain('// #1 item: GET /items/:id');
     expect(output).toMatch(/^ {4}rule1: \{$/m);
+    expect(output).toContain('return function staticAnswers(path) {');
   });
 });

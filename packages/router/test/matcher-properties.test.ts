@@ -72,7 +72,7 @@ const requestPath = fc
     fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb', 'a:b', 'en'), {
       maxLength: 5,
     }),
-    fc.constantFrom('', '/', '//'),
+    fc.constantFrom('', '/', '//', '%2F'),
   )
   .map(([segments, tail]) => `/${segments.join('/')}${tail}`);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedPathError } from '../src/index.js';
+import { MalformedPathError, type RouteOptions } from '../src/index.js';
 import { match, routerOf } from './support/match.js';
 
 describe('declaration order', () => {
@@ -42,6 +42,13 @@ describe('declaration order', () => {
     expect(match(router, 'PATCH', '/repos/a/b/issues/events')).toMatchObject({ route: 'issue', params: { number: 'events' } });
   });
 
+  it('tells apart static paths of one length that share characters, and turns away others of that length', () => {
+    const paths = ['/aab', '/abb', '/bab', '/baa', '/a'];
+    const router = routerOf(paths.map((path, i): [string, string] => [`s${i}`, path]));
+    paths.forEach((path, i) => expect(match(router, 'GET', path)).toMatchObject({ kind: 'match', route: `s${i}` }));
+    for (const path of ['/bbb', '/aaa', '/abx', '/b']) expect(match(router, 'POST', path)).toEqual({ kind: 'not-found', path });
+  });
+
   it('replaces a route added again under the same name and moves it to the end', () => {
     const router = routerOf([
       ['a', '/x/:id'],
@@ -63,6 +70,20 @@ describe('methods', () => {
     expect(match(router, 'HEAD', '/a')).toMatchObject({ kind: 'match', route: 'get' });
     expect(match(router, 'HEAD', '/b')).toMatchObject({ kind: 'match', route: 'head' });
     expect(match(router, 'GET', '/b')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['HEAD'] });
+  });
+
+  it('answers a static path for methods no route names: 405 with its Allow list, or the route that takes any method', () => {
+    const router = routerOf([
+      ['read', '/report', { methods: ['GET'] }],
+      ['write', '/report', { methods: ['PUT', 'POST'] }],
+      ['other', '/other', { methods: ['DELETE'] }],
+      ['any', '/open'],
+    ]);
+    for (const method of ['PROPFIND', 'PATCH', 'DELETE', 'OTHER'])
+      expect(match(router, method, '/report')).toEqual({ kind: 'method-not-allowed', allowedMethods: ['GET', 'PUT', 'POST'] });
+    for (const method of ['PROPFIND', 'PATCH', 'GET'])
+      expect(match(router, method, '/open')).toMatchObject({ kind: 'match', route: 'any' });
+    expect(match(router, 'PUT', '/report')).toMatchObject({ kind: 'match', route: 'write' });
   });
 
   it('answers 405 with the union of allowed methods, declaration order, no duplicates, HEAD never added', () => {
@@ -200,6 +221,31 @@ describe('trailing slash (redirect mode)', () => {
     expect(match(r, 'GET', '/s', 'localhost', 'http')).toMatchObject({ kind: 'redirect', path: '/s/', scheme: 'https' });
     expect(match(r, 'GET', '/s/', 'localhost', 'http')).toMatchObject({ kind: 'redirect', path: '/s/', scheme: 'https' });
     expect(match(r, 'POST', '/s/', 'localhost', 'http')).toEqual({ kind: 'not-found', path: '/s/' });
+  });
+});
+
+describe('trailing slash redirects answered from the first pass', () => {
+  const rows: Array<[string, string, RouteOptions?]> = [
+    ['item', '/items/:id', { methods: 'GET' }],
+    ['dir', '/dir/'],
+    ['secure', '/secure', { schemes: 'https' }],
+    ['post_only', '/form', { methods: 'POST' }],
+    ['form', '/form/', { methods: 'GET' }],
+  ];
+  const compiled = routerOf(rows);
+  const reference = routerOf(rows, { generateCode: false });
+
+  it.each([
+    ['/items/7/', { kind: 'redirect', route: 'item', params: { id: '7' }, path: '/items/7', scheme: null }],
+    ['/dir', { kind: 'redirect', route: 'dir', params: {}, path: '/dir/', scheme: null }],
+    ['/form', { kind: 'redirect', route: 'form', params: {}, path: '/form/', scheme: null }],
+    // An encoded slash ends the decoded path, not the raw one: toggling adds a slash after it.
+    ['/items/7%2F', { kind: 'not-found', path: '/items/7%2F/' }],
+    ['/items/7//', { kind: 'redirect', route: 'item', params: { id: '7' }, path: '/items/7', scheme: null }],
+    ['/secure/', { kind: 'redirect', route: 'secure', params: {}, path: '/secure', scheme: 'https' }],
+  ])("GET %s gives the reference loop's answer", (path, expected) => {
+    expect(match(compiled, 'GET', path)).toEqual(expected);
+    expect(match(reference, 'GET', path)).toEqual(expected);
   });
 });
 
