@@ -19,7 +19,7 @@ export interface AppConfig {
    * every absolute URL (error messages, redirects, profiler links). Default: from each request.
    */
   baseUrl: string | null;
-  /** Env `APP_DEBUG` (`1`/`0`, `true`/`false`), file `debug`. Default true, as the spec's service runs. */
+  /** Env `APP_DEBUG` (`1`/`0`, `true`/`false`), file `debug`. Default true: the example host is a development server first (README). */
   debug: boolean;
   /** Env `TLS_KEY_FILE` + `TLS_CERT_FILE` (+ `TLS_PASSPHRASE`), file `tls`. Enables HTTPS and HTTP/2. */
   tls: TlsConfig | null;

@@ -5,7 +5,7 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**
  * The example host as `main.ts` wires it, called by real headless Chromium from pages on other
- * origins: a page on 127.0.0.1 (another port) is allowed by the spec's rule; the same page on
+ * origins: a page on 127.0.0.1 (another port) is allowed by the default loopback rule; the same page on
  * [::1] is not, and the browser blocks the call after the refused preflight.
  */
 let host: StartedHost;

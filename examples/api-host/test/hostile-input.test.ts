@@ -63,7 +63,7 @@ const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> =
 
 /**
  * Bodies whose framing breaks after the kernel got the request: Node's parser answers 400 and
- * closes, and the kernel's failed body read is a client error, logged as the spec logs every 4xx.
+ * closes, and the kernel's failed body read is a client error, logged at ERROR like every 4xx (docs/errors.md).
  */
 const BROKEN_BODY_CASES: Array<{ name: string; request: string; status: number }> = [
   {
@@ -187,7 +187,7 @@ describe.each([
     expect(answers.map((answer) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1]))).toEqual(uploads.map(([, status]) => status));
   });
 
-  it('logged client mistakes that reached the kernel as the spec logs a 4xx (request.ERROR), and nothing at CRITICAL', async () => {
+  it('logged client mistakes that reached the kernel as every 4xx is logged (request.ERROR), and nothing at CRITICAL', async () => {
     const lines = seriousLines(await logSettled());
     expect(lines.filter((line) => !/\] request\.ERROR: Uncaught Error \w*HttpError: /.test(line))).toEqual([]);
   });

@@ -5,7 +5,7 @@ import { compileOriginRules, LOOPBACK_ORIGIN } from '../src/index.js';
 const specRule = compileOriginRules([LOOPBACK_ORIGIN]);
 
 /**
- * The spec's rule written out by hand, without a regular expression, as the oracle for the
+ * The default origin rule (docs/cors.md) written out by hand, without a regular expression, as the oracle for the
  * property test: `http`/`https` (any case) `://`, host `localhost`/`127.0.0.1` (any case),
  * then nothing, or `:` and one or more ASCII digits.
  */
@@ -98,7 +98,7 @@ const refused: Array<[string, string]> = [
   ['scheme only', 'http://'],
 ];
 
-describe('the spec origin rule (anchored, case-insensitive, raw header)', () => {
+describe('the default origin rule (anchored, case-insensitive, raw header)', () => {
   it.each(accepted)('accepts %s', (origin) => {
     expect(specRule(origin)).toBe(true);
     expect(specOracle(origin)).toBe(true);

@@ -89,7 +89,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
 
   /**
    * Main requests only, as Symfony does: an error sub-request negotiates its own locale, but
-   * its page must keep the spec's headers (`Vary: Accept` alone on the 404).
+   * its page must keep the error page's documented headers (`Vary: Accept` alone on the 404, docs/errors.md).
    */
   onKernelResponse(event: ResponseEvent): void {
     if (event.isMainRequest() && this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
