@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { loadJwtKeys } from '@switchboard/security';
+import { loadJwtKeys, scryptPasswordHasher } from '@switchboard/security';
 import { createApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { securityConfigFromEnv } from '../src/wiring/security.js';
@@ -14,6 +14,20 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 const run = promisify(execFile);
 const wiringModule = fileURLToPath(new URL('../src/wiring/security.ts', import.meta.url));
+
+describe('the shipped demo users (config/security-users.json)', () => {
+  // Test hosts use the same users hashed at a low cost (support/start-host.ts); this is what ships.
+  it('are hashed at the default scrypt cost, each with the password <username>-password', async () => {
+    const file = fileURLToPath(new URL('../config/security-users.json', import.meta.url));
+    const { users } = JSON.parse(readFileSync(file, 'utf8')) as { users: Array<{ username: string; password: string }> };
+    expect(users.map((user) => user.username)).toEqual(['demo', 'admin']);
+    const defaultCost = (await scryptPasswordHasher.hash('x')).split('$').slice(0, 4).join('$');
+    for (const { username, password } of users) {
+      expect(password.startsWith(`${defaultCost}$`)).toBe(true);
+      expect(await scryptPasswordHasher.verify(`${username}-password`, password)).toBe(true);
+    }
+  });
+});
 
 describe('first start: key files in var/jwt', () => {
   it('creates the key pair and the passphrase (0600, in a 0700 folder) and warns without showing the passphrase', () => {

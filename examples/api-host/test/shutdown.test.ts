@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
@@ -33,6 +34,9 @@ function request(url: string, method: string, path: string, body?: string): Prom
   });
 }
 
+/** The shipped users, hashed at the production cost: a login is still being checked when the signal arrives. */
+const SHIPPED_USERS = { SECURITY_USERS_FILE: fileURLToPath(new URL('../config/security-users.json', import.meta.url)) };
+
 const login = (url: string) => request(url, 'POST', '/api/token', JSON.stringify({ username: 'demo', password: 'demo-password' }));
 
 /** Resolves once a new TCP connection to `port` is refused. */
@@ -63,7 +67,7 @@ function expectAnswered(answer: Answer): void {
 
 describe('stopping the host process', () => {
   it('on SIGTERM: answers the logins and requests in flight, refuses new connections, exits 0', async () => {
-    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ...SHIPPED_USERS });
     try {
       const url = await host.url;
       const port = Number(new URL(url).port);
@@ -83,7 +87,7 @@ describe('stopping the host process', () => {
   }, 90_000);
 
   it('on Ctrl-C through pnpm (SIGINT twice): finishes the same way and exits 0', async () => {
-    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ...SHIPPED_USERS });
     try {
       const url = await host.url;
       const inFlight = login(url);

@@ -1,13 +1,49 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
+import { scryptPasswordHasher } from '@switchboard/security';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/database/test/support/pglite-data.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
 /** Any free port of 127.0.0.1. */
 export const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1' };
+
+/**
+ * The shipped demo users (config/security-users.json: same names, roles and passwords
+ * `<username>-password`), hashed at a low scrypt cost, for every test host that names no users file.
+ * Password checks run at nice 19 and get little CPU while the machine is busy, and what the tests
+ * prove (the firewall, the login queue, the checker process) does not depend on the cost; the
+ * shipped file's cost is checked by security.test.ts. Written once per test process, under the
+ * run's TMPDIR.
+ */
+let cheapUsersFile: Promise<string> | undefined;
+function testUsersFile(): Promise<string> {
+  cheapUsersFile ??= (async () => {
+    const shipped = JSON.parse(await readFile(new URL('../../config/security-users.json', import.meta.url), 'utf8')) as {
+      users: Array<{ username: string; roles: string[] }>;
+    };
+    const users = await Promise.all(
+      shipped.users.map(async ({ username, roles }) => ({
+        username,
+        roles,
+        password: await scryptPasswordHasher.hash(`${username}-password`, { N: 2 ** 10, r: 8, p: 1 }),
+      })),
+    );
+    const file = join(await mkdtemp(join(tmpdir(), 'api-host-users-')), 'security-users.json');
+    await writeFile(file, JSON.stringify({ users }));
+    return file;
+  })();
+  return cheapUsersFile;
+}
+
+async function testEnv(env: Record<string, string>): Promise<Record<string, string>> {
+  return { ...TEST_DEFAULTS, SECURITY_USERS_FILE: await testUsersFile(), ...env };
+}
 
 /**
  * The embedded database of a test host: the folder `env` names, or else a fresh database in a
@@ -30,7 +66,7 @@ export interface StartedHost {
 export async function startHostInProcess(env: Record<string, string> = {}, tls?: TlsOptions): Promise<StartedHost> {
   const database = await databaseFolder(env);
   try {
-    const config = loadConfig({ ...process.env, ...TEST_DEFAULTS, ...database.env, API_HOST_CONFIG: '', ...env });
+    const config = loadConfig({ ...process.env, ...database.env, API_HOST_CONFIG: '', ...(await testEnv(env)) });
     const logger = new MemoryLogger();
     const app = await createApp(config, { logger });
     const running = await serve(app.kernel, {
@@ -76,7 +112,7 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
   const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    env: { ...process.env, ...TEST_DEFAULTS, ...database.env, ...env },
+    env: { ...process.env, ...database.env, ...(await testEnv(env)) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
