@@ -15,6 +15,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannonUntyped from 'autocannon';
+import { apiCall, login } from './load/host-process.js';
 import { machineLine, reportJson } from './report.js';
 
 /** The part of autocannon's API used here: a request mix with a check of each response. */
@@ -108,19 +109,6 @@ async function startHost(): Promise<RunningHost> {
     exited,
     peakRssMiB: () => Math.round(peakRss / 1024),
   };
-}
-
-async function call(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, json: await response.json().catch(() => null) };
-}
-
-async function login(base: string, username: string): Promise<string> {
-  const { status, json } = await call(`${base}/api/token`, 'POST', { username, password: `${username}-password` });
-  if (status !== 200) throw new Error(`login of ${username} answered ${status}`);
-  return (json as { token: string }).token;
 }
 
 /** Wrong answers, by route, with the first few samples. */
@@ -233,7 +221,7 @@ async function measureShutdownUnderLoad(host: RunningHost, userToken: string, it
   const load = autocannon({ url: host.url, connections, duration: 20, requests: routeMix(new Checker(), userToken, itemId) });
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const logins = Array.from({ length: 16 }, () =>
-    call(`${host.url}/api/token`, 'POST', { username: 'demo', password: 'demo-password' }).then(
+    apiCall(`${host.url}/api/token`, 'POST', { username: 'demo', password: 'demo-password' }).then(
       ({ status }) => String(status),
       () => 'cut',
     ),
@@ -269,7 +257,7 @@ const host = await startHost();
 try {
   const adminToken = await login(host.url, 'admin');
   const userToken = await login(host.url, 'demo');
-  const created = await call(`${host.url}/api/items`, 'POST', { name: 'bench item', quantity: 3 }, adminToken);
+  const created = await apiCall(`${host.url}/api/items`, 'POST', { name: 'bench item', quantity: 3 }, adminToken);
   if (created.status !== 201) throw new Error(`creating the bench item answered ${created.status}`);
   const itemId = (created.json as { id: number }).id;
 

@@ -18,7 +18,8 @@ import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
 import { startPostgres } from '../../packages/database/test/support/database-servers.js';
 import { machineLine } from '../report.js';
-import { autocannon, machineCpuReader, startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';
+import { RoundTotals, runRound } from './alternating-rounds.js';
+import { apiCall, login, startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 10);
 const rounds = Number(process.env.ROUNDS ?? 2);
@@ -54,44 +55,8 @@ async function keepIdleSessions(connectionString: string): Promise<void> {
   await client.end();
 }
 
-async function call(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, json: await response.json().catch(() => null) };
-}
-
-async function login(base: string, username: string): Promise<string> {
-  const { status, json } = await call(`${base}/api/token`, 'POST', { username, password: `${username}-password` });
-  if (status !== 200) throw new Error(`login of ${username} answered ${status}`);
-  return (json as { token: string }).token;
-}
-
-interface Totals {
-  requests: number;
-  seconds: number;
-  hostCpu: number;
-  wrong: number;
-  errors: number;
-  p50: number[];
-  p99: number[];
-  machineBusy: number[];
-  roundRates: number[];
-}
-const newTotals = (): Totals => ({
-  requests: 0,
-  seconds: 0,
-  hostCpu: 0,
-  wrong: 0,
-  errors: 0,
-  p50: [],
-  p99: [],
-  machineBusy: [],
-  roundRates: [],
-});
-
 /** Reads through PostgreSQL, an authenticated read, a 404; each response's status checked. */
-function apiMix(totals: Totals, token: string, itemId: number): MixEntry[] {
+function apiMix(totals: RoundTotals, token: string, itemId: number): MixEntry[] {
   const json = { accept: 'application/json' };
   const expect = (status: number) => (actual: number) => {
     if (actual !== status) totals.wrong++;
@@ -104,28 +69,15 @@ function apiMix(totals: Totals, token: string, itemId: number): MixEntry[] {
   ];
 }
 
-async function measure(host: BenchHost, token: string, itemId: number, totals: Totals | null, duration: number): Promise<void> {
-  const sink = totals ?? newTotals();
-  const hostBefore = host.cpuSeconds();
-  const machine = machineCpuReader();
-  const result = await autocannon({ url: host.url, connections, duration, requests: apiMix(sink, token, itemId) });
-  if (totals === null) return;
-  totals.machineBusy.push(machine());
-  totals.hostCpu += host.cpuSeconds() - hostBefore;
-  totals.requests += result.requests.total;
-  totals.seconds += duration;
-  totals.errors += result.errors + result.timeouts;
-  totals.p50.push(result.latency.p50);
-  totals.p99.push(result.latency.p99);
-  totals.roundRates.push(result.requests.total / duration);
-}
+const round = (host: BenchHost, token: string, itemId: number, totals: RoundTotals | null, duration: number) =>
+  runRound(host, totals, { connections, duration, mix: (sink) => apiMix(sink, token, itemId) });
 
 const hosts: Array<[string, BenchHost]> = [];
 try {
   hosts.push(['1 process', await startBenchHost({ ...env, WORKERS: '1' })]);
   hosts.push(['WORKERS=2', await startBenchHost({ ...env, WORKERS: '2' })]);
   const base = hosts[0]![1].url;
-  const created = await call(`${base}/api/items`, 'POST', { name: 'bench item', quantity: 3 }, await login(base, 'admin'));
+  const created = await apiCall(`${base}/api/items`, 'POST', { name: 'bench item', quantity: 3 }, await login(base, 'admin'));
   if (created.status !== 201) throw new Error(`creating the bench item answered ${created.status}`);
   const itemId = (created.json as { id: number }).id;
   const token = await login(base, 'demo');
@@ -133,10 +85,10 @@ try {
     .map((value) => value.toFixed(1))
     .join(' / ')} at start`;
 
-  for (const [, host] of hosts) await measure(host, token, itemId, null, 3);
-  const totals = new Map(hosts.map(([name]) => [name, newTotals()]));
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, host] of hosts) await measure(host, token, itemId, totals.get(name)!, seconds);
+  for (const [, host] of hosts) await round(host, token, itemId, null, 3);
+  const totals = new Map(hosts.map(([name]) => [name, new RoundTotals()]));
+  for (let done = 0; done < rounds; done++) {
+    for (const [name, host] of hosts) await round(host, token, itemId, totals.get(name)!, seconds);
   }
 
   console.log(`\n## Example host: one process vs WORKERS=2 (production mode, PostgreSQL)\n${machineLine()}; ${load}\n`);
@@ -148,11 +100,10 @@ try {
   );
   const rps = new Map<string, number>();
   for (const [name, t] of totals) {
-    rps.set(name, t.requests / t.seconds);
-    const busy = t.machineBusy.map((share) => `${Math.round(share * 100)} %`).join(', ');
+    rps.set(name, t.requestsPerSecond);
     const perRound = t.roundRates.map(thousands).join(', ');
     console.log(
-      `| ${name} | ${thousands(t.requests / t.seconds)} (${perRound}) | ${Math.max(...t.p50)} ms | ${Math.max(...t.p99)} ms | ${((t.hostCpu / t.requests) * 1e6).toFixed(0)} µs | ${(t.hostCpu / t.seconds).toFixed(2)} | ${busy} | ${t.wrong} | ${t.errors} |`,
+      `| ${name} | ${thousands(t.requestsPerSecond)} (${perRound}) | ${Math.max(...t.p50)} ms | ${Math.max(...t.p99)} ms | ${t.hostCpuPerRequest.toFixed(0)} µs | ${(t.hostCpu / t.seconds).toFixed(2)} | ${t.machineBusyText} | ${t.wrong} | ${t.errors} |`,
     );
   }
   console.log(`\nWORKERS=2 ÷ one process: req/s ${(rps.get('WORKERS=2')! / rps.get('1 process')!).toFixed(2)}×`);

@@ -123,3 +123,18 @@ export const autocannon = autocannonUntyped as unknown as (options: {
 
 /** `1 234` style for tables. */
 export const thousands = (value: number): string => Math.round(value).toLocaleString('en-US');
+
+/** One JSON request to the host: its status and parsed body (null when it has none). */
+export async function apiCall(url: string, method: string, body?: unknown, token?: string): Promise<{ status: number; json: unknown }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  return { status: response.status, json: await response.json().catch(() => null) };
+}
+
+/** A token for one of the example host's demo users (password `<username>-password`). */
+export async function login(base: string, username: string): Promise<string> {
+  const { status, json } = await apiCall(`${base}/api/token`, 'POST', { username, password: `${username}-password` });
+  if (status !== 200) throw new Error(`login of ${username} answered ${status}`);
+  return (json as { token: string }).token;
+}

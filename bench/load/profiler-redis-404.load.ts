@@ -17,7 +17,8 @@ import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
 import { RedisServer } from '../../packages/profiler-redis/test/support/redis-server.js';
 import { machineLine } from '../report.js';
-import { autocannon, machineCpuReader, startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';
+import { RoundTotals, runRound } from './alternating-rounds.js';
+import { startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 10);
 const rounds = Number(process.env.ROUNDS ?? 2);
@@ -36,33 +37,8 @@ async function redisCpuSeconds(): Promise<number> {
   return field('used_cpu_user') + field('used_cpu_sys');
 }
 
-interface Totals {
-  requests: number;
-  seconds: number;
-  hostCpu: number;
-  redisCpu: number;
-  wrong: number;
-  errors: number;
-  p50: number[];
-  p99: number[];
-  machineBusy: number[];
-  roundRates: number[];
-}
-const newTotals = (): Totals => ({
-  requests: 0,
-  seconds: 0,
-  hostCpu: 0,
-  redisCpu: 0,
-  wrong: 0,
-  errors: 0,
-  p50: [],
-  p99: [],
-  machineBusy: [],
-  roundRates: [],
-});
-
 /** `GET /robots.txt` (no such route): a 404 carrying its profile token, checked on every response. */
-function notFoundMix(totals: Totals): MixEntry[] {
+function notFoundMix(totals: RoundTotals): MixEntry[] {
   return [
     {
       method: 'GET',
@@ -75,23 +51,8 @@ function notFoundMix(totals: Totals): MixEntry[] {
   ];
 }
 
-async function measure(host: BenchHost, totals: Totals | null, duration: number): Promise<void> {
-  const sink = totals ?? newTotals();
-  const hostBefore = host.cpuSeconds();
-  const redisBefore = await redisCpuSeconds();
-  const machine = machineCpuReader();
-  const result = await autocannon({ url: host.url, connections, duration, requests: notFoundMix(sink) });
-  if (totals === null) return;
-  totals.machineBusy.push(machine());
-  totals.hostCpu += host.cpuSeconds() - hostBefore;
-  totals.redisCpu += (await redisCpuSeconds()) - redisBefore;
-  totals.requests += result.requests.total;
-  totals.seconds += duration;
-  totals.errors += result.errors + result.timeouts;
-  totals.p50.push(result.latency.p50);
-  totals.p99.push(result.latency.p99);
-  totals.roundRates.push(result.requests.total / duration);
-}
+const round = (host: BenchHost, totals: RoundTotals | null, duration: number) =>
+  runRound(host, totals, { connections, duration, mix: notFoundMix, serverCpuSeconds: redisCpuSeconds });
 
 const hosts: Array<[string, BenchHost]> = [];
 try {
@@ -100,10 +61,10 @@ try {
   const load = `load average ${loadavg()
     .map((value) => value.toFixed(1))
     .join(' / ')} at start`;
-  for (const [, host] of hosts) await measure(host, null, 3);
-  const totals = new Map(hosts.map(([name]) => [name, newTotals()]));
-  for (let round = 0; round < rounds; round++) {
-    for (const [name, host] of hosts) await measure(host, totals.get(name)!, seconds);
+  for (const [, host] of hosts) await round(host, null, 3);
+  const totals = new Map(hosts.map(([name]) => [name, new RoundTotals()]));
+  for (let done = 0; done < rounds; done++) {
+    for (const [name, host] of hosts) await round(host, totals.get(name)!, seconds);
   }
 
   console.log(`\n## Example host, 404 in debug mode: profiles in memory vs in Redis\n${machineLine()}; ${load}\n`);
@@ -113,14 +74,13 @@ try {
   );
   const summary = new Map<string, { cpu: number; total: number; p99: number; rps: number }>();
   for (const [name, t] of totals) {
-    const hostUs = (t.hostCpu / t.requests) * 1e6;
-    const redisUs = (t.redisCpu / t.requests) * 1e6;
+    const hostUs = t.hostCpuPerRequest;
+    const redisUs = (t.serverCpu / t.requests) * 1e6;
     const p99 = Math.max(...t.p99);
-    summary.set(name, { cpu: hostUs, total: hostUs + (name === 'Redis' ? redisUs : 0), p99, rps: t.requests / t.seconds });
-    const busy = t.machineBusy.map((share) => `${Math.round(share * 100)} %`).join(', ');
+    summary.set(name, { cpu: hostUs, total: hostUs + (name === 'Redis' ? redisUs : 0), p99, rps: t.requestsPerSecond });
     const perRound = t.roundRates.map(thousands).join(', ');
     console.log(
-      `| ${name} | ${thousands(t.requests / t.seconds)} (${perRound}) | ${Math.max(...t.p50)} ms | ${p99} ms | ${hostUs.toFixed(0)} µs | ${name === 'Redis' ? `${redisUs.toFixed(0)} µs` : '—'} | ${(t.hostCpu / t.seconds).toFixed(2)} | ${busy} | ${t.wrong} | ${t.errors} |`,
+      `| ${name} | ${thousands(t.requestsPerSecond)} (${perRound}) | ${Math.max(...t.p50)} ms | ${p99} ms | ${hostUs.toFixed(0)} µs | ${name === 'Redis' ? `${redisUs.toFixed(0)} µs` : '—'} | ${(t.hostCpu / t.seconds).toFixed(2)} | ${t.machineBusyText} | ${t.wrong} | ${t.errors} |`,
     );
   }
   const memory = summary.get('memory')!;
