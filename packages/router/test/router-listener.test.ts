@@ -11,6 +11,7 @@ import {
   Response,
   EventDispatcher,
   HttpKernel,
+  MemoryLogger,
   type KernelEventMap,
   type Logger,
   type RequestStack,
@@ -25,7 +26,16 @@ import {
   RouterListener,
   type RouterOptions,
 } from '../src/index.js';
-import { routedKernel, serve, type RoutedKernel, type RunningServer } from './support/kernel-server.js';
+import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../test/kit/index.js';
+
+/** A kernel with the router listener; the kit's text error responder records what it answered. */
+type RoutedKernel = TestKernel & { readonly listener: RouterListener; readonly logger: MemoryLogger };
+
+function routedKernel(router: Router): RoutedKernel {
+  const logger = new MemoryLogger();
+  const listener = new RouterListener(router, { logger });
+  return { ...testKernel({ subscribers: [listener], logger }), listener, logger };
+}
 
 const guard = { roles: ['ROLE_ADMIN'] };
 
@@ -56,11 +66,11 @@ function setup(options?: RouterOptions): RoutedKernel & { router: Router } {
 
 describe('RouterListener over a real server', () => {
   let app: RoutedKernel & { router: Router };
-  let server: RunningServer;
+  let server: ServedKernel;
 
   beforeAll(async () => {
     app = setup();
-    server = await serve(app.kernel);
+    server = await serveKernel(app.kernel);
   });
   afterAll(() => server.close());
 
