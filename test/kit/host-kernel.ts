@@ -8,7 +8,7 @@ import {
 } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { testKernel, type TestKernel, type TestKernelOptions } from './kernel.js';
-import type { RouteTable } from './route-table.js';
+import { parseRouteKey, type RouteTable } from './route-table.js';
 import { serveKernel, type TestServeOptions, type TestServer } from './serve.js';
 
 /**
@@ -19,7 +19,7 @@ export function tableRouter(routes: RouteTable): Router {
   const collection = new RouteCollection();
   for (const [key, entry] of Object.entries(routes)) {
     const route = typeof entry === 'function' ? { controller: entry } : entry;
-    const [method, path] = key.includes(' ') ? (key.split(' ') as [string, string]) : [null, key];
+    const { method, path } = parseRouteKey(key);
     collection.add(route.name ?? key, path, {
       ...(method === null ? {} : { methods: [method] }),
       controller: route.controller,

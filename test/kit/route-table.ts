@@ -37,7 +37,8 @@ export class RouteTableListener implements EventSubscriber<KernelEventMap> {
   constructor(routes: RouteTable) {
     for (const [key, entry] of Object.entries(routes)) {
       const route = typeof entry === 'function' ? { controller: entry } : entry;
-      this.#routes.set(key.includes(' ') ? key : `* ${key}`, { name: route.name ?? key, route });
+      const { method, path } = parseRouteKey(key);
+      this.#routes.set(`${method ?? '*'} ${path}`, { name: route.name ?? key, route });
     }
   }
 
@@ -56,4 +57,15 @@ export class RouteTableListener implements EventSubscriber<KernelEventMap> {
     request.attributes.set('_route', found.name);
     request.attributes.set('_controller', found.route.controller);
   }
+}
+
+/** A route table of handlers that each get the request, whatever their parameter is called. */
+export function handlerRoutes(handlers: Readonly<Record<string, (request: Request) => unknown>>): RouteTable {
+  return Object.fromEntries(Object.entries(handlers).map(([key, handler]) => [key, (request: Request) => handler(request)]));
+}
+
+/** `'GET /path'` → method and path; `'/path'` (which may hold spaces) → any method. */
+export function parseRouteKey(key: string): { method: string | null; path: string } {
+  const methodAndPath = /^([A-Z]+) (.+)$/.exec(key);
+  return methodAndPath === null ? { method: null, path: key } : { method: methodAndPath[1]!, path: methodAndPath[2]! };
 }
