@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from './support/certificate.js';
-import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from './support/raw-client.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 /** Levels a client must never be able to produce at will. */

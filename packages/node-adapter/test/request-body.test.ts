@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange, statusOfRaw } from './support/raw-client.js';
+import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('request body', () => {

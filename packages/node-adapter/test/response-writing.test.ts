@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Response } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange } from './support/raw-client.js';
+import { rawExchange } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 const BIG_CHUNK = new Uint8Array(64 * 1024).fill(97);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { profiledKernel } from './support/profiled-kernel.js';
-import { rawGet } from './support/raw-get.js';
+import { rawGet } from '../../../test/kit/raw-http.js';
 
 /**
  * Screenshots are always taken; they replace the committed ones in docs/images/ only when

@@ -4,7 +4,7 @@ import { PROFILER_CSP } from '../src/index.js';
 import { CountingStorage } from './support/counting-storage.js';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { profiledKernel } from './support/profiled-kernel.js';
-import { rawGet } from './support/raw-get.js';
+import { rawGet } from '../../../test/kit/raw-http.js';
 
 const SECRET = 'tr0ub4dor-passphrase-of-the-signing-key';
 const BEARER = 'Bearer eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJl';

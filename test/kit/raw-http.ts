@@ -1,3 +1,5 @@
+/** Clients for what `fetch` normalises or refuses: raw bytes over TCP or TLS, exact request targets. */
+import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 
@@ -182,5 +184,25 @@ export function uploadWhileReading(
       socket.write(`POST ${path} HTTP/1.1\r\nHost: a\r\n${headers}${framing}\r\n\r\n`);
       pump();
     });
+  });
+}
+
+/** GET with the path sent exactly as given (fetch would normalise `..` segments away). */
+export function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`timeout for ${path}`)));
+    req.on('error', reject);
+    req.end();
   });
 }
