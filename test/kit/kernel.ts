@@ -14,6 +14,8 @@ import { RouteTableListener, type RouteTable } from './route-table.js';
 import { TextErrorResponder } from './text-error-responder.js';
 
 export interface TestKernelOptions {
+  /** A dispatcher that already holds listeners registered before the kit's (their order matters at equal priorities). */
+  readonly dispatcher?: EventDispatcher<KernelEventMap>;
   /** Routed by a `RouteTableListener`; leave out when a subscriber routes (the real `RouterListener`). */
   readonly routes?: RouteTable;
   /** The listeners under test and the real parts they work with, registered in this order. */
@@ -50,7 +52,7 @@ export interface TestKernel {
 
 /** A real `HttpKernel` on a real `EventDispatcher`, wired from `options`; nothing is mocked. */
 export function testKernel(options: TestKernelOptions = {}): TestKernel {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
+  const dispatcher = options.dispatcher ?? new EventDispatcher<KernelEventMap>();
   const logger = options.logger ?? new MemoryLogger();
   const table = options.routes === undefined ? null : new RouteTableListener(options.routes);
   if (table !== null) dispatcher.addSubscriber(table);
@@ -69,4 +71,10 @@ export function testKernel(options: TestKernelOptions = {}): TestKernel {
     ...(options.argumentResolver === undefined ? {} : { argumentResolver: options.argumentResolver }),
   });
   return { kernel, dispatcher, logger, errors: responder?.errors ?? [], handled: table?.handled ?? [], terminated };
+}
+
+/** A response's body as text, for in-process tests whose controllers answer with strings. */
+export function bodyText(response: Response): string {
+  if (typeof response.body !== 'string') throw new Error('expected a string body');
+  return response.body;
 }
