@@ -1,30 +1,16 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { CorsListener } from '../src/index.js';
 import { startTestServer, type TestServer } from '../../../test/kit/index.js';
+import { nodeHttpRequest, type NodeHttpResponse } from '../../../test/kit/raw-http.js';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Answer = NodeHttpResponse;
 
 /** node:http, so raw header values (spaces, several Origin headers) reach the server unchanged. */
 function send(base: string, method: string, path: string, headers: Array<[string, string]> = [], body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(path, base);
-    const grouped: Record<string, string[]> = {};
-    for (const [name, value] of headers) (grouped[name] ??= []).push(value);
-    const req = httpRequest(url, { method, headers: grouped }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  const grouped: Record<string, string[]> = {};
+  for (const [name, value] of headers) (grouped[name] ??= []).push(value);
+  return nodeHttpRequest(base, path, { method, headers: grouped, ...(body === undefined ? {} : { body }) });
 }
 
 const ALLOWED = 'http://localhost:5173';

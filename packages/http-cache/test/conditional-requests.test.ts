@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
 import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, entityTag } from '../src/index.js';
 import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
 
 const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
   a: { version: 7, updatedAt: new Date('2026-03-01T10:00:00Z') },
@@ -159,16 +159,7 @@ describe('Last-Modified and If-Modified-Since', () => {
   });
 
   it('gives a 304 over a raw HTTP/1.1 connection no body bytes', async () => {
-    const raw = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      const outgoing = httpRequest(`${app.origin}/dated/a`, { headers: { 'if-modified-since': UPDATED_A } }, (incoming) => {
-        let body = '';
-        incoming.setEncoding('utf8');
-        incoming.on('data', (chunk: string) => (body += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, headers: incoming.headers }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    const raw = await nodeHttpRequest(app.origin, '/dated/a', { headers: { 'if-modified-since': UPDATED_A } });
     expect(raw.status).toBe(304);
     expect(raw.body).toBe('');
     expect(raw.headers['content-length']).toBeUndefined();
