@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import { CorsListener } from '../src/index.js';
-import { launchChromium, startPageServer, type PageServer } from './support/browser.js';
+import { launchChromium, startPageServer, type PageServer } from '../../../test/kit/browser.js';
 import { startTestServer, type TestServer } from '../../../test/kit/index.js';
 
 let browser: Browser;

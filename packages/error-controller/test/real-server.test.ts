@@ -2,7 +2,8 @@
  * The error pages over a real socket: fetch for the headers as sent on the wire, Chromium for
  * what a browser makes of a debug page built from hostile input.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestHttpError, defineController, type Request } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
@@ -24,10 +25,7 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   served = await serveKernel(kernel.kernel);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

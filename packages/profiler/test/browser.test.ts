@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '@switchboard/http-kernel';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
@@ -33,10 +34,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   served = await serveKernel(app.kernel);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -3,7 +3,8 @@
  * profiler, whose token describes the total, and in a production-mode kernel with no profiler.
  * Chromium reads the header as a browser's developer tools do (PerformanceServerTiming).
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineController,
@@ -78,10 +79,7 @@ beforeAll(async () => {
   dispatcher.addSubscriber(new ServerTimingListener());
   productionServer = await serveKernel(new HttpKernel({ dispatcher, logger: new MemoryLogger() }));
 
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
