@@ -58,7 +58,7 @@ describe('testKernel with a route table', () => {
   });
 
   it('hands handlers the request whatever their parameter is called', async () => {
-    const kernel = testKernel({ routes: handlerRoutes({ '/echo': (incoming) => new Response((incoming as Request).method) }) }).kernel;
+    const kernel = testKernel({ routes: handlerRoutes({ '/echo': (incoming) => new Response(incoming.method) }) }).kernel;
     expect(bodyText(await kernel.handle(Request.fromUrl('http://localhost/echo', { method: 'PUT' })))).toBe('PUT');
   });
 });
@@ -118,7 +118,7 @@ describe('startHostServer', () => {
 describe('raw HTTP clients', () => {
   it('nodeHttpRequest sends the request target and the Host header as given', async () => {
     const server = await startTestServer({
-      routes: handlerRoutes({ '/x/../y': (request) => new Response(`${(request as Request).rawPath} ${(request as Request).host}`) }),
+      routes: handlerRoutes({ '/x/../y': (request) => new Response(`${request.rawPath} ${request.host}`) }),
     });
     try {
       const response = await nodeHttpRequest(server.origin, '/x/../y', { headers: { host: 'example.test' } });

@@ -24,7 +24,8 @@ export type RouteTable = Readonly<Record<string, Controller | TestRoute>>;
 
 /**
  * A minimal exact-path router for packages whose tests do not need the router package (or must
- * not depend on it): sets `_route`, `_controller` and the route's defaults on the main request.
+ * not depend on it): sets `_route`, `_controller` and the route's defaults on each request that
+ * arrives without a controller.
  */
 export class RouteTableListener implements EventSubscriber<KernelEventMap> {
   /** Where `RouterListener` routes, so listeners under test see the same order as with the router. */
