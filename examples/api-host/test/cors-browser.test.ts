@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, startPageServer, type PageServer } from '../../../packages/cors/test/support/browser.js';
+import { launchChromium, startPageServer, type PageServer } from '../../../test/kit/browser.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawResponses, uploadWhileReading, type ParsedExchange } from '../../../packages/node-adapter/test/support/raw-client.js';
+import { rawResponses, uploadWhileReading, type ParsedExchange } from '../../../test/kit/raw-http.js';
 import { PRODUCTION_LEAKS } from './support/leaks.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 

@@ -2,17 +2,17 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import { CorsListener } from '../src/index.js';
-import { launchChromium, startPageServer, type PageServer } from './support/browser.js';
-import { startKernelServer, type KernelServer } from './support/kernel-server.js';
+import { launchChromium, startPageServer, type PageServer } from '../../../test/kit/browser.js';
+import { startTestServer, type TestServer } from '../../../test/kit/index.js';
 
 let browser: Browser;
-let api: KernelServer;
+let api: TestServer;
 const pages: PageServer[] = [];
 const seen: string[] = [];
 
 beforeAll(async () => {
-  api = await startKernelServer(
-    [
+  api = await startTestServer({
+    subscribers: [
       // The service's origin rule (the default) and a custom request header the page sends.
       new CorsListener({ allowHeaders: ['content-type', 'x-client'], exposeHeaders: ['x-echo'] }),
       {
@@ -21,13 +21,13 @@ beforeAll(async () => {
         }),
       },
     ],
-    {
+    routes: {
       'POST /api/echo': async (request: Request) => {
         const body = JSON.parse(await request.body!.text()) as unknown;
         return new JsonResponse({ received: body, client: request.headers.get('x-client') }, 200, { 'x-echo': 'yes' });
       },
     },
-  );
+  });
   browser = await launchChromium();
 });
 
@@ -62,7 +62,7 @@ async function callFrom(
       } catch (error) {
         return { ok: false as const, error: String(error) };
       }
-    }, `${api.url}/api/echo`);
+    }, `${api.origin}/api/echo`);
   } finally {
     await tab.close();
   }

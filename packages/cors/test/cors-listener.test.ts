@@ -1,39 +1,25 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { CorsListener } from '../src/index.js';
-import { startKernelServer, type KernelServer } from './support/kernel-server.js';
+import { startTestServer, type TestServer } from '../../../test/kit/index.js';
+import { nodeHttpRequest, type NodeHttpResponse } from '../../../test/kit/raw-http.js';
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+type Answer = NodeHttpResponse;
 
 /** node:http, so raw header values (spaces, several Origin headers) reach the server unchanged. */
 function send(base: string, method: string, path: string, headers: Array<[string, string]> = [], body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(path, base);
-    const grouped: Record<string, string[]> = {};
-    for (const [name, value] of headers) (grouped[name] ??= []).push(value);
-    const req = httpRequest(url, { method, headers: grouped }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  const grouped: Record<string, string[]> = {};
+  for (const [name, value] of headers) (grouped[name] ??= []).push(value);
+  return nodeHttpRequest(base, path, { method, headers: grouped, ...(body === undefined ? {} : { body }) });
 }
 
 const ALLOWED = 'http://localhost:5173';
 const calls: string[] = [];
-let server: KernelServer;
+let server: TestServer;
 
 beforeAll(async () => {
-  server = await startKernelServer(
-    [
+  server = await startTestServer({
+    subscribers: [
       new CorsListener({
         allowHeaders: ['content-type', 'authorization', 'x-custom'],
         exposeHeaders: ['X-Request-Id'],
@@ -44,7 +30,7 @@ beforeAll(async () => {
         ],
       }),
     ],
-    {
+    routes: {
       'GET /api/items': () => {
         calls.push('list');
         return new JsonResponse([{ id: 1 }], 200, { 'x-request-id': 'r1' });
@@ -57,7 +43,7 @@ beforeAll(async () => {
       'GET /partner/feed': () => new JsonResponse([]),
       'GET /public': () => new Response('cached', 200, { 'cache-control': 'public, max-age=60' }),
     },
-  );
+  });
 });
 afterAll(() => server.close());
 
@@ -67,7 +53,7 @@ function preflight(path: string, origin: string, method = 'POST', requestHeaders
     ['access-control-request-method', method],
   ];
   if (requestHeaders !== undefined) headers.push(['access-control-request-headers', requestHeaders]);
-  return send(server.url, 'OPTIONS', path, headers);
+  return send(server.origin, 'OPTIONS', path, headers);
 }
 
 const corsHeaderNames = (answer: Answer) => Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'));
@@ -134,7 +120,7 @@ describe('preflight (kernel.request 250, before routing)', () => {
   });
 
   it('treats OPTIONS without Access-Control-Request-Method as an ordinary request', async () => {
-    const answer = await send(server.url, 'OPTIONS', '/api/items', [['origin', ALLOWED]]);
+    const answer = await send(server.origin, 'OPTIONS', '/api/items', [['origin', ALLOWED]]);
     expect(answer.status).toBe(404);
     expect(answer.headers['access-control-allow-origin']).toBe(ALLOWED);
   });
@@ -142,7 +128,7 @@ describe('preflight (kernel.request 250, before routing)', () => {
 
 describe('actual requests (kernel.response 0)', () => {
   it('adds the exact origin, exposed headers and Vary: Origin for an allowed origin', async () => {
-    const answer = await send(server.url, 'GET', '/api/items', [['origin', ALLOWED]]);
+    const answer = await send(server.origin, 'GET', '/api/items', [['origin', ALLOWED]]);
     expect(answer.status).toBe(200);
     expect(answer.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(answer.headers['access-control-expose-headers']).toBe('x-request-id');
@@ -152,7 +138,7 @@ describe('actual requests (kernel.response 0)', () => {
 
   it('processes a refused origin normally but grants nothing', async () => {
     calls.length = 0;
-    const answer = await send(server.url, 'GET', '/api/items', [['origin', 'http://localhost.evil.com']]);
+    const answer = await send(server.origin, 'GET', '/api/items', [['origin', 'http://localhost.evil.com']]);
     expect(answer.status).toBe(200);
     expect(calls).toEqual(['list']);
     expect(corsHeaderNames(answer)).toEqual([]);
@@ -160,7 +146,7 @@ describe('actual requests (kernel.response 0)', () => {
   });
 
   it('refuses several Origin headers even when each alone is allowed', async () => {
-    const answer = await send(server.url, 'GET', '/api/items', [
+    const answer = await send(server.origin, 'GET', '/api/items', [
       ['origin', ALLOWED],
       ['origin', 'http://127.0.0.1'],
     ]);
@@ -168,24 +154,24 @@ describe('actual requests (kernel.response 0)', () => {
   });
 
   it('adds CORS headers to error responses for allowed origins', async () => {
-    const answer = await send(server.url, 'GET', '/missing', [['origin', ALLOWED]]);
+    const answer = await send(server.origin, 'GET', '/missing', [['origin', ALLOWED]]);
     expect(answer.status).toBe(404);
     expect(answer.headers['access-control-allow-origin']).toBe(ALLOWED);
   });
 
   it('adds credentials where configured', async () => {
-    const answer = await send(server.url, 'GET', '/partner/feed', [['origin', 'https://partner.example']]);
+    const answer = await send(server.origin, 'GET', '/partner/feed', [['origin', 'https://partner.example']]);
     expect(answer.headers['access-control-allow-origin']).toBe('https://partner.example');
     expect(answer.headers['access-control-allow-credentials']).toBe('true');
   });
 
   it('leaves same-origin and origin-less requests alone, except Vary on publicly cacheable answers', async () => {
-    const same = await send(server.url, 'GET', '/api/items', [['origin', server.url]]);
+    const same = await send(server.origin, 'GET', '/api/items', [['origin', server.origin]]);
     expect(corsHeaderNames(same)).toEqual([]);
     expect(same.headers.vary).toBeUndefined();
-    const none = await send(server.url, 'GET', '/api/items');
+    const none = await send(server.origin, 'GET', '/api/items');
     expect(none.headers.vary).toBeUndefined();
-    const cacheable = await send(server.url, 'GET', '/public');
+    const cacheable = await send(server.origin, 'GET', '/public');
     expect(cacheable.headers.vary).toBe('Origin');
   });
 });

@@ -2,12 +2,13 @@
  * The error pages over a real socket: fetch for the headers as sent on the wire, Chromium for
  * what a browser makes of a debug page built from hostile input.
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestHttpError, defineController, type Request } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { errorKernel } from './support/error-kernel.js';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 
 const PAYLOADS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>'];
 
@@ -19,15 +20,12 @@ const routes = new RouteCollection().add('search', '/search', {
   }),
 });
 const kernel = errorKernel((dispatcher) => dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug: true })));
-let served: RunningServer;
+let served: ServedKernel;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  served = await serve(kernel.kernel, { port: 0, handleSignals: false });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  served = await serveKernel(kernel.kernel);
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -37,7 +35,7 @@ afterAll(async () => {
 
 describe('error responses over node:http', () => {
   it("sends the 404 with every header of the error response except the profiler's", async () => {
-    const response = await fetch(`${served.url}/robots.txt`, { headers: { referer: 'http://127.0.0.1/start' } });
+    const response = await fetch(`${served.origin}/robots.txt`, { headers: { referer: 'http://127.0.0.1/start' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('text/html; charset=UTF-8');
     expect(response.headers.get('cache-control')).toBe('no-cache, private');
@@ -45,7 +43,7 @@ describe('error responses over node:http', () => {
     expect(response.headers.get('x-robots-tag')).toBe('noindex');
     expect(response.headers.get('date')).not.toBeNull();
     expect(decodeURIComponent(response.headers.get('x-debug-exception')!)).toBe(
-      `No route found for "GET ${served.url}/robots.txt" (from "http://127.0.0.1/start")`,
+      `No route found for "GET ${served.origin}/robots.txt" (from "http://127.0.0.1/start")`,
     );
     expect(response.headers.get('x-debug-exception-file')).toMatch(/\.ts:\d+$/);
     expect(response.headers.get('set-cookie')).toBeNull();
@@ -53,7 +51,7 @@ describe('error responses over node:http', () => {
   });
 
   it('sends a problem document to a JSON client', async () => {
-    const response = await fetch(`${served.url}/nope`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${served.origin}/nope`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.json()).toMatchObject({ type: 'about:blank', title: 'Not Found', status: 404 });
@@ -70,7 +68,7 @@ describe('the debug page in Chromium', () => {
     });
     const requests: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
-    const response = await page.goto(`${served.url}/search?q=${encodeURIComponent(PAYLOADS.join(''))}`);
+    const response = await page.goto(`${served.origin}/search?q=${encodeURIComponent(PAYLOADS.join(''))}`);
     expect(response?.status()).toBe(400);
     await page.waitForLoadState('load');
 
@@ -79,7 +77,7 @@ describe('the debug page in Chromium', () => {
     expect(await page.locator('header .message').textContent()).toBe(`Invalid search "${PAYLOADS.join('')}"`);
     expect(await page.title()).toBe(`Invalid search "${PAYLOADS.join('')}" (400 Bad Request)`);
     // Nothing but the page itself was fetched: the page is self-contained.
-    expect(requests).toEqual([`${served.url}/search?q=${encodeURIComponent(PAYLOADS.join(''))}`]);
+    expect(requests).toEqual([`${served.origin}/search?q=${encodeURIComponent(PAYLOADS.join(''))}`]);
 
     // Frames are collapsible: the first own frame is open, a closed one opens on click.
     const details = page.locator('details');

@@ -26,7 +26,7 @@ import {
   type ListenerCallContext,
   type RequestEvent,
 } from '@switchboard/http-kernel';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { ErrorListener } from '../src/index.js';
 
@@ -139,16 +139,16 @@ function buildKernel(debug: boolean): HttpKernel {
   return new HttpKernel({ dispatcher: debug ? new TraceableEventDispatcher(dispatcher, () => {}) : dispatcher, logger });
 }
 
-let served: RunningServer;
-let servedDebug: RunningServer;
+let served: ServedKernel;
+let servedDebug: ServedKernel;
 let nextId = 0;
 
 beforeAll(async () => {
   kernelRequestChannel.subscribe(requestSubscriber);
   kernelListenerChannel.subscribe(listenerSubscriber);
   kernelRequestChannel.start.bindStore(requestStore, (context) => `${context.type} ${context.request.path} #${++nextId}`);
-  served = await serve(buildKernel(false), { port: 0, handleSignals: false });
-  servedDebug = await serve(buildKernel(true), { port: 0, handleSignals: false });
+  served = await serveKernel(buildKernel(false));
+  servedDebug = await serveKernel(buildKernel(true));
 });
 
 afterAll(async () => {
@@ -169,7 +169,7 @@ const phasesOf = (seen: ReadonlyArray<{ phase: Phase }>): Phase[] => seen.map((e
 
 describe('switchboard.kernel.request', () => {
   it('publishes start and end for a request answered synchronously, with the route known at the end', async () => {
-    const response = await fetch(`${served.url}/items/7`);
+    const response = await fetch(`${served.origin}/items/7`);
     expect(response.status).toBe(200);
     expect(
       requestsSeen.map(({ phase, type, route, routePath, async, status }) => ({ phase, type, route, routePath, async, status })),
@@ -182,7 +182,7 @@ describe('switchboard.kernel.request', () => {
   });
 
   it('publishes end, then asyncStart and asyncEnd with the response, for a request that waits', async () => {
-    const response = await fetch(`${served.url}/slow/3`);
+    const response = await fetch(`${served.origin}/slow/3`);
     expect(await response.json()).toEqual({ id: '3', slow: true });
     expect(phasesOf(requestsSeen)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
     expect(requestsSeen[1]).toMatchObject({ async: true, status: undefined });
@@ -190,15 +190,15 @@ describe('switchboard.kernel.request', () => {
   });
 
   it("runs the request inside the stores bound to its start channel, across the controller's awaits", async () => {
-    await fetch(`${served.url}/items/1`);
-    await fetch(`${served.url}/slow/2`);
+    await fetch(`${served.origin}/items/1`);
+    await fetch(`${served.origin}/slow/2`);
     expect(storeSeenByController).toHaveLength(2);
     expect(storeSeenByController[0]).toMatch(/^main \/items\/1 #\d+$/);
     expect(storeSeenByController[1]).toMatch(/^main \/slow\/2 #\d+$/);
   });
 
   it("shows the error controller's sub-request inside the main request, and the caught error on the main one", async () => {
-    const response = await fetch(`${served.url}/boom`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${served.origin}/boom`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(500);
     expect(requestsSeen.map(({ phase, type, status }) => `${type} ${phase} ${status ?? '-'}`)).toEqual([
       'main start -',
@@ -219,7 +219,7 @@ describe('switchboard.kernel.request', () => {
   });
 
   it('gives a 404 (no route matched) a null route and the routing error', async () => {
-    const response = await fetch(`${served.url}/nowhere`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${served.origin}/nowhere`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);
     const end = requestsSeen.find((seen) => seen.type === 'main' && seen.phase === 'end')!;
     expect(end).toMatchObject({ route: null, routePath: null, status: 404 });
@@ -241,7 +241,7 @@ describe('switchboard.kernel.listener', () => {
     const mode = debug ? 'debug (TraceableEventDispatcher)' : 'production (EventDispatcher)';
 
     it(`publishes each listener call with its event, name and priority, in ${mode}`, async () => {
-      await fetch(`${(debug ? servedDebug : served).url}/items/5`);
+      await fetch(`${(debug ? servedDebug : served).origin}/items/5`);
       const kernelRequest = listenersSeen.filter((seen) => seen.eventName === 'kernel.request');
       expect(kernelRequest.map(({ phase, listenerName, priority }) => `${phase} ${listenerName} ${priority}`)).toEqual([
         `start RouterListener.onKernelRequest ${RouterListener.REQUEST_PRIORITY}`,
@@ -255,13 +255,13 @@ describe('switchboard.kernel.listener', () => {
     });
 
     it(`publishes asyncStart and asyncEnd for a listener that waits, in ${mode}`, async () => {
-      await fetch(`${(debug ? servedDebug : served).url}/slow/1`);
+      await fetch(`${(debug ? servedDebug : served).origin}/slow/1`);
       const slow = listenersSeen.filter((seen) => seen.listenerName === 'slowCheck');
       expect(slow.map(({ phase, async }) => `${phase} ${async}`)).toEqual(['start false', 'end true', 'asyncStart true', 'asyncEnd true']);
     });
 
     it(`publishes error for a listener that throws, then the error sub-request's listeners, in ${mode}`, async () => {
-      const response = await fetch(`${(debug ? servedDebug : served).url}/deny`, { headers: { accept: 'application/json' } });
+      const response = await fetch(`${(debug ? servedDebug : served).origin}/deny`, { headers: { accept: 'application/json' } });
       expect(response.status).toBe(403);
       const denied = listenersSeen.filter((seen) => seen.listenerName === 'denyListener');
       expect(denied.map(({ phase }) => phase)).toEqual(['start', 'error', 'end', 'start', 'end']);

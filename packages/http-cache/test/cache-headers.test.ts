@@ -8,35 +8,38 @@ import {
 } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, defineCache, type CacheOptions } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
 
-let app: TestApp;
+let app: TestServer;
 
 function answering(cache: CacheOptions, response: () => Response = () => new JsonResponse({ ok: true })) {
   return { controller: defineController([], response), defaults: { _cache: cache } };
 }
 
 beforeAll(async () => {
-  app = await startTestApp({
-    'GET /public': answering({ public: true, maxAge: 60 }),
-    'GET /private': answering({ public: false, maxAge: 30 }),
-    'GET /unscoped': answering({ maxAge: 60 }),
-    'GET /shared': answering({ sMaxAge: 120, staleWhileRevalidate: 30, staleIfError: 600, mustRevalidate: true }),
-    'GET /vary': answering(
-      { public: true, maxAge: 5, vary: ['Accept-Language', 'accept'] },
-      () => new Response('hi', 200, { vary: 'Accept' }),
-    ),
-    'GET /own-headers': answering({ public: true, maxAge: 600 }, () => new Response('mine', 200, { 'cache-control': 'no-store' })),
-    'GET /missing': answering({ public: true, maxAge: 600, etag: () => 'v1' }, () => {
-      throw new NotFoundHttpError('No such item.');
-    }),
-    'GET /crash': answering({ public: true, maxAge: 600, lastModified: () => new Date('2026-01-01T00:00:00Z') }, () => {
-      throw new Error('database down');
-    }),
-    'GET /returned-error': answering({ public: true, maxAge: 600 }, () => new Response('gone', 410)),
-    'GET /typo': { controller: defineController([], () => new Response('x')), defaults: { _cache: { maxage: 60 } } },
-    'GET /none': { controller: defineController([], () => new Response('plain')) },
-  });
+  app = await startHostServer(
+    {
+      'GET /public': answering({ public: true, maxAge: 60 }),
+      'GET /private': answering({ public: false, maxAge: 30 }),
+      'GET /unscoped': answering({ maxAge: 60 }),
+      'GET /shared': answering({ sMaxAge: 120, staleWhileRevalidate: 30, staleIfError: 600, mustRevalidate: true }),
+      'GET /vary': answering(
+        { public: true, maxAge: 5, vary: ['Accept-Language', 'accept'] },
+        () => new Response('hi', 200, { vary: 'Accept' }),
+      ),
+      'GET /own-headers': answering({ public: true, maxAge: 600 }, () => new Response('mine', 200, { 'cache-control': 'no-store' })),
+      'GET /missing': answering({ public: true, maxAge: 600, etag: () => 'v1' }, () => {
+        throw new NotFoundHttpError('No such item.');
+      }),
+      'GET /crash': answering({ public: true, maxAge: 600, lastModified: () => new Date('2026-01-01T00:00:00Z') }, () => {
+        throw new Error('database down');
+      }),
+      'GET /returned-error': answering({ public: true, maxAge: 600 }, () => new Response('gone', 410)),
+      'GET /typo': { controller: defineController([], () => new Response('x')), defaults: { _cache: { maxage: 60 } } },
+      'GET /none': { controller: defineController([], () => new Response('plain')) },
+    },
+    { subscribers: [new CacheAttributeListener()] },
+  );
 });
 afterAll(() => app.close());
 

@@ -1,8 +1,8 @@
-import { request as httpRequest } from 'node:http';
 import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { entityTag } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { CacheAttributeListener, entityTag } from '../src/index.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
 
 const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
   a: { version: 7, updatedAt: new Date('2026-03-01T10:00:00Z') },
@@ -10,7 +10,7 @@ const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
 };
 const UPDATED_A = ITEMS['a']!.updatedAt.toUTCString();
 
-let app: TestApp;
+let app: TestServer;
 /** Controller runs per route: a 304 must be answered without running it. */
 const runs: Record<string, number> = {};
 let payloadStepRuns = 0;
@@ -23,42 +23,45 @@ function show(route: string) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({
-    'GET /items/:id': {
-      controller: show('etag'),
-      // The tag comes from the controller arguments (the `id` route parameter).
-      defaults: {
-        _cache: {
-          public: true,
-          maxAge: 60,
-          vary: ['Accept'],
-          etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}`,
+  app = await startHostServer(
+    {
+      'GET /items/:id': {
+        controller: show('etag'),
+        // The tag comes from the controller arguments (the `id` route parameter).
+        defaults: {
+          _cache: {
+            public: true,
+            maxAge: 60,
+            vary: ['Accept'],
+            etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}`,
+          },
         },
       },
-    },
-    'POST /items/:id': {
-      controller: show('post'),
-      defaults: { _cache: { etag: () => 'item-a-v7' } },
-    },
-    'GET /dated/:id': {
-      controller: show('dated'),
-      defaults: {
-        _cache: {
-          public: true,
-          maxAge: 60,
-          lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null,
+      'POST /items/:id': {
+        controller: show('post'),
+        defaults: { _cache: { etag: () => 'item-a-v7' } },
+      },
+      'GET /dated/:id': {
+        controller: show('dated'),
+        defaults: {
+          _cache: {
+            public: true,
+            maxAge: 60,
+            lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null,
+          },
         },
       },
+      'GET /opaque': {
+        controller: defineController([], () => new Response('x')),
+        defaults: { _cache: { etag: () => 'has "quotes" and spaces' } },
+      },
+      'GET /own-etag': {
+        controller: defineController([], () => new Response('x', 200, { etag: '"controller"' })),
+        defaults: { _cache: { etag: () => 'attribute' } },
+      },
     },
-    'GET /opaque': {
-      controller: defineController([], () => new Response('x')),
-      defaults: { _cache: { etag: () => 'has "quotes" and spaces' } },
-    },
-    'GET /own-etag': {
-      controller: defineController([], () => new Response('x', 200, { etag: '"controller"' })),
-      defaults: { _cache: { etag: () => 'attribute' } },
-    },
-  });
+    { subscribers: [new CacheAttributeListener()] },
+  );
   // Stands for payload mapping (0): a 304 decided at 10 must skip it.
   app.dispatcher.on('kernel.controller_arguments', () => void payloadStepRuns++, 0, { name: 'TestPayloadStep' });
 });
@@ -156,16 +159,7 @@ describe('Last-Modified and If-Modified-Since', () => {
   });
 
   it('gives a 304 over a raw HTTP/1.1 connection no body bytes', async () => {
-    const raw = await new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-      const outgoing = httpRequest(`${app.origin}/dated/a`, { headers: { 'if-modified-since': UPDATED_A } }, (incoming) => {
-        let body = '';
-        incoming.setEncoding('utf8');
-        incoming.on('data', (chunk: string) => (body += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, body, headers: incoming.headers }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    const raw = await nodeHttpRequest(app.origin, '/dated/a', { headers: { 'if-modified-since': UPDATED_A } });
     expect(raw.status).toBe(304);
     expect(raw.body).toBe('');
     expect(raw.headers['content-length']).toBeUndefined();

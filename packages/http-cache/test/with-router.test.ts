@@ -1,14 +1,14 @@
 import { defineController, JsonResponse, NotFoundHttpError, type DispatchTrace } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineCache } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { CacheAttributeListener, defineCache } from '../src/index.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
 
 const ITEMS = new Map([['1', { name: 'lamp', version: 4 }]]);
-let server: TestApp;
+let server: TestServer;
 const traces: DispatchTrace[] = [];
 
 beforeAll(async () => {
-  server = await startTestApp(
+  server = await startHostServer(
     {
       'GET /items/:id': {
         controller: defineController(['id'], (id: string) => {
@@ -27,8 +27,9 @@ beforeAll(async () => {
         },
       },
     },
-    (trace) => traces.push(trace),
-  ); // what the profiler's events panel reads
+    // What the profiler's events panel reads.
+    { subscribers: [new CacheAttributeListener()], tracer: (trace) => traces.push(trace) },
+  );
 });
 afterAll(() => server.close());
 

@@ -1,27 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { createFetchHandler } from '../src/index.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('WHATWG fetch handler', () => {
-  const { kernel, terminated } = createTestKernel({
-    '/echo': async (request) =>
-      new JsonResponse({
-        method: request.method,
-        host: request.host,
-        port: request.port,
-        scheme: request.scheme,
-        query: request.queryString,
-        body: request.body === null ? null : await request.body.text(),
-      }),
-    '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
-    '/stream': () =>
-      new Response(
-        (async function* () {
-          yield 'a';
-          yield new Uint8Array([98]);
-        })(),
-      ),
+  const { kernel, terminated } = testKernel({
+    routes: handlerRoutes({
+      '/echo': async (request) =>
+        new JsonResponse({
+          method: request.method,
+          host: request.host,
+          port: request.port,
+          scheme: request.scheme,
+          query: request.queryString,
+          body: request.body === null ? null : await request.body.text(),
+        }),
+      '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
+      '/stream': () =>
+        new Response(
+          (async function* () {
+            yield 'a';
+            yield new Uint8Array([98]);
+          })(),
+        ),
+    }),
+    recordTerminate: true,
   });
   const handler = createFetchHandler(kernel, { bodyLimit: 10 });
 

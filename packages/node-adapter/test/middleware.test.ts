@@ -5,7 +5,7 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Response } from '@switchboard/http-kernel';
 import { createMiddleware } from '../src/index.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 async function listen(server: http.Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -13,11 +13,14 @@ async function listen(server: http.Server): Promise<string> {
 }
 
 describe('Express and Connect middleware', () => {
-  const { kernel, terminated } = createTestKernel({
-    '/kernel': (request) => new Response(`kernel saw ${request.method} ${request.rawPath}`),
-    '/broken': () => {
-      throw new Error('controller failure');
-    },
+  const { kernel, terminated } = testKernel({
+    routes: handlerRoutes({
+      '/kernel': (request) => new Response(`kernel saw ${request.method} ${request.rawPath}`),
+      '/broken': () => {
+        throw new Error('controller failure');
+      },
+    }),
+    recordTerminate: true,
   });
   const expressAnswering = express();
   expressAnswering.use(createMiddleware(kernel));

@@ -3,17 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from './support/certificate.js';
-import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from './support/raw-client.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from '../../../test/kit/raw-http.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 /** Levels a client must never be able to produce at will. */
 const SERIOUS = new Set(['ERROR', 'CRITICAL', 'ALERT', 'EMERGENCY']);
 
 describe('protocol edges served by serve()', () => {
-  const { kernel } = createTestKernel({
-    '/hello': () => new Response('hello'),
-    '/echo': async (request) => new Response(request.body === null ? '' : await request.body.text()),
-    '/ignore-body': () => new Response('not read'),
+  const { kernel } = testKernel({
+    routes: handlerRoutes({
+      '/hello': () => new Response('hello'),
+      '/echo': async (request) => new Response(request.body === null ? '' : await request.body.text()),
+      '/ignore-body': () => new Response('not read'),
+    }),
+    recordTerminate: true,
   });
   const logger = new MemoryLogger();
   let running: RunningServer;
@@ -108,7 +111,10 @@ describe('protocol edges served by serve()', () => {
 
 describe('protocol edges served by serve() over TLS (HTTP/2)', () => {
   it('answers an HTTP/2 CONNECT with 501 and a body', async () => {
-    const running = await serve(createTestKernel({}).kernel, { handleSignals: false, tls: createTestCertificate() });
+    const running = await serve(testKernel({ routes: handlerRoutes({}), recordTerminate: true }).kernel, {
+      handleSignals: false,
+      tls: createTestCertificate(),
+    });
     const client = http2.connect(running.url, { rejectUnauthorized: false });
     try {
       const answer = await new Promise<[number, string]>((resolve, reject) => {

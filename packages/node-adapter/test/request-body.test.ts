@@ -3,26 +3,29 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, Response } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange, statusOfRaw } from './support/raw-client.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('request body', () => {
   let lazyCalls = 0;
-  const { kernel } = createTestKernel({
-    '/echo': async (request) => new Response(request.body === null ? '(none)' : await request.body.text()),
-    '/count': async (request) => {
-      let chunks = 0;
-      let bytes = 0;
-      for await (const chunk of request.body!.stream()) {
-        chunks++;
-        bytes += chunk.byteLength;
-      }
-      return new JsonResponse({ chunks, bytes });
-    },
-    '/ignore': () => {
-      lazyCalls++;
-      return new Response('not read');
-    },
+  const { kernel } = testKernel({
+    routes: handlerRoutes({
+      '/echo': async (request) => new Response(request.body === null ? '(none)' : await request.body.text()),
+      '/count': async (request) => {
+        let chunks = 0;
+        let bytes = 0;
+        for await (const chunk of request.body!.stream()) {
+          chunks++;
+          bytes += chunk.byteLength;
+        }
+        return new JsonResponse({ chunks, bytes });
+      },
+      '/ignore': () => {
+        lazyCalls++;
+        return new Response('not read');
+      },
+    }),
+    recordTerminate: true,
   });
   const server = http.createServer(createRequestListener(kernel, { bodyLimit: 1000, bodyTimeout: 300 }));
   let base = '';

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange, statusOfRaw } from './support/raw-client.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 function describeRequest(request: Request) {
   return new JsonResponse({
@@ -28,7 +28,10 @@ async function listen(server: http.Server): Promise<number> {
 }
 
 describe('request conversion (node:http → kernel Request)', () => {
-  const { kernel } = createTestKernel({ '/echo': describeRequest, '/a b': describeRequest, '//evil.example/x': describeRequest });
+  const { kernel } = testKernel({
+    routes: handlerRoutes({ '/echo': describeRequest, '/a b': describeRequest, '//evil.example/x': describeRequest }),
+    recordTerminate: true,
+  });
   const server = http.createServer(createRequestListener(kernel));
   const trustingServer = http.createServer(createRequestListener(kernel, { trustedProxies: ['loopback'] }));
   const originServer = http.createServer(createRequestListener(kernel, { baseUrl: 'https://v2.api.example.com' }));

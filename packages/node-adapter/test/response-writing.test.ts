@@ -3,52 +3,55 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Response } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange } from './support/raw-client.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { rawExchange } from '../../../test/kit/raw-http.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 const BIG_CHUNK = new Uint8Array(64 * 1024).fill(97);
 
 describe('response writing', () => {
   let chunksProduced = 0;
   let streamFinished = false;
-  const { kernel, terminated } = createTestKernel({
-    '/multi': () => new Response('hello', 200, { 'set-cookie-like': ['a=1', 'b=2'], 'content-type': 'text/plain' }),
-    '/bytes': () => new Response(new Uint8Array([104, 105]), 200),
-    '/no-content': () => new Response('ignored', 204, { 'content-length': '7' }),
-    '/not-modified': () => new Response('ignored', 304, { etag: '"x"' }),
-    '/stream': () =>
-      new Response(
-        (async function* () {
-          yield 'one,';
-          yield new TextEncoder().encode('two,');
-          yield 'three';
-        })(),
-        200,
-        { 'content-type': 'text/plain' },
-      ),
-    '/endless': () =>
-      new Response(
-        (async function* () {
-          try {
-            // Bounded: 4096 × 64 KiB = 256 MiB, far more than a disconnecting client reads.
-            for (let i = 0; i < 4096; i++) {
-              chunksProduced++;
-              yield BIG_CHUNK;
+  const { kernel, terminated } = testKernel({
+    routes: handlerRoutes({
+      '/multi': () => new Response('hello', 200, { 'set-cookie-like': ['a=1', 'b=2'], 'content-type': 'text/plain' }),
+      '/bytes': () => new Response(new Uint8Array([104, 105]), 200),
+      '/no-content': () => new Response('ignored', 204, { 'content-length': '7' }),
+      '/not-modified': () => new Response('ignored', 304, { etag: '"x"' }),
+      '/stream': () =>
+        new Response(
+          (async function* () {
+            yield 'one,';
+            yield new TextEncoder().encode('two,');
+            yield 'three';
+          })(),
+          200,
+          { 'content-type': 'text/plain' },
+        ),
+      '/endless': () =>
+        new Response(
+          (async function* () {
+            try {
+              // Bounded: 4096 × 64 KiB = 256 MiB, far more than a disconnecting client reads.
+              for (let i = 0; i < 4096; i++) {
+                chunksProduced++;
+                yield BIG_CHUNK;
+              }
+            } finally {
+              streamFinished = true;
             }
-          } finally {
-            streamFinished = true;
-          }
-        })(),
-      ),
-    '/failing-stream': () =>
-      new Response(
-        (async function* () {
-          yield 'partial';
-          await new Promise((resolve) => setTimeout(resolve, 50));
-          throw new Error('backend went away');
-        })(),
-      ),
-    '/bad-header': () => new Response('x', 200, { 'x-bad': 'line\r\nbreak' }),
+          })(),
+        ),
+      '/failing-stream': () =>
+        new Response(
+          (async function* () {
+            yield 'partial';
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            throw new Error('backend went away');
+          })(),
+        ),
+      '/bad-header': () => new Response('x', 200, { 'x-bad': 'line\r\nbreak' }),
+    }),
+    recordTerminate: true,
   });
   const server = http.createServer(createRequestListener(kernel));
   let base = '';

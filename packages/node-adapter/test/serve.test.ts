@@ -7,18 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from './support/certificate.js';
-import { rawExchange, rawExchangeDetailed, statusOfRaw } from './support/raw-client.js';
-import { createTestKernel } from './support/test-kernel.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw } from '../../../test/kit/raw-http.js';
+import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 function routes() {
-  return createTestKernel({
-    '/hello': (request) => new JsonResponse({ hello: 'world', protocol: request.protocolVersion, scheme: request.scheme }),
-    '/id': (request) => new Response(request.query.get('n') ?? ''),
-    '/echo': async (request) => new Response(request.body === null ? '' : await request.body.text()),
-    '/slow': async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return new Response('finished');
-    },
+  return testKernel({
+    routes: handlerRoutes({
+      '/hello': (request) => new JsonResponse({ hello: 'world', protocol: request.protocolVersion, scheme: request.scheme }),
+      '/id': (request) => new Response(request.query.get('n') ?? ''),
+      '/echo': async (request) => new Response(request.body === null ? '' : await request.body.text()),
+      '/slow': async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return new Response('finished');
+      },
+    }),
+    recordTerminate: true,
   });
 }
 
@@ -220,11 +223,14 @@ describe('bounded close()', () => {
   it('answers a request still running after the grace period with 503, and ends though onShutdown never does', async () => {
     let started!: () => void;
     const requestStarted = new Promise<void>((resolve) => (started = resolve));
-    const { kernel } = createTestKernel({
-      '/never': () => {
-        started();
-        return new Promise<Response>(() => undefined);
-      },
+    const { kernel } = testKernel({
+      routes: handlerRoutes({
+        '/never': () => {
+          started();
+          return new Promise<Response>(() => undefined);
+        },
+      }),
+      recordTerminate: true,
     });
     const logger = new MemoryLogger();
     const running = await serve(kernel, {

@@ -18,7 +18,7 @@ import {
   type KernelEventMap,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { INSTRUMENTATION_SCOPE, OpenTelemetryBridge } from '../src/index.js';
 
@@ -65,12 +65,12 @@ function appKernel(): HttpKernel {
   return new HttpKernel({ dispatcher, logger: new MemoryLogger() });
 }
 
-let served: RunningServer;
+let served: ServedKernel;
 let bridge: OpenTelemetryBridge | undefined;
 
 beforeAll(async () => {
   context.setGlobalContextManager(contextManager.enable());
-  served = await serve(appKernel(), { port: 0, handleSignals: false });
+  served = await serveKernel(appKernel());
 });
 
 afterAll(async () => {
@@ -92,7 +92,7 @@ function enableBridge(listenerSpans = false): OpenTelemetryBridge {
 
 /** GET `path`, its body read, then the spans finished by then (the server span ends before the response is written). */
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; spans: ReadableSpan[] }> {
-  const response = await fetch(`${served.url}${path}`, { headers: { accept: 'application/json', ...headers } });
+  const response = await fetch(`${served.origin}${path}`, { headers: { accept: 'application/json', ...headers } });
   await response.arrayBuffer();
   return { status: response.status, spans: exporter.getFinishedSpans() };
 }
@@ -125,7 +125,7 @@ describe('the server span of a main request', () => {
       'http.route': '/items/:id',
       'http.response.status_code': 200,
       'server.address': '127.0.0.1',
-      'server.port': Number(new URL(served.url).port),
+      'server.port': Number(new URL(served.origin).port),
       'client.address': '127.0.0.1',
       'user_agent.original': 'bridge-test',
       'network.protocol.version': '1.1',
@@ -202,7 +202,7 @@ describe('the server span of a main request', () => {
 
   it('reports a method the conventions do not know as _OTHER', async () => {
     enableBridge();
-    const response = await fetch(`${served.url}/items/1`, { method: 'PURGE' });
+    const response = await fetch(`${served.origin}/items/1`, { method: 'PURGE' });
     await response.arrayBuffer();
     expect(response.status).toBe(405);
     const server = serverSpan(exporter.getFinishedSpans());

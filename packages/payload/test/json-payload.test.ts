@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { defineTypedController, mapPayload } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { payloadWiring } from './support/payload-wiring.js';
 
 const zodItem = z.object({
   name: z.string().min(1),
@@ -19,7 +20,7 @@ const valibotItem = v.object({
 });
 
 const MAX_BODY_BYTES = 2048;
-let app: TestApp;
+let app: TestServer;
 /** Payloads each controller was called with: a rejected payload must never show up here. */
 const received: unknown[] = [];
 
@@ -39,9 +40,9 @@ const createWithValibot = defineTypedController([mapPayload('item', { from: 'jso
 });
 
 beforeAll(async () => {
-  app = await startTestApp(
+  app = await startHostServer(
     { 'POST /zod/items': createWithZod, 'POST /valibot/items': createWithValibot },
-    { maxBodyBytes: MAX_BODY_BYTES },
+    payloadWiring({ maxBodyBytes: MAX_BODY_BYTES }),
   );
 });
 afterAll(() => app.close());

@@ -3,8 +3,9 @@ import { defineController, JsonResponse } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload } from '../src/index.js';
-import { serveKernel } from './support/serve-kernel.js';
-import { buildTestKernel } from './support/test-app.js';
+import { hostKernel } from '../../../test/kit/host-kernel.js';
+import { serveKernel } from '../../../test/kit/index.js';
+import { payloadWiring } from './support/payload-wiring.js';
 
 const Note = z.object({ text: z.string() });
 const ADAPTER_LIMIT = 512 * 1024;
@@ -14,7 +15,7 @@ let close: () => Promise<void>;
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 beforeAll(async () => {
-  const { kernel } = buildTestKernel(
+  const { kernel } = hostKernel(
     {
       'POST /small': defineController(
         [mapPayload('note', { from: 'json', schema: Note, maxBodyBytes: 64 })],
@@ -25,9 +26,9 @@ beforeAll(async () => {
         (note: { text: string }) => new JsonResponse({ length: note.text.length }),
       ),
     },
-    {},
+    payloadWiring(),
   );
-  ({ origin, close } = await serveKernel(kernel, ADAPTER_LIMIT));
+  ({ origin, close } = await serveKernel(kernel, { bodyLimit: ADAPTER_LIMIT }));
 });
 afterAll(async () => {
   agent.destroy();

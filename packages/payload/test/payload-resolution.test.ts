@@ -10,7 +10,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload, RequestPayloadValueResolver, type Violation } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { payloadWiring } from './support/payload-wiring.js';
 
 /** A Standard Schema written by hand: async, with a key that needs escaping in a JSON Pointer. */
 const handWritten: StandardSchemaV1<unknown, { ok: true }> = {
@@ -26,13 +27,13 @@ const handWritten: StandardSchemaV1<unknown, { ok: true }> = {
 };
 
 const noteSchema = z.object({ text: z.string() });
-let app: TestApp;
+let app: TestServer;
 let calls = 0;
 /** Receives the kernel's dispatch traces while set. */
 let onTrace: DispatchTracer | null = null;
 
 beforeAll(async () => {
-  app = await startTestApp(
+  app = await startHostServer(
     {
       'POST /hand-written': defineController([mapPayload('body', { from: 'json', schema: handWritten })], (body: { ok: true }) => {
         calls++;
@@ -52,8 +53,7 @@ beforeAll(async () => {
         return new JsonResponse({});
       }),
     },
-    {},
-    (trace) => onTrace?.(trace),
+    { ...payloadWiring(), tracer: (trace) => onTrace?.(trace) },
   );
   // An authorization check at its usual priority (20) refusing one route: the payload step (0) must not run.
   app.dispatcher.on(

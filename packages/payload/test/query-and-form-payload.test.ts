@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTypedController, mapPayload } from '../src/index.js';
-import { startTestApp, type TestApp } from './support/test-app.js';
+import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { payloadWiring } from './support/payload-wiring.js';
 
 const listQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
@@ -21,24 +22,31 @@ const anyObject: StandardSchemaV1<unknown, Record<string, unknown>> = {
   '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value: value as Record<string, unknown> }) },
 };
 
-let app: TestApp;
+let app: TestServer;
 
 beforeAll(async () => {
-  app = await startTestApp({
-    'GET /items': defineTypedController(
-      [mapPayload('filter', { from: 'query', schema: listQuery })],
-      (filter) => new JsonResponse({ page: filter.page, tag: filter.tag ?? null }),
-    ),
-    'GET /raw-query': defineTypedController(
-      [mapPayload('query', { from: 'query', schema: anyObject })],
-      (query) =>
-        new JsonResponse({ keys: Object.keys(query), proto: query['__proto__'], plain: Object.getPrototypeOf(query) === Object.prototype }),
-    ),
-    'POST /contact': defineTypedController(
-      [mapPayload('contact', { from: 'form', schema: contactForm })],
-      (contact) => new JsonResponse({ email: contact.email, topics: contact.topics }),
-    ),
-  });
+  app = await startHostServer(
+    {
+      'GET /items': defineTypedController(
+        [mapPayload('filter', { from: 'query', schema: listQuery })],
+        (filter) => new JsonResponse({ page: filter.page, tag: filter.tag ?? null }),
+      ),
+      'GET /raw-query': defineTypedController(
+        [mapPayload('query', { from: 'query', schema: anyObject })],
+        (query) =>
+          new JsonResponse({
+            keys: Object.keys(query),
+            proto: query['__proto__'],
+            plain: Object.getPrototypeOf(query) === Object.prototype,
+          }),
+      ),
+      'POST /contact': defineTypedController(
+        [mapPayload('contact', { from: 'form', schema: contactForm })],
+        (contact) => new JsonResponse({ email: contact.email, topics: contact.topics }),
+      ),
+    },
+    payloadWiring(),
+  );
 });
 afterAll(() => app.close());
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import type { RunningServer } from '@switchboard/node-adapter';
+import type { ServedKernel } from '../../../test/kit/index.js';
 import { REDACTED } from '@switchboard/profiler';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
 import { serveProfiledApp } from './support/profiled-app.js';
@@ -35,11 +35,11 @@ async function app(keyPrefix: string, options: RedisProfilerStorageOptions = {},
   return { storage, server, logs };
 }
 
-function get(server: RunningServer, path: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(new URL(path, server.url), { headers });
+function get(server: ServedKernel, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(new URL(path, server.origin), { headers });
 }
 
-async function profileJson(server: RunningServer, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
+async function profileJson(server: ServedKernel, token: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await get(server, `/_profiler/${token}?format=json`);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }

@@ -7,12 +7,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nullLogger } from '@switchboard/http-kernel';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
-import { rawGet } from './support/raw-get.js';
+import { rawGet } from '../../../test/kit/raw-http.js';
 
 /**
  * Screenshots are always taken; they replace the committed ones in docs/images/ only when
@@ -28,15 +29,12 @@ const REFERER_PAYLOAD = `http://127.0.0.1/start"><script>alert('referer')</scrip
 const PANELS = ['exception', 'request', 'events', 'router', 'logger', 'time', 'memory', 'security'];
 
 const app = profiledKernel({}, {}, nullLogger);
-let served: RunningServer;
+let served: ServedKernel;
 let browser: Browser;
 
 beforeAll(async () => {
-  served = await serve(app.kernel, { port: 0, handleSignals: false });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  served = await serveKernel(app.kernel);
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -56,7 +54,7 @@ async function watchedPage(): Promise<{ page: Page; dialogs: string[] }> {
 }
 
 async function hostileRequest() {
-  const response = await rawGet(served.url, PATH_PAYLOAD, { referer: REFERER_PAYLOAD, accept: 'text/html' });
+  const response = await rawGet(served.origin, PATH_PAYLOAD, { referer: REFERER_PAYLOAD, accept: 'text/html' });
   expect(response.status).toBe(404);
   const token = String(response.headers['x-debug-token']);
   const previous = String(response.headers['x-previous-debug-token']);
@@ -71,7 +69,7 @@ describe('hostile input in Chromium', () => {
     const { previous, token } = await hostileRequest();
     const { page, dialogs } = await watchedPage();
     for (const panel of PANELS) {
-      const response = await page.goto(`${served.url}/_profiler/${previous}?panel=${panel}&type=request`);
+      const response = await page.goto(`${served.origin}/_profiler/${previous}?panel=${panel}&type=request`);
       expect(response?.status(), panel).toBe(200);
       await page.screenshot({ path: `${IMAGES}profiler-${panel}.png` });
       if (panel === 'exception' || panel === 'request') {
@@ -80,9 +78,9 @@ describe('hostile input in Chromium', () => {
         expect(text, panel).toContain(`<script>alert('referer')</script>`);
       }
     }
-    await page.goto(`${served.url}/_profiler/${token}?panel=exception`);
+    await page.goto(`${served.origin}/_profiler/${token}?panel=exception`);
     await page.screenshot({ path: `${IMAGES}profiler-sub-request-exception.png` });
-    await page.goto(`${served.url}/_profiler/`);
+    await page.goto(`${served.origin}/_profiler/`);
     await page.screenshot({ path: `${IMAGES}profiler-list.png` });
     expect(dialogs).toEqual([]);
     expect(await page.locator('script').count()).toBe(0);
@@ -95,7 +93,7 @@ describe('hostile input in Chromium', () => {
     const { page, dialogs } = await watchedPage();
     // Chromium would percent-encode the payload in a URL it sends; serve the page exactly as the
     // server answered the raw request, under the server's origin.
-    const url = `${served.url}/robots.txt/hostile`;
+    const url = `${served.origin}/robots.txt/hostile`;
     await page.route(url, (route) =>
       route.fulfill({
         status: response.status,

@@ -3,7 +3,8 @@
  * profiler, whose token describes the total, and in a production-mode kernel with no profiler.
  * Chromium reads the header as a browser's developer tools do (PerformanceServerTiming).
  */
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineController,
@@ -16,7 +17,7 @@ import {
   type KernelEventMap,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
+import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { DEBUG_TOKEN_HEADER } from '../src/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
@@ -61,14 +62,14 @@ function parseServerTiming(value: string | null): TimingEntry[] {
 const names = (entries: TimingEntry[]): string[] => entries.map((entry) => entry.name);
 const entry = (entries: TimingEntry[], name: string): TimingEntry => entries.find((e) => e.name === name)!;
 
-let debugServer: RunningServer;
-let productionServer: RunningServer;
+let debugServer: ServedKernel;
+let productionServer: ServedKernel;
 let browser: Browser;
 
 beforeAll(async () => {
   const debug = profiledKernel(controllers);
   debug.dispatcher.addSubscriber(new ServerTimingListener({ tokenHeader: DEBUG_TOKEN_HEADER }));
-  debugServer = await serve(debug.kernel, { port: 0, handleSignals: false });
+  debugServer = await serveKernel(debug.kernel);
 
   const routes = new RouteCollection();
   for (const [path, controller] of Object.entries(controllers)) routes.add(path, path, { controller });
@@ -76,12 +77,9 @@ beforeAll(async () => {
   dispatcher.addSubscriber(new RouterListener(new Router(routes)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: new MemoryLogger() }));
   dispatcher.addSubscriber(new ServerTimingListener());
-  productionServer = await serve(new HttpKernel({ dispatcher, logger: new MemoryLogger() }), { port: 0, handleSignals: false });
+  productionServer = await serveKernel(new HttpKernel({ dispatcher, logger: new MemoryLogger() }));
 
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -92,7 +90,7 @@ afterAll(async () => {
 
 describe('Server-Timing in debug mode', () => {
   it("times the request listeners, the controller and the response listeners; the total names the request's profile", async () => {
-    const response = await fetch(`${debugServer.url}/busy`);
+    const response = await fetch(`${debugServer.origin}/busy`);
     expect(response.status).toBe(200);
     const entries = parseServerTiming(response.headers.get('server-timing'));
     expect(names(entries)).toEqual(['request', 'controller', 'response', 'total']);
@@ -106,7 +104,7 @@ describe('Server-Timing in debug mode', () => {
   });
 
   it("times the error branch (the error page's sub-request) of a failed request, once, for the main request", async () => {
-    const response = await fetch(`${debugServer.url}/boom`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${debugServer.origin}/boom`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(500);
     const header = response.headers.get('server-timing');
     const entries = parseServerTiming(header);
@@ -117,7 +115,7 @@ describe('Server-Timing in debug mode', () => {
   });
 
   it('leaves the controller out when no route matched', async () => {
-    const response = await fetch(`${debugServer.url}/nowhere`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${debugServer.origin}/nowhere`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(404);
     expect(names(parseServerTiming(response.headers.get('server-timing')))).toEqual(['request', 'error', 'response', 'total']);
     await response.arrayBuffer();
@@ -126,7 +124,7 @@ describe('Server-Timing in debug mode', () => {
   it('is what Chromium reports as the navigation timing entry of the page', async () => {
     const page = await browser.newPage();
     try {
-      const response = await page.goto(`${debugServer.url}/busy`);
+      const response = await page.goto(`${debugServer.origin}/busy`);
       expect(response?.status()).toBe(200);
       // Evaluated in the page, where the DOM's PerformanceNavigationTiming exists.
       const serverTiming = await page.evaluate<Array<{ name: string; duration: number; description: string }>>(
@@ -143,7 +141,7 @@ describe('Server-Timing in debug mode', () => {
 
 describe('Server-Timing in production mode, when enabled', () => {
   it('has the same phases, and a total without a profile', async () => {
-    const response = await fetch(`${productionServer.url}/boom`, { headers: { accept: 'application/json' } });
+    const response = await fetch(`${productionServer.origin}/boom`, { headers: { accept: 'application/json' } });
     expect(response.status).toBe(500);
     const entries = parseServerTiming(response.headers.get('server-timing'));
     expect(names(entries)).toEqual(['request', 'controller', 'error', 'response', 'total']);

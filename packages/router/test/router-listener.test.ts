@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineController,
@@ -11,6 +10,7 @@ import {
   Response,
   EventDispatcher,
   HttpKernel,
+  MemoryLogger,
   type KernelEventMap,
   type Logger,
   type RequestStack,
@@ -25,7 +25,17 @@ import {
   RouterListener,
   type RouterOptions,
 } from '../src/index.js';
-import { routedKernel, serve, type RoutedKernel, type RunningServer } from './support/kernel-server.js';
+import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../test/kit/index.js';
+import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
+
+/** A kernel with the router listener; the kit's text error responder records what it answered. */
+type RoutedKernel = TestKernel & { readonly listener: RouterListener; readonly logger: MemoryLogger };
+
+function routedKernel(router: Router): RoutedKernel {
+  const logger = new MemoryLogger();
+  const listener = new RouterListener(router, { logger });
+  return { ...testKernel({ subscribers: [listener], logger }), listener, logger };
+}
 
 const guard = { roles: ['ROLE_ADMIN'] };
 
@@ -56,11 +66,11 @@ function setup(options?: RouterOptions): RoutedKernel & { router: Router } {
 
 describe('RouterListener over a real server', () => {
   let app: RoutedKernel & { router: Router };
-  let server: RunningServer;
+  let server: ServedKernel;
 
   beforeAll(async () => {
     app = setup();
-    server = await serve(app.kernel);
+    server = await serveKernel(app.kernel);
   });
   afterAll(() => server.close());
 
@@ -152,16 +162,7 @@ describe('RouterListener over a real server', () => {
 
   it('routes by host and gives the host parameters', async () => {
     // fetch may not set Host; node:http may.
-    const body = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${server.origin}/status`, { headers: { host: 'v2.api.example.com' } }, (res) => {
-        let text = '';
-        res
-          .setEncoding('utf8')
-          .on('data', (chunk: string) => (text += chunk))
-          .on('end', () => resolve(text));
-      });
-      req.on('error', reject).end();
-    });
+    const { body } = await nodeHttpRequest(server.origin, '/status', { headers: { host: 'v2.api.example.com' } });
     expect(body).toBe('api v2');
   });
 

@@ -1,8 +1,6 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { defineController, JsonResponse, Request, Response } from '@switchboard/http-kernel';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, startPageServer, type PageServer } from '../../../test/kit/browser.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sameOriginRefusal } from '../src/index.js';
 import { LeakLedger } from './support/leak-ledger.js';
@@ -122,25 +120,18 @@ describe('same-origin check over HTTP (routes with _same_origin)', () => {
 
 describe('same-origin check in a real browser', () => {
   let browser: Browser;
-  let attacker: Server;
+  let attacker: PageServer;
   let attackerUrl: string;
 
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
     // Another site: `localhost` is a different site from `127.0.0.1`, where the host listens.
-    attacker = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8' });
-      res.end(
-        `<!doctype html><form method="post" action="${host.url}/open/items"><input name="x" value="1"></form>` +
-          '<script>document.forms[0].submit()</script>',
-      );
-    });
-    attacker.listen(0, '127.0.0.1');
-    await once(attacker, 'listening');
-    attackerUrl = `http://localhost:${(attacker.address() as AddressInfo).port}/`;
+    attacker = await startPageServer(
+      '127.0.0.1',
+      `<!doctype html><form method="post" action="${host.url}/open/items"><input name="x" value="1"></form>` +
+        '<script>document.forms[0].submit()</script>',
+    );
+    attackerUrl = `http://localhost:${attacker.port}/`;
   });
 
   afterAll(async () => {

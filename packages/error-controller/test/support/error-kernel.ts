@@ -2,7 +2,6 @@ import {
   DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
-  HttpKernel,
   MemoryLogger,
   TraceableEventDispatcher,
   type DispatchTrace,
@@ -11,17 +10,15 @@ import {
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
+import { testKernel } from '../../../../test/kit/index.js';
 import { ErrorListener, type ErrorListenerOptions } from '../../src/index.js';
 
-/** One dispatch as the tracer saw it: `main kernel.request`, `sub kernel.controller`… */
-export interface TracedEvent {
-  readonly label: string;
-  readonly startedAt: number;
-}
+export { bodyText } from '../../../../test/kit/index.js';
 
 /**
- * A real kernel with the error listener and the response defaults, a memory logger, and a
- * traceable dispatcher recording every dispatch. `setup` adds the listeners a test needs.
+ * The test kit's kernel with the error listener and the response defaults, a memory logger, and a
+ * traceable dispatcher recording every dispatch. `setup` adds the listeners a test needs, before
+ * the error listener's.
  */
 export function errorKernel(
   setup: (dispatcher: EventDispatcher<KernelEventMap>) => void = () => {},
@@ -31,10 +28,17 @@ export function errorKernel(
   const logger = new MemoryLogger();
   const traces: DispatchTrace[] = [];
   setup(dispatcher);
-  dispatcher.addSubscriber(new ErrorListener({ debug: true, logger, ...options }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
-  dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  const kernel = new HttpKernel({ dispatcher: new TraceableEventDispatcher(dispatcher, (trace) => traces.push(trace)), logger });
+  const { kernel } = testKernel({
+    dispatcher,
+    subscribers: [
+      new ErrorListener({ debug: true, logger, ...options }),
+      new DefaultCacheControlListener(),
+      new DisallowRobotsIndexingListener(),
+    ],
+    textErrors: false,
+    logger,
+    decorate: (inner) => new TraceableEventDispatcher(inner, (trace) => traces.push(trace)),
+  });
   return {
     dispatcher,
     kernel,
@@ -51,9 +55,4 @@ export function errorKernel(
       return kernel.handle(request);
     },
   };
-}
-
-export function bodyText(response: Response): string {
-  if (typeof response.body !== 'string') throw new Error('expected a string body');
-  return response.body;
 }

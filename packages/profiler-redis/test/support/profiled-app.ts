@@ -1,14 +1,5 @@
-import {
-  defineController,
-  EventDispatcher,
-  HttpKernel,
-  JsonResponse,
-  MemoryLogger,
-  type KernelEventMap,
-  type Request,
-} from '@switchboard/http-kernel';
+import { defineController, EventDispatcher, JsonResponse, MemoryLogger, type KernelEventMap, type Request } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
 import {
   Profiler,
   ProfilerController,
@@ -19,15 +10,16 @@ import {
   type ProfilerStorage,
 } from '@switchboard/profiler';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { serveKernel, testKernel, type ServedKernel } from '../../../../test/kit/index.js';
 
 /**
- * A real app in debug mode, served over node:http on a free 127.0.0.1 port: `/hello` logs a line
+ * A real app in debug mode, served by the test kit (node adapter, a free 127.0.0.1 port): `/hello` logs a line
  * with a configured secret in it, the profiler pages are under `/_profiler`.
  */
 export async function serveProfiledApp(
   storage: ProfilerStorage,
   secrets: readonly string[] = [],
-): Promise<{ server: RunningServer; profiler: Profiler; logs: MemoryLogger }> {
+): Promise<{ server: ServedKernel; profiler: Profiler; logs: MemoryLogger }> {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const profiler = new Profiler({ storage, secrets });
   const logs = new MemoryLogger();
@@ -41,8 +33,12 @@ export async function serveProfiledApp(
   routes.mount('/_profiler', profilerRoutes(new ProfilerController(profiler)));
   const router = new Router(routes);
   registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
-  dispatcher.addSubscriber(new RouterListener(router, { logger, debug: true }));
-  dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
-  const server = await serve(new HttpKernel({ dispatcher, logger }), { port: 0, handleSignals: false, logger });
+  const { kernel } = testKernel({
+    dispatcher,
+    subscribers: [new RouterListener(router, { logger, debug: true }), new ErrorListener({ debug: true, logger })],
+    textErrors: false,
+    logger,
+  });
+  const server = await serveKernel(kernel, { logger });
   return { server, profiler, logs };
 }

@@ -2,7 +2,6 @@ import {
   DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
-  HttpKernel,
   MemoryLogger,
   type Controller,
   type Logger,
@@ -12,6 +11,7 @@ import {
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { testKernel } from '../../../../test/kit/index.js';
 import {
   Profiler,
   ProfilerController,
@@ -24,7 +24,7 @@ import {
 } from '../../src/index.js';
 
 /**
- * A real kernel wired as the example host wires it in debug mode: router (with the profiler's
+ * The test kit's kernel wired as the example host wires it in debug mode: router (with the profiler's
  * routes mounted under /_profiler), error listener, response defaults and the profiler.
  * `routes` maps exact paths to controllers (route name = path). Logs go to `appLogger`, or else are kept in `logs`.
  */
@@ -43,11 +43,18 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
   const router = new Router(collection);
 
   const traced = registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) });
-  dispatcher.addSubscriber(new RouterListener(router, { logger, debug: true }));
-  dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
-  dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
-  const kernel = new HttpKernel({ dispatcher: traced, logger });
+  const { kernel } = testKernel({
+    dispatcher,
+    subscribers: [
+      new RouterListener(router, { logger, debug: true }),
+      new ErrorListener({ debug: true, logger }),
+      new DefaultCacheControlListener(),
+      new DisallowRobotsIndexingListener(),
+    ],
+    textErrors: false,
+    logger,
+    decorate: () => traced,
+  });
   return {
     dispatcher,
     kernel,
@@ -62,9 +69,4 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
       return response;
     },
   };
-}
-
-export function bodyText(response: Response): string {
-  if (typeof response.body !== 'string') throw new Error('expected a string body');
-  return response.body;
 }

@@ -1,3 +1,5 @@
+/** Clients for what `fetch` normalises or refuses: raw bytes over TCP or TLS, exact request targets. */
+import { request as httpRequest } from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 
@@ -183,4 +185,43 @@ export function uploadWhileReading(
       pump();
     });
   });
+}
+
+/** A response read by node:http: status, headers as node gives them, body as UTF-8 text. */
+export interface NodeHttpResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+export interface NodeHttpRequestOptions {
+  readonly method?: string;
+  /** Sent as given: a list sends the field once per value; `host` replaces the Host header. */
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>;
+  readonly body?: string;
+}
+
+/**
+ * A request through node:http, with the request target and header values sent exactly as given
+ * (fetch would normalise `..` segments, and cannot set Host or repeat a field). Ends within 10 s.
+ */
+export function nodeHttpRequest(base: string, path: string, options: NodeHttpRequestOptions = {}): Promise<NodeHttpResponse> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const headers = options.headers as Record<string, string | string[]> | undefined;
+    const req = httpRequest({ host: url.hostname, port: url.port, path, method: options.method ?? 'GET', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`timeout for ${path}`)));
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** GET with the path sent exactly as given (fetch would normalise `..` segments away). */
+export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<NodeHttpResponse> {
+  return nodeHttpRequest(base, path, { headers });
 }
