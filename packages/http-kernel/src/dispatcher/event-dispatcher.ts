@@ -17,14 +17,17 @@ export type AnyListener = (event: unknown, eventName: string) => unknown;
 
 /**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
- * and as called (a plain array of functions, never handed out; see docs/decisions.md D3).
+ * and as called (a plain array of functions, never handed out; see docs/decisions.md D3); `traced`,
+ * the same calls each published on the listener tracing channel, is built at the first dispatch
+ * that has a subscriber and kept until the listeners change.
  */
 interface ListenerChain {
   readonly registered: ReadonlyArray<RegisteredListener<never>>;
   readonly calls: readonly AnyListener[];
+  traced?: readonly AnyListener[];
 }
 
-const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [] };
+const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [], traced: [] };
 
 /**
  * A typed, prioritised, stoppable event dispatcher.
@@ -123,11 +126,10 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
     const chain = this.#chainOf(eventName);
-    if (kernelListenerChannel.hasSubscribers) {
-      const traced = chain.registered.map((entry) => tracedListener(entry.name, entry.priority, entry.listener as AnyListener));
-      return callListeners(traced, eventName, event, 0);
-    }
-    return callListeners(chain.calls, eventName, event, 0);
+    const listeners = kernelListenerChannel.hasSubscribers
+      ? (chain.traced ??= chain.registered.map((entry) => tracedListener(entry.name, entry.priority, entry.listener as AnyListener)))
+      : chain.calls;
+    return callListeners(listeners, eventName, event, 0);
   }
 
   #chainOf(eventName: string): ListenerChain {
