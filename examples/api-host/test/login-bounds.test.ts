@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -106,6 +106,11 @@ it('a login whose client closed its connection while waiting is not hashed', asy
     // Occupies the running slot while the checker is stopped, so the logins below wait for their turn.
     const first = login('demo', 'wrong-password');
     await expect.poll(() => queue.stats.running, { timeout: 60_000 }).toBe(1);
+    // The host's ends of the five connections below: a waiting login counts as gone once the host
+    // has seen its connection close, which takes a moment after the client closes it.
+    const hostEnds: Socket[] = [];
+    const onConnection = (socket: Socket): void => void hostEnds.push(socket);
+    host.running.server.on('connection', onConnection);
     const sockets = Array.from({ length: 5 }, () => {
       const socket = connect(Number(new URL(host.running.url).port), '127.0.0.1');
       socket.write(
@@ -114,7 +119,9 @@ it('a login whose client closed its connection while waiting is not hashed', asy
       return socket;
     });
     await expect.poll(() => queue.stats.queued, { timeout: 60_000 }).toBe(5);
+    host.running.server.off('connection', onConnection);
     for (const socket of sockets) socket.destroy();
+    await expect.poll(() => hostEnds.length === 5 && hostEnds.every((socket) => socket.destroyed), { timeout: 60_000 }).toBe(true);
     // In an object: a promise returned as is would be awaited while the checker is stopped.
     return { first };
   });
