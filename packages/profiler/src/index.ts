@@ -31,14 +31,14 @@ export {
   matchesSearch,
   normaliseIp,
   resolveBounds,
-  resolveMaxPendingWrites,
   type ProfilerStorage,
   type ProfilerStorageStatus,
   type ProfileSearch,
   type StorageBounds,
 } from './storage/profiler-storage.js';
-export { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
+export { DEFAULT_MEMORY_STORAGE_MAX_BYTES, MemoryProfilerStorage, type MemoryStorageBounds } from './storage/memory-profiler-storage.js';
 export { FileProfilerStorage, type FileProfilerStorageOptions } from './storage/file-profiler-storage.js';
+export type { WriteBoundsOptions } from './storage/write-behind-queue.js';
 
 export { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
 export { ProfilerTokenListener, DEBUG_TOKEN_HEADER, PREVIOUS_DEBUG_TOKEN_HEADER } from './listener/profiler-token-listener.js';

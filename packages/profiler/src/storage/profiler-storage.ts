@@ -1,4 +1,4 @@
-import type { ProfileData, ProfileSummary } from '../profile/profile.js';
+import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
 
 /** Criteria of `ProfilerStorage.find`; every given criterion must hold. */
 export interface ProfileSearch {
@@ -89,15 +89,21 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
   return resolved;
 }
 
-/**
- * The bound of a storage's write queue (`maxPendingWrites`): 256 by default, a few MiB of
- * serialised profiles.
- */
-export function resolveMaxPendingWrites(value: number | undefined): number {
-  const resolved = value ?? 256;
-  if (!Number.isInteger(resolved) || resolved < 1)
-    throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
-  return resolved;
+/** `find` over summaries held oldest first: the live matching ones, newest first, up to the limit. */
+export function findNewestFirst(
+  oldestFirst: Iterable<ProfileSummary>,
+  search: ProfileSearch,
+  expired: (summary: ProfileSummary) => boolean,
+): ProfileSummary[] {
+  const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
+  const found: ProfileSummary[] = [];
+  if (limit <= 0) return found;
+  for (const summary of [...oldestFirst].reverse()) {
+    if (expired(summary) || !matchesSearch(summary, search)) continue;
+    found.push(summaryOf(summary));
+    if (found.length >= limit) break;
+  }
+  return found;
 }
 
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */
