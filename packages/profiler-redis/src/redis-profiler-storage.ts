@@ -11,7 +11,7 @@ import {
   type ProfileSummary,
   type StorageBounds,
 } from '@switchboard/profiler';
-import { WriteBehindQueue, type QueuedProfile, type WriteBoundsOptions } from '@switchboard/profiler/storage';
+import { mergeQueuedAndStored, WriteBehindQueue, type QueuedProfile, type WriteBoundsOptions } from '@switchboard/profiler/storage';
 import { DEFAULT_KEY_PREFIX, highestScoreAt, indexEntryOf, lowestScoreAt, RedisKeys, type IndexEntry } from './redis-keys.js';
 import { WRITE_SCRIPT } from './write-script.js';
 
@@ -187,10 +187,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
   async find(search: ProfileSearch): Promise<ProfileSummary[]> {
     const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
     if (limit <= 0) return [];
-    const waiting = Array.from(this.#queue.entries(), ([, queued]) => queued.summary)
-      .reverse()
-      .filter((summary) => !this.#expired(summary) && matchesSearch(summary, search))
-      .slice(0, limit);
+    // Taken before the backend is asked: a profile written meanwhile is then in one list or both.
+    const queued = Array.from(this.#queue.entries(), ([, entry]) => entry.summary);
     let stored: ProfileSummary[] = [];
     try {
       stored = await this.#answerWithin(this.#findStored(search, limit));
@@ -198,10 +196,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     } catch (error) {
       this.#failed(error);
     }
-    const seen = new Set(waiting.map((summary) => summary.token));
-    const merged = [...waiting, ...stored.filter((summary) => !seen.has(summary.token))];
-    // Stable: of equal times, waiting profiles (written last) stay first.
-    return merged.sort((a, b) => b.time - a.time).slice(0, limit);
+    return mergeQueuedAndStored(queued, stored, search, (summary) => this.#expired(summary));
   }
 
   /** Removes every key under the prefix, and what waits in this process. Fails when Redis does. */

@@ -9,6 +9,7 @@ export {
   DEFAULT_STORAGE_BOUNDS,
   findNewestFirst,
   matchesSearch,
+  mergeQueuedAndStored,
   normaliseIp,
   resolveBounds,
   type ProfilerStorage,

@@ -106,6 +106,24 @@ export function findNewestFirst(
   return found;
 }
 
+/**
+ * `find` of a write-behind storage: the queued summaries (oldest first, not stored yet) that match,
+ * merged with what the backend found, newest first, each token once, up to the limit.
+ */
+export function mergeQueuedAndStored(
+  queuedOldestFirst: Iterable<ProfileSummary>,
+  stored: readonly ProfileSummary[],
+  search: ProfileSearch,
+  expired: (summary: ProfileSummary) => boolean,
+): ProfileSummary[] {
+  const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
+  const waiting = findNewestFirst(queuedOldestFirst, search, expired);
+  const seen = new Set(waiting.map((summary) => summary.token));
+  const merged = [...waiting, ...stored.filter((summary) => !seen.has(summary.token))];
+  // Stable: of equal times, queued profiles (written last) stay first.
+  return merged.sort((a, b) => b.time - a.time).slice(0, Math.max(0, limit));
+}
+
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */
 export function normaliseIp(ip: string): string {
   const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;

@@ -70,6 +70,7 @@ export class WriteBehindQueue {
   #dropped = 0;
   /** Whether this backlog's drops were told already. */
   #dropsReported = false;
+  #failureReported = false;
   #idleWaiters: Array<() => void> = [];
 
   constructor(writer: BatchWriter, options: WriteBehindQueueOptions) {
@@ -215,7 +216,18 @@ export class WriteBehindQueue {
       this.#remove(token);
       this.#inFlight.set(token, queued);
     }
-    const written = await this.#writer.writeBatch(this.#inFlight);
+    let written: boolean;
+    try {
+      written = await this.#writer.writeBatch(this.#inFlight);
+    } catch (error) {
+      // A storage that throws loses the batch; the queue goes on with the next one.
+      this.#reportFailure(error);
+      for (const token of this.#inFlight.keys()) {
+        this.#dropped++;
+        this.#writer.dropped?.(token);
+      }
+      written = true;
+    }
     if (!written) {
       // Back at the front, except profiles queued again meanwhile (the newer copy stays).
       const rest = this.#pending;
@@ -250,6 +262,15 @@ export class WriteBehindQueue {
     this.#remove(token);
     this.#dropped++;
     this.#writer.dropped?.(token);
+  }
+
+  #reportFailure(error: unknown): void {
+    if (this.#failureReported) return;
+    this.#failureReported = true;
+    this.#logger?.error(
+      { exception: error, target: this.#target },
+      `Profiler storage: writing ${this.#target} failed; the profiles of that batch are dropped. Said once.`,
+    );
   }
 
   #dropOldest(): void {
