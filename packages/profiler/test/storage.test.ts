@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,6 +33,18 @@ describe('FileProfilerStorage files', () => {
     for (const token of ['00000a', '00000b', '00000c']) await storage.write(profile(token));
     await storage.flush();
     expect(readdirSync(directory).sort()).toEqual(['00000b.json', '00000c.json', 'index.jsonl']);
+  });
+
+  it('makes its directory private (0700, also an existing one) and creates every file 0600', async () => {
+    const parent = tempDirectory();
+    chmodSync(parent, 0o755);
+    const nested = join(parent, 'a', 'b');
+    const storage = new FileProfilerStorage({ directory: nested, maxProfiles: 1 }, now);
+    new FileProfilerStorage({ directory: parent }, now);
+    for (const token of ['00000a', '00000b']) await storage.write(profile(token));
+    await storage.flush();
+    for (const folder of [parent, join(parent, 'a'), nested]) expect(statSync(folder).mode & 0o777, folder).toBe(0o700);
+    for (const name of readdirSync(nested)) expect(statSync(join(nested, name)).mode & 0o777, name).toBe(0o600);
   });
 
   it('finds its profiles again after a restart, within the (possibly smaller) bounds', async () => {

@@ -59,8 +59,16 @@ export class FileProfilerStorage implements ProfilerStorage {
       { ...options, target: `to ${this.directory}`, logger: this.#logger },
     );
     mkdirSync(this.directory, { recursive: true, mode: DIRECTORY_MODE });
-    // An existing directory keeps its mode otherwise.
-    chmodSync(this.directory, DIRECTORY_MODE);
+    try {
+      // An existing directory keeps its mode otherwise.
+      chmodSync(this.directory, DIRECTORY_MODE);
+    } catch (error) {
+      // Not ours (a shared folder): the files are still 0600.
+      this.#logger?.warn(
+        { exception: error, directory: this.directory },
+        `Profiler storage: cannot make ${this.directory} private (mode 0700); profile files are still created 0600.`,
+      );
+    }
     this.#loadIndex();
   }
 
