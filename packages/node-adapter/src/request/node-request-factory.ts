@@ -54,8 +54,9 @@ export class NodeRequestFactory {
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
     let authority = http2 ? http2Authority(req as Http2ServerRequest, framing) : framing.host;
     let forwardedPort: number | undefined;
+    const fromTrustedProxy = !this.#proxies.isEmpty && this.#proxies.has(clientIp);
 
-    if (!this.#proxies.isEmpty && this.#proxies.has(clientIp)) {
+    if (fromTrustedProxy) {
       const forwarded = readForwardedHeaders(headers, clientIp, this.#proxies);
       clientIp = forwarded.clientIp;
       scheme = forwarded.scheme ?? scheme;
@@ -100,6 +101,7 @@ export class NodeRequestFactory {
       protocolVersion: req.httpVersion,
       body: this.#body(req, framing, http2),
       connection: http2 ? (req as Http2ServerRequest).stream : req.socket,
+      fromTrustedProxy,
     });
   }
 
