@@ -21,7 +21,7 @@ export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
 
 /**
  * Names of query parameters and headers whose values are secrets. A name matches when, lowercased
- * with `_` and `.` read as `-`, it is one of these or ends with `-` and one of these: `password`,
+ * with `_`, `.`, `+` or a space read as `-`, it is one of these or ends with `-` and one of these: `password`,
  * `user_password`, `access_token`, `X-Amz-Security-Token`, `X-Amz-Signature`, `api_key`.
  */
 export const DEFAULT_SECRET_NAMES: readonly string[] = [
@@ -73,11 +73,20 @@ export interface RedactorOptions {
 export class Redactor {
   readonly #headers: ReadonlySet<string>;
   readonly #secretNames: ReadonlySet<string>;
+  /** The names as one pattern: a name is tested in one pass, without building strings (a query may hold thousands). */
+  readonly #secretName: RegExp;
+  /** Any of the names inside a text: without one (decoded too), a text has no `name=value` to hide. */
+  readonly #secretWord: RegExp;
   readonly #secrets: readonly string[];
 
   constructor(options: RedactorOptions = {}) {
     this.#headers = new Set([...(options.headers ?? DEFAULT_REDACTED_HEADERS)].map((name) => name.toLowerCase()));
     this.#secretNames = new Set([...(options.secretNames ?? DEFAULT_SECRET_NAMES)].map(normaliseName));
+    const words =
+      [...this.#secretNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, '[-_.+\\s]')).join('|') || '(?!)';
+    // Whole name, or its last separated parts: `(anything separator)? word` to the end.
+    this.#secretName = new RegExp(`^(?:[^]*[-_.+\\s])?(?:${words})$`, 'i');
+    this.#secretWord = new RegExp(words, 'i');
     // Longest first, so a secret containing another is replaced whole.
     this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
   }
@@ -96,12 +105,27 @@ export class Redactor {
 
   /** Whether a query parameter (or header) of this name holds a secret. */
   isSecretName(name: string): boolean {
-    const normalised = normaliseName(name);
-    if (this.#secretNames.has(normalised)) return true;
-    for (let dash = normalised.indexOf('-'); dash !== -1; dash = normalised.indexOf('-', dash + 1)) {
-      if (this.#secretNames.has(normalised.slice(dash + 1))) return true;
+    return this.#secretName.test(name);
+  }
+
+  #mayNameSecret(text: string): boolean {
+    if (this.#secretWord.test(text)) return true;
+    if (!text.includes('%')) return false;
+    try {
+      return this.#secretWord.test(decodeURIComponent(text));
+    } catch {
+      return true;
     }
-    return false;
+  }
+
+  /** A name as sent (`pass%77ord`, `api+key`), decoded; undecodable names only match as they are. */
+  #isEncodedSecretName(name: string): boolean {
+    if (!name.includes('%') && !name.includes('+')) return false;
+    try {
+      return this.isSecretName(decodeURIComponent(name.replace(/\+/g, ' ')));
+    } catch {
+      return false;
+    }
   }
 
   /** The value to show for header `name`. */
@@ -119,8 +143,10 @@ export class Redactor {
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    if (out.includes('=')) {
-      out = out.replace(PARAMETER, (pair, name: string) => (this.isSecretName(decodeName(name)) ? `${name}=${REDACTED}` : pair));
+    if (out.includes('=') && this.#mayNameSecret(out)) {
+      out = out.replace(PARAMETER, (pair, name: string) =>
+        this.isSecretName(name) || this.#isEncodedSecretName(name) ? `${name}=${REDACTED}` : pair,
+      );
     }
     if (out.includes('://')) out = out.replace(USERINFO, `${REDACTED}@`);
     return redactCredentials(out);
@@ -206,13 +232,4 @@ function encodings(value: string): string[] {
 
 function normaliseName(name: string): string {
   return name.toLowerCase().replace(/[_.\s]/g, '-');
-}
-
-/** A parameter name as sent (`pass%77ord`, `api+key`), decoded for matching; undecodable names match as they are. */
-function decodeName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
 }
