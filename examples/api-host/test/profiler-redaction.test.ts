@@ -136,7 +136,7 @@ describe('secrets sent in headers named like secrets, query parameters named lik
   const REFERER_USER = 'referer-user-18f2ac';
   const REFERER_PASSWORD = 'referer-password-d09b37';
 
-  it('are redacted in the stored profile (on disk and in every page), and profile files are 0600 in a 0700 folder', async () => {
+  it('are redacted in the stored profile (on disk and in every page) and in log lines, and profile files are 0600 in a 0700 folder', async () => {
     const query = new URLSearchParams({ ...SECRETS, visible: 'keep-this-value' }).toString();
     const response = await fetch(`${host.url}/api/nowhere?${query}`, {
       headers: {
@@ -164,9 +164,12 @@ describe('secrets sent in headers named like secrets, query parameters named lik
     const onDisk = files.map((name) => readFileSync(join(directory, name), 'latin1'));
 
     const secrets = [...Object.values(SECRETS), ...Object.values(HEADER_SECRETS), REFERER_USER, REFERER_PASSWORD];
-    for (const text of [...shown, ...onDisk]) {
+    const logged = host.lines.join('');
+    for (const text of [...shown, ...onDisk, logged]) {
       for (const secret of secrets) expect(text.includes(secret), secret).toBe(false);
     }
+    // The 404's log line quotes the Referer, with its secrets hidden.
+    expect(logged).toContain('(from "https://[redacted]@app.example/start?password=[redacted]")');
     // What is not a secret is still there: the test would see a leak.
     expect(shown[1]).toContain('keep-this-value');
     expect(onDisk.join('')).toContain('keep-this-value');
