@@ -13,7 +13,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
-import { securityConfigFromEnv } from './wiring/security.js';
+import { refuseDemoUsers, securityConfigFromEnv } from './wiring/security.js';
 
 /** What README.md promises for SIGTERM and Ctrl-C: requests get 7 s, then a 503; all done within 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -60,7 +60,9 @@ async function runHost(config: AppConfig): Promise<void> {
 async function runPrimary(config: AppConfig, workers: number): Promise<number> {
   const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
-  securityConfigFromEnv(config.env, logger);
+  const security = securityConfigFromEnv(config.env, logger);
+  // Refused here too, so that a cluster stops at once rather than each worker failing in turn.
+  refuseDemoUsers(security.usersFile, config.debug, config.env);
   if (config.debug && (config.env['PROFILER_REDIS_URL']?.trim() ?? '') === '') {
     logger.warn(
       { workers },

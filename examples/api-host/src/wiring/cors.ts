@@ -1,4 +1,4 @@
-import { CorsListener } from '@switchboard/cors';
+import { compileOriginRules, CorsListener, LOOPBACK_ORIGIN } from '@switchboard/cors';
 import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
 
 /**
@@ -6,9 +6,14 @@ import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
  * with an optional port, anchored, and the usual methods (both package defaults); browsers may send
  * JSON with a bearer token and read the Location of a created item and the profiler headers.
  */
+/** The origins the CORS step lets in (its default); the login's same-origin check trusts them too. */
+const CORS_ORIGINS = [LOOPBACK_ORIGIN];
+export const isCorsOrigin = compileOriginRules(CORS_ORIGINS);
+
 export function wireCors(host: { dispatcher: EventDispatcher<KernelEventMap> }): void {
   host.dispatcher.addSubscriber(
     new CorsListener({
+      allowOrigins: CORS_ORIGINS,
       allowHeaders: ['content-type', 'authorization', 'x-requested-with'],
       exposeHeaders: ['location', 'x-debug-token', 'x-debug-token-link'],
       maxAge: 3600,
