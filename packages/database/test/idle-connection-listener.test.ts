@@ -104,6 +104,23 @@ describe.each([['PostgreSQL', startPostgres]] as const)('idle connections agains
     await connection.close();
   });
 
+  it('a pool transaction commits as a whole, or rolls back as a whole when its work throws', async () => {
+    const connection = new PgPoolConnection({ createPool: newPool });
+    await connection.query('DROP TABLE IF EXISTS tx_notes; CREATE TABLE tx_notes (n int)');
+    await connection.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_notes VALUES (1)');
+      await tx.query('INSERT INTO tx_notes VALUES (2)');
+    });
+    const failed = connection.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_notes VALUES (3)');
+      throw new Error('the work failed');
+    });
+    await expect(failed).rejects.toThrow('the work failed');
+    expect((await connection.query('SELECT n FROM tx_notes ORDER BY n')).rows).toEqual([{ n: 1 }, { n: 2 }]);
+    await connection.query('DROP TABLE tx_notes');
+    await connection.close();
+  });
+
   it('a client that reports the server hung up is dropped and the next use reconnects', async () => {
     let clients = 0;
     const connection = new PgClientConnection({ createClient: () => (clients++, newClient()) });
