@@ -1,15 +1,15 @@
 import { compileOriginRules, CorsListener, LOOPBACK_ORIGIN } from '@switchboard/cors';
 import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
 
+/** The origins the CORS step lets in (its default); the login's same-origin check trusts them too. */
+const CORS_ORIGINS = [LOOPBACK_ORIGIN];
+export const isCorsOrigin = compileOriginRules(CORS_ORIGINS);
+
 /**
  * The cross-origin step: origins `http(s)://localhost` or `http(s)://127.0.0.1`
  * with an optional port, anchored, and the usual methods (both package defaults); browsers may send
  * JSON with a bearer token and read the Location of a created item and the profiler headers.
  */
-/** The origins the CORS step lets in (its default); the login's same-origin check trusts them too. */
-const CORS_ORIGINS = [LOOPBACK_ORIGIN];
-export const isCorsOrigin = compileOriginRules(CORS_ORIGINS);
-
 export function wireCors(host: { dispatcher: EventDispatcher<KernelEventMap> }): void {
   host.dispatcher.addSubscriber(
     new CorsListener({
