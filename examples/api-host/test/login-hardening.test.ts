@@ -68,11 +68,12 @@ describe('POST /api/token takes JSON from this site, CORS-allowed pages and prog
 
   it('JSON from a program, this site, or a page CORS lets in → a token', async () => {
     const port = new URL(host.running.url).port;
-    for (const headers of [
+    const callers: Array<Record<string, string>> = [
       {},
       { origin: `http://127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin' },
       { origin: 'http://localhost:5173', 'sec-fetch-site': 'cross-site' },
-    ]) {
+    ];
+    for (const headers of callers) {
       const response = await login({ 'content-type': 'application/json', ...headers });
       expect(response.status, JSON.stringify(headers)).toBe(200);
       expect(JSON.parse(response.body)).toMatchObject({ token_type: 'Bearer' });
