@@ -9,7 +9,7 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
  * answers again. Against a real PostgreSQL whose table another client locks, and against the
  * embedded PGlite while a transaction holds it.
  */
-const TIMEOUT_SECONDS = '1';
+const TIMEOUT_SECONDS = '3';
 
 async function expectUnavailable(host: StartedHost): Promise<void> {
   const response = await fetch(`${host.running.url}/api/items`, { headers: { accept: 'application/json' } });

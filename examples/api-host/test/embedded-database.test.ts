@@ -32,12 +32,15 @@ beforeAll(async () => {
   host = await startHostProcess({
     APP_DEBUG: '0',
     PGLITE_DATA_DIR: folder.path,
+    // Forty requests queue for the one session; on a busy machine the last may wait longer than the default bound.
+    DATABASE_TIMEOUT: '60',
     JWT_SECRET_KEY: keys.privateKeyPath,
     JWT_PUBLIC_KEY: keys.publicKeyPath,
     JWT_PASSPHRASE: keys.passphrase!,
   });
   base = await host.url;
-});
+  // Only a guard against a hang: a start on a busy machine can take minutes.
+}, 300_000);
 
 afterAll(async () => {
   if (host !== undefined && host.child.exitCode === null) host.child.kill('SIGTERM');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DatabaseTimeoutError, PgliteConnection } from '../src/index.js';
+import { DatabaseTimeoutError, PgliteConnection, type PgliteLike } from '../src/index.js';
 import { pgliteDataFolder, type PgliteDataFolder } from './support/pglite-data.js';
 
 /**
@@ -7,14 +7,15 @@ import { pgliteDataFolder, type PgliteDataFolder } from './support/pglite-data.j
  * transactions that never interleave (PGlite is one session), and a bounded wait for the turn.
  */
 let folder: PgliteDataFolder;
+let db: PgliteLike;
+/** A bound no test reaches on a busy machine, except where work is held on purpose. */
 let connection: PgliteConnection;
-/** A short bound: only work that is held on purpose ever waits that long. */
-const TIMEOUT_MS = 300;
 
 beforeAll(async () => {
   const { PGlite } = await import('@electric-sql/pglite');
   folder = await pgliteDataFolder();
-  connection = new PgliteConnection({ db: await PGlite.create(folder.path), timeoutMs: TIMEOUT_MS });
+  db = await PGlite.create(folder.path);
+  connection = new PgliteConnection({ db, timeoutMs: 60_000 });
   await connection.query('CREATE TABLE counter (n integer NOT NULL); INSERT INTO counter VALUES (0); CREATE TABLE notes (text text)');
 });
 
@@ -62,12 +63,14 @@ it('runs concurrent transactions one after the other: no lost update, no stateme
 });
 
 it('a query that waits past the bound behind a held transaction gives up with a 503, and never runs later', async () => {
+  // A connection of its own with a short bound: only the transaction this test holds makes anything wait.
+  const bounded = new PgliteConnection({ db, timeoutMs: 300 });
   const release = gate();
-  const held = connection.transaction(async (tx) => {
+  const held = bounded.transaction(async (tx) => {
     await tx.query("INSERT INTO notes VALUES ('held')");
     await release.opened;
   });
-  const waiting = connection.query("INSERT INTO notes VALUES ('gave up')");
+  const waiting = bounded.query("INSERT INTO notes VALUES ('gave up')");
   const error = await waiting.catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(DatabaseTimeoutError);
   expect(error).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
