@@ -3,6 +3,7 @@ import { RouteCollection } from '@switchboard/router';
 import type { PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
+import type { Database } from './database/open-database.js';
 import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
@@ -34,6 +35,8 @@ export interface App {
   readonly routes: RouteCollection;
   /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
   passwordHashing: PasswordHashingQueue | null;
+  /** The database the items API uses, set by its wiring. */
+  database: Database | null;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -64,7 +67,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireObservability(app);
   wireHttpCache(app);
   wireServedBy(app);
-  wireItems(app, await wireDatabase(app));
+  app.database = await wireDatabase(app);
+  wireItems(app, app.database);
 
   // Last: compiles the routes every wiring above added.
   wireRouting(app);
@@ -89,6 +93,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     routes: new RouteCollection(),
     profilerPath: null,
     passwordHashing: null,
+    database: null,
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },

@@ -28,6 +28,7 @@ export {
   type PasswordHashingStats,
 } from './password/password-hashing-queue.js';
 export {
+  DEFAULT_CHILD_ENVIRONMENT,
   PasswordHasherProcess,
   type PasswordHasherProcessOptions,
   type PasswordHasherStats,

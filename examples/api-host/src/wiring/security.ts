@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  BadRequestHttpError,
   defineController,
   JsonResponse,
   nullLogger,
@@ -13,6 +12,7 @@ import {
   type Logger,
   type Request,
 } from '@switchboard/http-kernel';
+import { defineTypedController, mapPayload } from '@switchboard/payload';
 import type { RouteOptions } from '@switchboard/router';
 import {
   currentUser,
@@ -32,8 +32,11 @@ import {
   SessionGuard,
   StatelessCheckListener,
   type JwtKeys,
+  type SameOriginOptions,
 } from '@switchboard/security';
+import { z } from 'zod';
 import { ConfigError, HOST_ROOT } from '../config.js';
+import { isCorsOrigin } from './cors.js';
 
 /** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
@@ -89,8 +92,29 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
     publicKeyPath: nonEmpty(env['JWT_PUBLIC_KEY']) ?? join(jwtDir, 'public.pem'),
     passphrase,
     ttl: Number(nonEmpty(env['JWT_TTL']) ?? 900),
-    usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? join(HOST_ROOT, 'config/security-users.json'),
+    usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? DEMO_USERS_FILE,
   };
+}
+
+/** The users file shipped with the example: its passwords are published in the docs. */
+export const DEMO_USERS_FILE = join(HOST_ROOT, 'config/security-users.json');
+
+/**
+ * Production mode does not start with the demo accounts (their passwords are in the docs): a
+ * users file holding any of the shipped entries (the shipped file, a copy, a file they were
+ * pasted into) is refused with a `ConfigError` naming `SECURITY_USERS_FILE`, unless
+ * `ALLOW_DEMO_USERS=1` says the operator wants the demo. Entries are compared by their stored
+ * hash, which is unique to the shipped file (its own salt).
+ */
+export function refuseDemoUsers(usersFile: string, debug: boolean, env: NodeJS.ProcessEnv): void {
+  if (debug || env['ALLOW_DEMO_USERS']?.trim() === '1') return;
+  const demoHashes = new Set([...readUsers(DEMO_USERS_FILE).values()].map((user) => user.password));
+  const demoUsers = [...readUsers(usersFile).values()].filter((user) => demoHashes.has(user.password)).map((user) => user.username);
+  if (demoUsers.length === 0) return;
+  throw new ConfigError(
+    `Production mode (APP_DEBUG=0) refuses the demo accounts (${demoUsers.join(', ')}) of ${usersFile}: their passwords are published. ` +
+      'Set SECURITY_USERS_FILE to your own users file (or ALLOW_DEMO_USERS=1 to serve the demo accounts anyway).',
+  );
 }
 
 /**
@@ -158,9 +182,11 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
     if (error instanceof KeyLoadError) throw new ConfigError(error.message);
     throw error;
   }
+  const { dispatcher, debug } = host;
+  refuseDemoUsers(settings.usersFile, debug, host.config?.env ?? process.env);
+  const users = readUsers(settings.usersFile);
   const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
-  const { dispatcher, debug } = host;
 
   dispatcher.addSubscriber(
     new FirewallListener(
@@ -176,7 +202,6 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
 
-  const users = readUsers(settings.usersFile);
   const passwordHashing = new PasswordHashingQueue({ logger });
   const passwordChecker = new PasswordHasherProcess({ logger });
   // Started now so the first login does not wait for it; a failed start is logged, and the next check tries again.
@@ -184,7 +209,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
     controller: tokenController(users, issuer, passwordHashing, passwordChecker),
-    defaults: { _is_granted: PUBLIC_ACCESS },
+    defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN },
   });
   host.routes.add('api_me', '/api/me', {
     methods: ['GET'],
@@ -229,16 +254,29 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUsers = (): Promise<string> => (unknownUserHash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex')));
 
+/**
+ * Who may ask for a token: a page of this origin or of an origin CORS lets in, and programs
+ * (curl, servers: neither `Origin` nor `Sec-Fetch-Site`). Any other page is refused (403) before
+ * a password is checked; with the 415 for a body that is not JSON, no cross-site page can make
+ * its visitors' browsers run password checks.
+ */
+const TOKEN_SAME_ORIGIN: SameOriginOptions = { trustedOrigins: isCorsOrigin, allowNonBrowserClients: true };
+
+/** The body of `POST /api/token`, `application/json` only (415 otherwise, 400 malformed, 422 wrong shape). */
+const CredentialsSchema = z.object({
+  username: z.string().max(200),
+  password: z.string().max(1024),
+});
+
 function tokenController(
   users: ReadonlyMap<string, ConfiguredUser>,
   issuer: JwtTokenIssuer,
   passwordHashing: PasswordHashingQueue,
   passwordChecker: PasswordHasherProcess,
 ): Controller {
-  return defineController(
-    ['request'],
-    async (request: Request) => {
-      const { username, password } = await readCredentials(request);
+  return defineTypedController(
+    ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
+    async (request: Request, { username, password }) => {
       const forUnknownUsers = await hashForUnknownUsers();
       const user = users.get(username);
       const stored = user?.password ?? forUnknownUsers;
@@ -264,19 +302,4 @@ function tokenController(
     },
     'api_token',
   );
-}
-
-async function readCredentials(request: Request): Promise<{ username: string; password: string }> {
-  const text = (await request.body?.text()) ?? '';
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
-  }
-  const { username, password } = (parsed ?? {}) as { username?: unknown; password?: unknown };
-  if (typeof username !== 'string' || typeof password !== 'string' || username.length > 200 || password.length > 1024) {
-    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
-  }
-  return { username, password };
 }
