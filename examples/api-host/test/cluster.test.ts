@@ -83,11 +83,13 @@ async function stopHost(host: HostProcess | undefined): Promise<void> {
 }
 
 let postgres: TestDatabaseServer;
+/** Where the clusters without a Redis of their own count logins (a cluster refuses to start without one). */
+let limitsRedis: RedisServer;
 beforeAll(async () => {
-  postgres = await startPostgres();
+  [postgres, limitsRedis] = await Promise.all([startPostgres(), RedisServer.start()]);
 });
 afterAll(async () => {
-  await postgres?.stop();
+  await Promise.all([postgres?.stop(), limitsRedis?.close()]);
 });
 
 describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
@@ -358,6 +360,7 @@ describe('WORKERS=2 in production mode', () => {
       DATABASE_IDLE_TTL,
       APP_DEBUG: '0',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     const url = await host.url;
     expect(host.output()).toMatch(/debug mode OFF \(2 workers\)\n$/);
@@ -397,6 +400,7 @@ describe('WORKERS=2 in debug mode without Redis', () => {
       DATABASE_IDLE_TTL,
       APP_DEBUG: '1',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     const url = await host.url;
     expect(host.log()).toContain('Cluster: debug mode with profiles in memory: each of the 2 workers keeps its own');
@@ -443,6 +447,15 @@ describe('configurations the cluster refuses', () => {
     );
   });
 
+  it('WORKERS>1 with login throttling and no Redis: exit 78, pointing to REDIS_URL', async () => {
+    const host = await startHostProcess({ WORKERS: '2', DATABASE_URL: postgres.connectionString, APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    expect(await host.exited).toBe(78);
+    expect(host.log()).toContain(
+      'Configuration error: WORKERS=2 needs REDIS_URL: login throttling and rate limits count in Redis, so that 2 workers do not each allow the limit.',
+    );
+    expect(host.output()).toBe('');
+  });
+
   it('workers that fail at startup are not forked forever: three in a row stop the cluster with exit 1', async () => {
     // Nothing listens on port 1: every worker fails to open its database.
     const host = await startHostProcess({
@@ -450,6 +463,7 @@ describe('configurations the cluster refuses', () => {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres',
       APP_DEBUG: '0',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     expect(await host.exited).toBe(1);
     expect(host.log()).toContain('Cluster: 3 workers in a row exited before listening');

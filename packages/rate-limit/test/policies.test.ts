@@ -156,8 +156,8 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
     expect(second.allowed).toBe(false);
     expect(second.results.map((result) => [result.id, result.allowed, result.remaining])).toEqual([
       ['user', false, 0],
-      // What would remain had the attempt been taken (it was not: see below).
-      ['address', true, 1],
+      // Not charged for the refused attempt.
+      ['address', true, 2],
     ]);
     // The address limit was not charged for the refused attempt: two more users still fit.
     expect((await compound.consume([`bob|${address}`, address])).allowed).toBe(true);

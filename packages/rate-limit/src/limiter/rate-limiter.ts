@@ -112,25 +112,33 @@ function consumeAll(
   } catch (error) {
     return unavailable(lead, error);
   }
-  if (!isThenable(outcomes)) return decisionOf(limiters, keys, outcomes);
+  if (!isThenable(outcomes)) return decisionOf(limiters, keys, outcomes, cost);
   return outcomes.then(
-    (answered) => decisionOf(limiters, keys, answered),
+    (answered) => decisionOf(limiters, keys, answered, cost),
     (error: unknown) => unavailable(lead, error),
   );
 }
 
-function decisionOf(limiters: readonly RateLimiter[], keys: readonly string[], outcomes: readonly StoreOutcome[]): RateLimitDecision {
+function decisionOf(
+  limiters: readonly RateLimiter[],
+  keys: readonly string[],
+  outcomes: readonly StoreOutcome[],
+  cost: number,
+): RateLimitDecision {
   let allowed = true;
   let retryAfter = 0;
+  for (const outcome of outcomes) {
+    if (outcome.allowed) continue;
+    allowed = false;
+    retryAfter = Math.max(retryAfter, outcome.retryAfter);
+  }
   const results: LimitResult[] = [];
   for (let index = 0; index < limiters.length; index++) {
     const outcome = outcomes[index]!;
     const { id, policy, limit, interval } = limiters[index]!.definition;
-    if (!outcome.allowed) {
-      allowed = false;
-      retryAfter = Math.max(retryAfter, outcome.retryAfter);
-    }
-    results.push({ id, key: keys[index]!, policy, limit, interval, ...outcome });
+    // A limit that would have allowed a refused compound check was not charged: its hit is given back.
+    const remaining = !allowed && outcome.allowed ? outcome.remaining + cost : outcome.remaining;
+    results.push({ id, key: keys[index]!, policy, limit, interval, ...outcome, remaining });
   }
   return { allowed, retryAfter, results, storeUnavailable: false };
 }
