@@ -130,3 +130,52 @@ describe('LOGIN_THROTTLING=1/60s', () => {
     expect((await login(strict, 'user-0', 'wrong', '203.0.113.51')).status).toBe(401);
   });
 });
+
+describe('the profiler (debug mode)', () => {
+  let debug: StartedHost;
+  beforeAll(async () => {
+    debug = await startHostInProcess({ APP_DEBUG: '1', TRUSTED_PROXIES: 'loopback', LOGIN_THROTTLING: '1/60s' });
+  });
+  afterAll(async () => {
+    await debug?.stop();
+  });
+
+  /** A saved profile, as JSON: polled, since profiles are saved after the response was sent. */
+  async function profile(token: string): Promise<string> {
+    let page = await fetch(`${debug.running.url}/_profiler/${token}?format=json`);
+    for (let attempt = 0; attempt < 100 && page.status === 404; attempt++) {
+      await page.text();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      page = await fetch(`${debug.running.url}/_profiler/${token}?format=json`);
+    }
+    expect(page.status).toBe(200);
+    return page.text();
+  }
+
+  it("shows each limiter's decision: remaining, reset, and the username only hashed", async () => {
+    const username = 'throttled-user-name';
+    expect((await login(debug, username, 'wrong', '203.0.113.60')).status).toBe(401);
+    const refused = await login(debug, username, 'wrong', '203.0.113.60');
+    expect(refused.status).toBe(429);
+    const token = refused.headers.get('x-debug-token')!;
+    const saved = await profile(token);
+    expect(saved).not.toContain(username);
+    const data = (JSON.parse(saved) as { collectors: Record<string, unknown> }).collectors['rate_limit'];
+    expect(data).toMatchObject({
+      decisions: [
+        {
+          source: 'login',
+          allowed: false,
+          results: [
+            { id: 'login', key: expect.stringMatching(/^sha256:[0-9a-f]{16}$/), allowed: false, remaining: 0, limit: 1 },
+            { id: 'login-address', key: '203.0.113.60', allowed: true, remaining: 4, limit: 5 },
+          ],
+        },
+      ],
+    });
+    const panel = await (await fetch(`${debug.running.url}/_profiler/${token}?panel=rate_limit`)).text();
+    expect(panel).toContain('login: refused');
+    expect(panel).toContain('203.0.113.60');
+    expect(panel).not.toContain(username);
+  });
+});
