@@ -314,6 +314,19 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(host.log()).toMatch(/Profiler storage: Redis at 127\.0\.0\.1:\d+ is available again/);
   });
 
+  it('login throttling is shared through Redis: 24 wrong passwords at once, spread over the workers, admit exactly 5 password checks', async () => {
+    // One client address (the host trusts loopback as its proxy), one username, all at once on new connections.
+    const body = JSON.stringify({ username: 'demo', password: 'not-the-password' });
+    const attempts = await Promise.all(
+      Array.from({ length: 24 }, () => send(url, '/api/token', { method: 'POST', body, headers: { 'x-forwarded-for': '203.0.113.77' } })),
+    );
+    const statuses = attempts.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(19);
+    for (const refused of attempts.filter((answer) => answer.status === 429)) expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
+    expect(distinctWorkers(attempts).size).toBeGreaterThanOrEqual(2);
+  });
+
   it('on SIGTERM to the primary: in-flight logins answered, the last profiles in Redis, every worker gone, exit 0', async () => {
     const pids = listeningPids(host);
     expect(pids).toHaveLength(4);
