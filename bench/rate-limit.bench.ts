@@ -107,7 +107,8 @@ if (!(await redisStore.waitUntilAvailable(5_000))) throw new Error('redis did no
 const onRedis = switchboard(redisStore);
 {
   const answer = await onRedis.handle(request());
-  if (answer.status !== 200 || !String(answer.headers.get('ratelimit')).startsWith('"client";r=')) throw new Error('switchboard on Redis wrong');
+  if (answer.status !== 200 || !String(answer.headers.get('ratelimit')).startsWith('"client";r='))
+    throw new Error('switchboard on Redis wrong');
 }
 const LATENCY_REQUESTS = Number(process.env.BENCH_LATENCY_REQUESTS ?? 5_000);
 async function latencies(kernel: HttpKernel): Promise<number[]> {
@@ -126,7 +127,9 @@ const percentile = (times: number[], p: number): number => times[Math.min(times.
 console.log(`\n## Rate limit: latency of one request, memory vs Redis store (${LATENCY_REQUESTS} sequential requests)\n`);
 console.log('| store | p50 µs | p99 µs |\n|---|---:|---:|');
 console.log(`| memory | ${percentile(memoryTimes, 50).toFixed(1)} | ${percentile(memoryTimes, 99).toFixed(1)} |`);
-console.log(`| Redis (127.0.0.1, one EVALSHA per request) | ${percentile(redisTimes, 50).toFixed(1)} | ${percentile(redisTimes, 99).toFixed(1)} |`);
+console.log(
+  `| Redis (127.0.0.1, one EVALSHA per request) | ${percentile(redisTimes, 50).toFixed(1)} | ${percentile(redisTimes, 99).toFixed(1)} |`,
+);
 console.log(
   `| added by Redis | ${(percentile(redisTimes, 50) - percentile(memoryTimes, 50)).toFixed(1)} | ${(percentile(redisTimes, 99) - percentile(memoryTimes, 99)).toFixed(1)} |`,
 );

@@ -323,7 +323,8 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     const statuses = attempts.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(19);
-    for (const refused of attempts.filter((answer) => answer.status === 429)) expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
+    for (const refused of attempts.filter((answer) => answer.status === 429))
+      expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
     expect(distinctWorkers(attempts).size).toBeGreaterThanOrEqual(2);
   });
 

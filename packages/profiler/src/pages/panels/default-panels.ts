@@ -11,5 +11,15 @@ import { timePanel } from './time-panel.js';
 
 /** Views of the default collectors, by panel name. */
 export function defaultPanels(): PanelView[] {
-  return [requestPanel, exceptionPanel, eventsPanel, routerPanel, loggerPanel, timePanel, memoryPanel, securityPanel, rateLimitPanel] as PanelView[];
+  return [
+    requestPanel,
+    exceptionPanel,
+    eventsPanel,
+    routerPanel,
+    loggerPanel,
+    timePanel,
+    memoryPanel,
+    securityPanel,
+    rateLimitPanel,
+  ] as PanelView[];
 }
