@@ -167,6 +167,19 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
     expect(fourth.results.map((result) => result.allowed)).toEqual([true, false]);
   });
 
+  it('a check whose clock reads behind the stored state (another process, a later arrival) never resets a window', async () => {
+    const clock = new TestClock();
+    for (const policy of ['fixed_window', 'sliding_window', 'token_bucket'] as const) {
+      const limiter = limiterOf({ policy, limit: 2, interval: 60_000 }, clock, policy);
+      const key = freshKey();
+      clock.now = 1_700_000_100_000;
+      expect((await hits(limiter, key, 2)).every((decision) => decision.allowed)).toBe(true);
+      clock.now -= 5;
+      const behind = await limiter.consume(key);
+      expect(behind.allowed, policy).toBe(false);
+    }
+  });
+
   it('reset starts a key afresh', async () => {
     const clock = new TestClock();
     const limiter = limiterOf({ policy: 'fixed_window', limit: 1, interval: 60_000 }, clock);

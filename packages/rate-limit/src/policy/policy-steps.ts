@@ -19,7 +19,10 @@ export interface Step {
   readonly next: LimitState;
 }
 
-export function step(check: StoreCheck, state: LimitState | undefined, now: number): Step {
+export function step(check: StoreCheck, state: LimitState | undefined, clockNow: number): Step {
+  // A process whose clock reads a little behind the one that wrote the state (or whose check
+  // reached the store later) counts at the state's time: an earlier reading never resets a window.
+  const now = state !== undefined && clockNow < state.at ? state.at : clockNow;
   switch (check.policy) {
     case 'fixed_window':
       return fixedWindow(check, state, now);
@@ -31,7 +34,7 @@ export function step(check: StoreCheck, state: LimitState | undefined, now: numb
 }
 
 function fixedWindow({ limit, interval, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
-  const current = state === undefined || now >= state.at + interval || now < state.at ? { at: now, value: 0, previous: 0 } : state;
+  const current = state === undefined || now >= state.at + interval ? { at: now, value: 0, previous: 0 } : state;
   const resetAfter = current.at + interval - now;
   if (current.value + cost > limit) {
     return {
@@ -48,7 +51,7 @@ function fixedWindow({ limit, interval, cost }: StoreCheck, state: LimitState | 
 
 function slidingWindow({ limit, interval, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
   let current: LimitState;
-  if (state === undefined || now < state.at || now >= state.at + 2 * interval) current = { at: now, value: 0, previous: 0 };
+  if (state === undefined || now >= state.at + 2 * interval) current = { at: now, value: 0, previous: 0 };
   else if (now >= state.at + interval) current = { at: state.at + interval, value: 0, previous: state.value };
   else current = state;
   const elapsed = now - current.at;

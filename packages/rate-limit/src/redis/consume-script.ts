@@ -9,7 +9,7 @@
  * remaining, reset after (ms), retry after (ms).
  */
 export const CONSUME_SCRIPT = `
-local now = tonumber(ARGV[1])
+local clockNow = tonumber(ARGV[1])
 local results, writes, all = {}, {}, true
 for i = 1, #KEYS do
   local base = 1 + (i - 1) * 4
@@ -20,9 +20,12 @@ for i = 1, #KEYS do
     local a, v, p = string.match(raw, '^([^:]+):([^:]+):([^:]+)$')
     at, value, previous = tonumber(a), tonumber(v), tonumber(p)
   end
+  -- A clock reading behind the state's time counts at that time: it never resets a window.
+  local now = clockNow
+  if at and now < at then now = at end
   local allowed, remaining, reset, retry, state, life = 1, 0, 0, 0, nil, 0
   if policy == 'f' then
-    if not at or now >= at + interval or now < at then at, value = now, 0 end
+    if not at or now >= at + interval then at, value = now, 0 end
     reset = at + interval - now
     if value + cost > limit then
       allowed, remaining = 0, limit - value
@@ -32,7 +35,7 @@ for i = 1, #KEYS do
       state, life = at .. ':' .. (value + cost) .. ':0', reset
     end
   elseif policy == 's' then
-    if not at or now < at or now >= at + 2 * interval then at, value, previous = now, 0, 0
+    if not at or now >= at + 2 * interval then at, value, previous = now, 0, 0
     elseif now >= at + interval then at, previous, value = at + interval, value, 0 end
     local estimate = previous * (interval - (now - at)) / interval + value
     reset = at + interval - now
