@@ -54,7 +54,7 @@ export class RedisStore implements RateLimitStore {
       url: url.href,
       disableOfflineQueue: true,
       commandOptions: { timeout },
-      socket: { connectTimeout: Math.max(timeout, 1_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
+      socket: { connectTimeout: Math.max(timeout, 2_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
     });
     // Without a listener, a connection error would be thrown as an uncaught exception.
     this.#client.on('error', (error: unknown) => this.#failed(error));
