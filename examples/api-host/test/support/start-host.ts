@@ -75,6 +75,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
       trustedProxies: config.trustedProxies,
       ...(tls === undefined ? {} : { tls }),
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+      trustedHosts: config.trustedHosts,
       logger,
       onShutdown: () => app.shutdown(),
     });
