@@ -122,6 +122,8 @@ describe('packages installed with npm from their release tarballs', () => {
     }
     expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
     expect(importsOf.get('profiler-redis')).toEqual(['@redis/client', '@switchboard/profiler']);
+    // @redis/client only from the `./redis` entry, as an optional peer dependency.
+    expect(importsOf.get('rate-limit')).toEqual(['@redis/client', '@switchboard/http-kernel']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });

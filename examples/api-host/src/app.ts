@@ -13,6 +13,7 @@ import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
+import { wireRateLimit } from './wiring/rate-limit.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
 import { wireServedBy } from './wiring/served-by.js';
@@ -57,8 +58,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // First: in debug mode it wraps app.logger (logger panel), so every later wiring's logs reach the profiles.
   const profiler = wireProfiler(app);
   wireErrors(app);
+  // Before security: the token controller throttles logins; the per-client limiter runs first of all.
+  const rateLimit = wireRateLimit(app);
   // Security is wired in every mode; its secrets are then redacted from profiles when there are any.
-  const security = wireSecurity(app);
+  const security = wireSecurity(app, undefined, rateLimit.loginThrottle);
   if (profiler !== null) profiler.redact(security.secrets);
   app.passwordHashing = security.passwordHashing;
   app.onShutdown(() => security.passwordChecker.close());

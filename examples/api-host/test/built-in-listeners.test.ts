@@ -1,6 +1,6 @@
 /**
- * The built-in listeners as the example host registers them (debug mode, plus the middleware's
- * fall-through listener): the table of docs/events.md lists exactly these, with the same priority,
+ * The built-in listeners as the example host registers them (debug mode with the per-client rate
+ * limit on, plus the middleware's fall-through listener): the table of docs/events.md lists exactly these, with the same priority,
  * name and package, and `removeSubscriber` takes each subscriber's listeners away again.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvent
 import * as nodeAdapter from '@switchboard/node-adapter';
 import * as payload from '@switchboard/payload';
 import * as profiler from '@switchboard/profiler';
+import * as rateLimit from '@switchboard/rate-limit';
 import * as router from '@switchboard/router';
 import * as security from '@switchboard/security';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -37,6 +38,7 @@ const PACKAGES: Record<string, object> = {
   'node-adapter': nodeAdapter,
   payload,
   profiler,
+  'rate-limit': rateLimit,
   router,
   security,
 };
@@ -97,7 +99,9 @@ beforeAll(async () => {
     return addSubscriber.call(this, subscriber);
   });
   try {
-    app = await createApp(loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1' }), { logger: nullLogger });
+    app = await createApp(loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1', RATE_LIMIT: '1000/60s' }), {
+      logger: nullLogger,
+    });
     // The Express/Connect fall-through listener, registered the way users get it.
     nodeAdapter.createMiddleware(app.kernel, { fallThrough: true });
   } finally {

@@ -25,6 +25,12 @@ export { LoggerCollector, type LoggerData, type LogRecordData } from './collecto
 export { TimeCollector, type TimeData, type TimelineEntry } from './collector/time-collector.js';
 export { MemoryCollector, type MemoryData } from './collector/memory-collector.js';
 export { SecurityCollector, type SecurityData } from './collector/security-collector.js';
+export {
+  RateLimitCollector,
+  type RateLimitData,
+  type RateLimitDecisionData,
+  type RateLimitResultData,
+} from './collector/rate-limit-collector.js';
 
 export {
   DEFAULT_SEARCH_LIMIT,

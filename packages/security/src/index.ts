@@ -34,6 +34,8 @@ export {
   type PasswordHasherStats,
 } from './password/password-hasher-process.js';
 
+export { LoginThrottle, normaliseUsername, type LoginThrottleOptions } from './throttling/login-throttle.js';
+
 export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
 export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';
 

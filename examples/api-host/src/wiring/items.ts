@@ -1,3 +1,4 @@
+import { defineRateLimit } from '@switchboard/rate-limit';
 import type { RouteOptions } from '@switchboard/router';
 import { IS_AUTHENTICATED, PUBLIC_ACCESS } from '@switchboard/security';
 import type { Database } from '../database/open-database.js';
@@ -17,8 +18,18 @@ const ITEM_ID = '[1-9][0-9]{0,8}';
  * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
  * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
  * authorization step from the `_is_granted` route default. The new item is mapped and validated by
- * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`).
+ * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`), item writes
+ * their rate limit per user (`_rate_limit`).
  */
+/** Item writes per user: bursts of 60, then one a second (`RouteRateLimitListener`, keyed by the authenticated user). */
+export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
+  policy: 'token_bucket',
+  limit: 60,
+  interval: 60_000,
+  by: 'user',
+  id: 'item_writes',
+});
+
 export function wireItems(host: ItemsHost, database: Database): void {
   const repository = new ItemRepository(database.connection);
   const controllers = itemControllers(repository);
@@ -27,7 +38,7 @@ export function wireItems(host: ItemsHost, database: Database): void {
   routes.add('items_create', '/api/items', {
     methods: 'POST',
     controller: controllers.create,
-    defaults: { _is_granted: IS_AUTHENTICATED },
+    defaults: { _is_granted: IS_AUTHENTICATED, _rate_limit: ITEM_WRITES_RATE_LIMIT },
   });
   routes.add('items_show', '/api/items/:id', {
     methods: 'GET',

@@ -23,6 +23,7 @@ import {
   JwtAuthenticator,
   JwtTokenIssuer,
   KeyLoadError,
+  type LoginThrottle,
   loadJwtKeys,
   PUBLIC_ACCESS,
   SameOriginListener,
@@ -172,7 +173,7 @@ export interface WiredSecurity {
   passwordChecker: PasswordHasherProcess;
 }
 
-export function wireSecurity(host: SecurityHost, config?: SecurityConfig): WiredSecurity {
+export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginThrottle: LoginThrottle | null = null): WiredSecurity {
   const logger = host.logger ?? nullLogger;
   const settings = config ?? securityConfigFromEnv(host.config?.env ?? process.env, logger);
   let keys: JwtKeys;
@@ -208,7 +209,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
   passwordChecker.start().catch(() => undefined);
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
-    controller: tokenController(users, issuer, passwordHashing, passwordChecker),
+    controller: tokenController(users, issuer, passwordHashing, passwordChecker, loginThrottle),
     defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN },
   });
   host.routes.add('api_me', '/api/me', {
@@ -273,6 +274,7 @@ function tokenController(
   issuer: JwtTokenIssuer,
   passwordHashing: PasswordHashingQueue,
   passwordChecker: PasswordHasherProcess,
+  loginThrottle: LoginThrottle | null,
 ): Controller {
   return defineTypedController(
     ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
@@ -280,6 +282,9 @@ function tokenController(
       const forUnknownUsers = await hashForUnknownUsers();
       const user = users.get(username);
       const stored = user?.password ?? forUnknownUsers;
+      // Throttled before the hashing queue, known user or not: 429 with Retry-After, even for the right password.
+      const throttled = await loginThrottle?.check(request, username);
+      if (throttled) return throttled;
       // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
       // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
       let valid: boolean;
@@ -297,6 +302,7 @@ function tokenController(
       if (user === undefined || !valid) {
         return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
       }
+      await loginThrottle?.succeeded(request, username);
       const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
       return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
     },

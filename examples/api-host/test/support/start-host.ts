@@ -72,6 +72,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
     const running = await serve(app.kernel, {
       port: 0,
       handleSignals: false,
+      trustedProxies: config.trustedProxies,
       ...(tls === undefined ? {} : { tls }),
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
       trustedHosts: config.trustedHosts,
