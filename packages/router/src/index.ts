@@ -22,7 +22,7 @@ export type {
   RouteMatch,
   TrailingSlashMode,
 } from './matcher/match-result.js';
-export { traceRoutes, type RouteTrace, type RouteTraceLevel } from './matcher/match-log.js';
+export { traceRoutes, type RouteTrace, type RouteTraceLevel } from './diagnostics/match-log.js';
 export { UrlGenerator, type GenerateOptions } from './generator/url-generator.js';
 
 export { RouterListener, type RouterListenerOptions } from './listener/router-listener.js';

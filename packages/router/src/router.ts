@@ -1,6 +1,6 @@
 import type { Request } from '@switchboard/http-kernel';
 import { UrlGenerator, type GenerateOptions } from './generator/url-generator.js';
-import { traceRoutes, type RouteTrace } from './matcher/match-log.js';
+import { traceRoutes, type RouteTrace } from './diagnostics/match-log.js';
 import type { MatchContext, MatchResult, TrailingSlashMode } from './matcher/match-result.js';
 import { UrlMatcher } from './matcher/url-matcher.js';
 import { RequestContext } from './request-context.js';

@@ -1,8 +1,8 @@
 import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import { compilePattern } from '../route/compiled-pattern.js';
 import type { Route } from '../route/route.js';
-import type { MatchContext } from './match-result.js';
-import { trailingParameterMatch } from './reference-loop.js';
+import type { MatchContext } from '../matcher/match-result.js';
+import { trailingParameterMatch } from '../matcher/reference-loop.js';
 
 /** How far a route got with a request: `match`, `almost` (path matched, something else did not), `none`. */
 export type RouteTraceLevel = 'match' | 'almost' | 'none';
