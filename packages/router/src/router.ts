@@ -61,8 +61,9 @@ export class Router {
   matchLog(request: Request): RouteTrace[];
   matchLog(rawPath: string, context: MatchContext): RouteTrace[];
   matchLog(requestOrPath: Request | string, context?: MatchContext): RouteTrace[] {
-    if (typeof requestOrPath === 'string') return traceRoutes(this.#routes.values(), requestOrPath, context ?? this.#context);
-    return traceRoutes(this.#routes.values(), requestOrPath.rawPath, requestOrPath);
+    if (typeof requestOrPath === 'string')
+      return traceRoutes(this.#routes.values(), requestOrPath, context ?? this.#context, this.trailingSlash);
+    return traceRoutes(this.#routes.values(), requestOrPath.rawPath, requestOrPath, this.trailingSlash);
   }
 
   /**

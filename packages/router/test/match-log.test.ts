@@ -41,6 +41,27 @@ describe('matchLog', () => {
     expect(optional.matchPath('/en-en/', context)).toMatchObject({ kind: 'match', params: { b: '' } });
   });
 
+  it("judges a trailing-slash difference by the router's mode: matched when ignored, refused without redirect when strict", () => {
+    const context = { method: 'GET', host: 'localhost', scheme: 'http' };
+    const rows = new RouteCollection().add('a', '/a').add('b', '/b');
+    const verdicts = (['redirect', 'strict', 'ignore'] as const).map((trailingSlash) => {
+      const slashRouter = new Router(rows, { trailingSlash });
+      const [a, b] = slashRouter.matchLog('/a/', context);
+      return [trailingSlash, slashRouter.matchPath('/a/', context).kind, a?.level, a?.reason, b?.reason];
+    });
+    expect(verdicts).toEqual([
+      [
+        'redirect',
+        'redirect',
+        'almost',
+        'The trailing slash differs (the route has none): a GET or HEAD request is redirected to the path with it toggled.',
+        'Not tried: an earlier route ended the pass with a trailing-slash redirect.',
+      ],
+      ['strict', 'not-found', 'almost', 'The trailing slash differs (the route has none).', 'Path "/b" does not match.'],
+      ['ignore', 'match', 'match', 'Route matches!', 'Not tried: an earlier route matched.'],
+    ]);
+  });
+
   it('explains a malformed path instead of throwing', () => {
     const log = router.matchLog('/%zz', { method: 'GET', host: 'localhost', scheme: 'http' });
     expect(log[0]?.reason).toBe('Malformed percent-encoding in the request path "/%zz".');

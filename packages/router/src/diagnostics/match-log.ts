@@ -1,8 +1,8 @@
-import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
+import { decodePath } from '../internal/decode-path.js';
 import { compilePattern } from '../route/compiled-pattern.js';
 import type { Route } from '../route/route.js';
-import type { MatchContext } from '../matcher/match-result.js';
-import { trailingParameterMatch } from '../matcher/reference-loop.js';
+import type { MatchContext, TrailingSlashMode } from '../matcher/match-result.js';
+import { referencePass, type RuleVerdict } from '../matcher/reference-loop.js';
 
 /** How far a route got with a request: `match`, `almost` (path matched, something else did not), `none`. */
 export type RouteTraceLevel = 'match' | 'almost' | 'none';
@@ -17,58 +17,59 @@ export interface RouteTrace {
 
 /**
  * For diagnostics only (the profiler's router panel): every route in order with the reason it
- * did or did not match. Slow on purpose — one expression per route — and only built when asked.
- * Routes after the first full match are reported as not tried.
+ * did or did not match. It is the matcher's reference pass (reference-loop.ts) run with an
+ * observer that words each route's verdict, so it judges as the matcher does in every
+ * trailing-slash mode. Slow on purpose (one expression per route) and only built when asked.
+ * Routes after the pass ended (a match, or a trailing-slash redirect) are reported as not tried.
  */
-export function traceRoutes(routes: Iterable<Route>, rawPath: string, context: MatchContext): RouteTrace[] {
+export function traceRoutes(
+  routes: Iterable<Route>,
+  rawPath: string,
+  context: MatchContext,
+  mode: TrailingSlashMode = 'redirect',
+): RouteTrace[] {
+  const all = [...routes];
   const traces: RouteTrace[] = [];
+  const trace = (route: Route, level: RouteTraceLevel, reason: string) =>
+    traces.push({ name: route.name, path: route.path, level, reason });
   let path: string;
   try {
     path = decodePath(rawPath);
   } catch (error) {
-    for (const route of routes) traces.push({ name: route.name, path: route.path, level: 'none', reason: (error as Error).message });
+    for (const route of all) trace(route, 'none', (error as Error).message);
     return traces;
   }
-  const trimmed = trimTrailingSlashes(path);
-  const canonical = context.method === 'HEAD' ? 'GET' : context.method;
-  let matched = false;
-  for (const route of routes) {
-    const trace = (level: RouteTraceLevel, reason: string) => traces.push({ name: route.name, path: route.path, level, reason });
-    if (matched) {
-      trace('none', 'Not tried: an earlier route matched.');
-      continue;
-    }
-    const compiled = route.compiled;
-    const match = compiled.regex.exec(path);
-    if (match === null) {
-      trace(...pathMismatch(route, path));
-      continue;
-    }
-    if (compiled.hostRegex !== null && !compiled.hostRegex.test(context.host)) {
-      trace('almost', `Host "${context.host}" does not match the requirement ("${route.host}").`);
-      continue;
-    }
-    // The matcher's own slash rule (reference-loop.ts): a trailing parameter may keep the slash.
-    const kept = trimmed !== path && compiled.hasTrailingVar ? trailingParameterMatch(route, match, path) : null;
-    if (kept === null && path !== '/' && compiled.hasTrailingSlash === (trimmed === path)) {
-      trace(
-        'almost',
-        `The trailing slash differs (route ${compiled.hasTrailingSlash ? 'has' : 'has none'}); a GET request is redirected to the toggled path.`,
-      );
-      continue;
-    }
-    if (route.schemes.length > 0 && !route.schemes.includes(context.scheme)) {
-      trace('almost', `Scheme "${context.scheme}" does not match any of the required schemes (${route.schemes.join(', ')}).`);
-      continue;
-    }
-    if (route.methods.length > 0 && !route.methods.includes(canonical) && !route.methods.includes(context.method)) {
-      trace('almost', `Method "${context.method}" does not match any of the required methods (${route.methods.join(', ')}).`);
-      continue;
-    }
-    trace('match', 'Route matches!');
-    matched = true;
-  }
+  let ended: RuleVerdict | null = null;
+  referencePass(all, rawPath, context, mode, (route, verdict) => {
+    if (verdict === 'match' || verdict === 'slash-redirect') ended = verdict;
+    if (verdict === 'path') trace(route, ...pathMismatch(route, path));
+    else trace(route, verdict === 'match' ? 'match' : 'almost', reasonOf(route, verdict, context));
+  });
+  const notTried =
+    ended === 'match'
+      ? 'Not tried: an earlier route matched.'
+      : 'Not tried: an earlier route ended the pass with a trailing-slash redirect.';
+  for (const route of all.slice(traces.length)) trace(route, 'none', notTried);
   return traces;
+}
+
+/** A verdict other than a path mismatch, in words. */
+function reasonOf(route: Route, verdict: Exclude<RuleVerdict, 'path'>, context: MatchContext): string {
+  const slash = `The trailing slash differs (the route has ${route.compiled.hasTrailingSlash ? 'one' : 'none'})`;
+  switch (verdict) {
+    case 'host':
+      return `Host "${context.host}" does not match the requirement ("${route.host}").`;
+    case 'slash':
+      return `${slash}.`;
+    case 'slash-redirect':
+      return `${slash}: a GET or HEAD request is redirected to the path with it toggled.`;
+    case 'scheme':
+      return `Scheme "${context.scheme}" does not match any of the required schemes (${route.schemes.join(', ')}).`;
+    case 'method':
+      return `Method "${context.method}" does not match any of the required methods (${route.methods.join(', ')}).`;
+    case 'match':
+      return 'Route matches!';
+  }
 }
 
 /** Tells a requirement failure (the path matches with default requirements) from a path that does not fit at all. */
