@@ -39,5 +39,12 @@ export {
   RoutingError,
 } from './error/routing-error.js';
 
-export { debugRouter, type DebugRouterOptions } from './cli/debug-router.js';
+export {
+  DEBUG_ROUTER_USAGE,
+  debugRouter,
+  debugRouterCommand,
+  DebugRouterUsageError,
+  type DebugRouterOptions,
+  type RoutesSource,
+} from './cli/debug-router.js';
 export { formatRouteTable, routeRows } from './cli/route-table.js';
