@@ -81,8 +81,8 @@ export {
 } from './error/http-error.js';
 
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
-export type { HttpKernelInterface } from './kernel/http-kernel-interface.js';
-export { RequestType } from './kernel/request-type.js';
+export type { HttpKernelInterface } from './contract/http-kernel-interface.js';
+export { RequestType } from './contract/request-type.js';
 export {
   KERNEL_LISTENER_CHANNEL,
   KERNEL_REQUEST_CHANNEL,

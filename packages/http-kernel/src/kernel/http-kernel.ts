@@ -20,8 +20,8 @@ import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/m
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import { tracedCall } from '../tracing/traced-call.js';
 import { KernelRequestTrace, kernelRequestChannel } from '../tracing/tracing-channels.js';
-import type { HttpKernelInterface } from './http-kernel-interface.js';
-import { RequestType } from './request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import { RequestType } from '../contract/request-type.js';
 
 export interface HttpKernelOptions {
   /** `EventDispatcher`, or a decorator of it (`TraceableEventDispatcher` in debug mode). */
