@@ -30,6 +30,7 @@ export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
   Request,
+  RequestStack,
   type ClientConnection,
   type DuplicateOverrides,
   type RequestAttributes,
@@ -37,7 +38,6 @@ export {
   type RequestInit,
   type Scheme,
 } from './http/request.js';
-export { RequestStack } from './http/request-stack.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 

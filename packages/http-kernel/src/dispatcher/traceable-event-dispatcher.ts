@@ -1,8 +1,9 @@
 import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
-import { type AnyListener, callListeners } from './event-dispatcher.js';
+import { callListeners } from './event-dispatcher.js';
 import type {
+  AnyListener,
   DispatchableEvent,
   EventDispatcherInterface,
   EventMap,

@@ -1,6 +1,5 @@
 import { Event } from '../dispatcher/event.js';
-import type { Request } from '../http/request.js';
-import type { RequestStack } from '../http/request-stack.js';
+import type { Request, RequestStack } from '../http/request.js';
 import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
 import { RequestType } from '../contract/request-type.js';
 
