@@ -26,7 +26,7 @@ export type {
 } from './dispatcher/types.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
-export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
+export type { MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
   Request,
