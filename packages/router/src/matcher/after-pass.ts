@@ -5,6 +5,7 @@ import {
   redirectMatch,
   type MatchContext,
   type MatchResult,
+  type NotFoundMatch,
   type RouteMatch,
   type TrailingSlashMode,
 } from './match-result.js';
@@ -41,15 +42,26 @@ export function afterPass(
   toggledMayMatch = true,
 ): MatchResult {
   if (refused.allow !== null) return methodNotAllowedMatch(refused.allow);
+  if (refused.schemes === null && !toggledMayMatch) return notFoundWithoutRetry(rawPath, context.method, mode);
   if (mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD')) return notFoundMatch(rawPath);
   if (refused.schemes !== null) return redirectToScheme(rawPath, context, refused.schemes[0]!, pass);
   const toggled = toggleSlash(rawPath);
   if (toggled === '/') return notFoundMatch(rawPath);
-  if (!toggledMayMatch) return notFoundMatch(toggled);
   const retry = pass(toggled, context);
   if (isRouteMatch(retry)) return redirectMatch(retry.route, retry.params, toggled, null);
   if (retry.schemes !== null) return redirectToScheme(toggled, context, retry.schemes[0]!, pass);
   return notFoundMatch(toggled);
+}
+
+/**
+ * `afterPass` for a pass that refused no route for its method or scheme, when the toggled path
+ * reaches no route either: the 404, naming the toggled path where a retry would have been due.
+ * The generated matcher's most common miss calls it directly.
+ */
+export function notFoundWithoutRetry(rawPath: string, method: string, mode: TrailingSlashMode): NotFoundMatch {
+  if (mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
+  const toggled = toggleSlash(rawPath);
+  return notFoundMatch(toggled === '/' ? rawPath : toggled);
 }
 
 function redirectToScheme(rawPath: string, context: MatchContext, scheme: string, pass: Pass): MatchResult {
