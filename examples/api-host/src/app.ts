@@ -1,5 +1,5 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
-import { RouteCollection } from '@switchboard/router';
+import { RouteCollection, type Router } from '@switchboard/router';
 import type { PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
@@ -34,6 +34,8 @@ export interface App {
   logger: Logger;
   /** Routes are added by the wirings, then compiled once by `wireRouting` (the last call). */
   readonly routes: RouteCollection;
+  /** The compiled routes, set by `wireRouting`; `pnpm debug:router` prints them. */
+  router: Router | null;
   /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
   passwordHashing: PasswordHashingQueue | null;
   /** The database the items API uses, set by its wiring. */
@@ -74,7 +76,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireItems(app, app.database);
 
   // Last: compiles the routes every wiring above added.
-  wireRouting(app);
+  app.router = wireRouting(app);
   return app;
 }
 
@@ -94,6 +96,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     },
     logger,
     routes: new RouteCollection(),
+    router: null,
     profilerPath: null,
     passwordHashing: null,
     database: null,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { isThenable, logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
-import { describeError, handleEagerlyWith } from '@switchboard/http-kernel/internal';
+import { logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { describeError, handleEagerlyWith, isThenable } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';

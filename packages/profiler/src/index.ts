@@ -69,5 +69,5 @@ export {
 export { PROFILER_CSP } from './pages/layout.js';
 export { defaultPanels } from './pages/panels/default-panels.js';
 export type { PanelBadge, PanelContext, PanelView } from './pages/panels/panel-view.js';
-export type { RouteMatchExplainer, RouteMatchLogEntry } from './pages/panels/router-panel.js';
+export type { RouteMatchExplainer, RouteMatchLogEntry } from './pages/panels/route-match-explainer.js';
 export { html, SafeHtml } from './pages/html.js';

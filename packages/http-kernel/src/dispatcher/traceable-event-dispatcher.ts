@@ -1,8 +1,9 @@
-import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
-import { type AnyListener, callListeners } from './event-dispatcher.js';
+import { callListeners } from './event-dispatcher.js';
 import type {
+  AnyListener,
   DispatchableEvent,
   EventDispatcherInterface,
   EventMap,
@@ -147,20 +148,13 @@ class DispatchRecording {
   /** Calls `listener`, timing it until it returns or, when it returns a promise, until that settles. */
   call(listener: RegisteredListener<unknown>, event: unknown, eventName: string): unknown {
     const startedAt = performance.now();
-    let result: unknown;
-    try {
-      result = listener.listener(event, eventName);
-    } catch (error) {
-      this.#ended(listener, startedAt, true);
-      throw error;
-    }
-    if (!isThenable(result)) {
-      this.#ended(listener, startedAt, false);
-      return result;
-    }
-    return Promise.resolve(result).then(
-      () => this.#ended(listener, startedAt, false),
-      (error: unknown) => {
+    return attempt(
+      () =>
+        andThen(fromThenable(listener.listener(event, eventName)), (result) => {
+          this.#ended(listener, startedAt, false);
+          return result;
+        }),
+      (error) => {
         this.#ended(listener, startedAt, true);
         throw error;
       },

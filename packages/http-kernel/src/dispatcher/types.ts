@@ -73,3 +73,6 @@ export interface EventDispatcherInterface<M extends EventMap> {
    */
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]>;
 }
+
+/** A listener as the dispatcher calls it, its event's type erased (not exported from the package). */
+export type AnyListener = (event: unknown, eventName: string) => unknown;

@@ -13,15 +13,14 @@ import { RequestEvent } from '../event/request-event.js';
 import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
-import type { Request } from '../http/request.js';
-import { RequestStack } from '../http/request-stack.js';
+import { type Request, RequestStack } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import { tracedCall } from '../tracing/traced-call.js';
 import { KernelRequestTrace, kernelRequestChannel } from '../tracing/tracing-channels.js';
-import type { HttpKernelInterface } from './http-kernel-interface.js';
-import { RequestType } from './request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import { RequestType } from '../contract/request-type.js';
 
 export interface HttpKernelOptions {
   /** `EventDispatcher`, or a decorator of it (`TraceableEventDispatcher` in debug mode). */

@@ -1,4 +1,4 @@
-import type { AnyListener } from '../dispatcher/event-dispatcher.js';
+import type { AnyListener } from '../dispatcher/types.js';
 import { fromThenable } from '../internal/maybe-promise.js';
 import { kernelListenerChannel, ListenerCallTrace } from './tracing-channels.js';
 import { tracedCall } from './traced-call.js';
