@@ -1,4 +1,5 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import type { OpenApiDocument } from '@switchboard/openapi';
 import { RouteCollection } from '@switchboard/router';
 import type { PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
@@ -10,6 +11,7 @@ import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
+import { wireOpenApi } from './wiring/openapi.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRouting } from './wiring/routing.js';
@@ -34,6 +36,8 @@ export interface App {
   readonly routes: RouteCollection;
   /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
   passwordHashing: PasswordHashingQueue | null;
+  /** The API's OpenAPI document (also served at `GET /api/openapi.json`), set by its wiring. */
+  openApiDocument: () => OpenApiDocument;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -65,6 +69,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireHttpCache(app);
   wireServedBy(app);
   wireItems(app, await wireDatabase(app));
+  app.openApiDocument = wireOpenApi(app, security.firewalls);
 
   // Last: compiles the routes every wiring above added.
   wireRouting(app);
@@ -89,6 +94,9 @@ function createHost(config: AppConfig, logger: Logger): App {
     routes: new RouteCollection(),
     profilerPath: null,
     passwordHashing: null,
+    openApiDocument: () => {
+      throw new Error('The OpenAPI wiring has not run.');
+    },
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },

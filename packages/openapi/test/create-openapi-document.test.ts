@@ -112,6 +112,8 @@ describe('createOpenApiDocument', () => {
     expect(guard('/api/notes', 'post')).toEqual([[{ bearerAuth: [] }], true, false]);
     expect(guard('/api/notes/{id}', 'delete')).toEqual([[{ bearerAuth: [] }], true, true]);
     expect(guard('/health', 'get')).toEqual([undefined, false, false]);
+    // The request-forgery check (`_same_origin`) refuses cross-site calls with a 403 too.
+    expect(guard('/api/search', 'post')).toEqual([[{}, { bearerAuth: [] }], true, true]);
   });
 
   it('lists the error answers each route can give, as problem+json responses', () => {

@@ -34,6 +34,7 @@ import {
   type JwtKeys,
 } from '@switchboard/security';
 import { ConfigError, HOST_ROOT } from '../config.js';
+import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 
 /** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
@@ -140,6 +141,8 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * and the problem, never the passphrase.
  */
 export interface WiredSecurity {
+  /** The firewalls, in matching order (the OpenAPI document reads which paths they guard). */
+  firewalls: FirewallMap;
   sessionGuard: SessionGuard;
   secrets: string[];
   /** Bounds the password checks of `POST /api/token` (one at a time, eight waiting). */
@@ -162,16 +165,12 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
   const { dispatcher, debug } = host;
 
-  dispatcher.addSubscriber(
-    new FirewallListener(
-      new FirewallMap([
-        { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
-        { name: 'health', pattern: /^\/health(\/|$)/, security: false },
-        { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
-      ]),
-      { logger },
-    ),
-  );
+  const firewalls = new FirewallMap([
+    { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
+    { name: 'health', pattern: /^\/health(\/|$)/, security: false },
+    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
+  ]);
+  dispatcher.addSubscriber(new FirewallListener(firewalls, { logger }));
   dispatcher.addSubscriber(new SameOriginListener());
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
@@ -184,7 +183,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
     controller: tokenController(users, issuer, passwordHashing, passwordChecker),
-    defaults: { _is_granted: PUBLIC_ACCESS },
+    defaults: { _is_granted: PUBLIC_ACCESS, _responses: TOKEN_RESPONSES },
   });
   host.routes.add('api_me', '/api/me', {
     methods: ['GET'],
@@ -196,7 +195,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
       },
       'api_me',
     ),
-    defaults: { _is_granted: IS_AUTHENTICATED },
+    defaults: { _is_granted: IS_AUTHENTICATED, _responses: ME_RESPONSES },
   });
   host.routes.add('api_admin', '/api/admin', {
     methods: ['GET'],
@@ -205,9 +204,10 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
       (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }),
       'api_admin',
     ),
-    defaults: { _is_granted: 'ROLE_ADMIN' },
+    defaults: { _is_granted: 'ROLE_ADMIN', _responses: ADMIN_RESPONSES },
   });
   return {
+    firewalls,
     sessionGuard: new SessionGuard({ debug, logger }),
     secrets: securitySecrets(settings),
     passwordHashing,

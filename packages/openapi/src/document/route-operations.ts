@@ -50,11 +50,12 @@ export function routeOperations(route: Route, context: OperationContext): Placed
     const access = routeAccess(variant.template, route.defaults['_is_granted'], context.security);
     const errors = errorResponsesFor({
       unauthorized: access.unauthorized,
-      forbidden: access.forbidden,
+      // `_same_origin` (the security package's request-forgery check) refuses cross-site requests with a 403.
+      forbidden: access.forbidden || isEnabled(route.defaults['_same_origin']),
       readsBody: requestBody !== undefined,
       readsQuery: query.length > 0,
       cached: isObject(route.defaults['_cache']),
-      rateLimited: route.defaults['_rate_limit'] !== undefined && route.defaults['_rate_limit'] !== null,
+      rateLimited: isEnabled(route.defaults['_rate_limit']),
     });
     for (const method of methods) {
       const parameters = [...variant.parameters, ...query];
@@ -150,6 +151,11 @@ function describeStatus(status: string): string {
   if (status === 'default') return 'Any other answer.';
   if (status.endsWith('XX')) return `Any ${status} answer.`;
   return statusText(Number(status)) || `Status ${status}.`;
+}
+
+/** A route default that is set and not switched off (`false`). */
+function isEnabled(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

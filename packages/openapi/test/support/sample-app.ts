@@ -71,7 +71,7 @@ export function sampleRoutes(): RouteCollection {
       [mapPayload('search', { from: 'json', schema: type({ words: 'string[]', 'limit?': 'number.integer' }) })],
       () => ok(),
     ),
-    defaults: { _is_granted: 'PUBLIC_ACCESS' },
+    defaults: { _is_granted: 'PUBLIC_ACCESS', _same_origin: true },
   });
   routes.add('docs', '{/:lang}/docs/*page', {
     methods: ['GET'],
