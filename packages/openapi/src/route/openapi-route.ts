@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { defineController, JsonResponse } from '@switchboard/http-kernel';
+import { defineController, Response } from '@switchboard/http-kernel';
 import { Route } from '@switchboard/router';
 import { createOpenApiDocument, type OpenApiOptions, type RouteSource } from '../document/create-openapi-document.js';
 
@@ -35,9 +35,7 @@ export function openApiRoute(options: OpenApiRouteOptions): Route {
     [],
     () => {
       const { text, etag } = current();
-      const response = new JsonResponse(null, 200, { 'cache-control': `public, max-age=${maxAge}`, etag });
-      response.body = text;
-      return response;
+      return new Response(text, 200, { 'content-type': 'application/json', 'cache-control': `public, max-age=${maxAge}`, etag });
     },
     'openapi.document',
   );
