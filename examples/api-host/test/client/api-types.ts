@@ -220,7 +220,7 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The body is larger than the limit. */
+        /** @description The body is larger than the limit, or the query string or form has too many fields. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

@@ -75,7 +75,7 @@ const DESCRIPTIONS: Record<ErrorResponseName, string> = {
   Forbidden: 'The user may not do this (`_is_granted`).',
   NotFound: 'No such route or resource.',
   MethodNotAllowed: 'The path exists, but not for this method; `Allow` lists the methods it accepts.',
-  PayloadTooLarge: 'The body is larger than the limit.',
+  PayloadTooLarge: 'The body is larger than the limit, or the query string or form has too many fields.',
   UnsupportedMediaType: 'The body is not in a media type the route reads.',
   UnprocessableContent: 'The payload was read but is not valid; `violations` lists each reason.',
   TooManyRequests: 'Rate limit reached; `Retry-After` says when to try again.',
@@ -150,8 +150,9 @@ export interface ErrorFacts {
 /** The error responses of one operation, by status. */
 export function errorResponsesFor(facts: ErrorFacts): Record<string, Reference> {
   const names: Array<ErrorResponseName | 'NotModified'> = ['NotFound', 'MethodNotAllowed'];
-  if (facts.readsBody || facts.readsQuery) names.push('BadRequest', 'UnprocessableContent');
-  if (facts.readsBody) names.push('PayloadTooLarge', 'UnsupportedMediaType');
+  // A query string or a body with too many fields is a 413 as well as a body too large.
+  if (facts.readsBody || facts.readsQuery) names.push('BadRequest', 'PayloadTooLarge', 'UnprocessableContent');
+  if (facts.readsBody) names.push('UnsupportedMediaType');
   if (facts.unauthorized) names.push('Unauthorized');
   if (facts.forbidden) names.push('Forbidden');
   if (facts.rateLimited) names.push('TooManyRequests');
