@@ -260,6 +260,47 @@ await checker.close();
     const { stdout } = await run(process.execPath, ['password-checker.mjs'], project);
     expect(stdout).toBe('true false true\n');
   });
+
+  it('the installed switchboard-openapi command writes the OpenAPI document of a consumer app', { timeout: 60_000 }, async () => {
+    // A schema library of its own: any Standard Schema with Standard JSON Schema converts.
+    writeFileSync(
+      join(project, 'openapi-app.mjs'),
+      `import { defineController, JsonResponse } from '@switchboard/http-kernel';
+import { defineResponses } from '@switchboard/openapi';
+import { mapPayload } from '@switchboard/payload';
+import { RouteCollection } from '@switchboard/router';
+
+const objectSchema = (properties, required) => ({
+  '~standard': {
+    version: 1,
+    vendor: 'consumer',
+    validate: (value) => ({ value }),
+    jsonSchema: { input: () => ({ type: 'object', properties, required }), output: () => ({ type: 'object', properties, required }) },
+  },
+});
+const Greeting = objectSchema({ hello: { type: 'string' } }, ['hello']);
+const routes = new RouteCollection().add('greet', '/greet/:name', {
+  methods: 'POST',
+  controller: defineController(['name', mapPayload('options', { from: 'json', schema: objectSchema({ loud: { type: 'boolean' } }, []) })], (name) => new JsonResponse({ hello: name })),
+  requirements: { name: '[a-z]+' },
+  defaults: { _responses: defineResponses({ 200: Greeting }) },
+});
+export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
+`,
+    );
+    const { stdout } = await run(join(project, 'node_modules/.bin/switchboard-openapi'), ['openapi-app.mjs'], project);
+    const document = JSON.parse(stdout) as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+    const operation = document.paths['/greet/{name}']?.['post'];
+    expect(document.openapi).toBe('3.1.0');
+    expect(operation?.['operationId']).toBe('greet');
+    expect(operation?.['parameters']).toEqual([
+      { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[a-z]+)$' } },
+    ]);
+    expect(operation?.['requestBody']).toMatchObject({
+      content: { 'application/json': { schema: { properties: { loud: { type: 'boolean' } } } } },
+    });
+    expect(Object.keys(operation?.['responses'] as object)).toEqual(['200', '400', '404', '405', '413', '415', '422']);
+  });
 });
 
 /**

@@ -1,4 +1,5 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import type { OpenApiDocument } from '@switchboard/openapi';
 import { RouteCollection, type Router } from '@switchboard/router';
 import type { PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
@@ -11,6 +12,7 @@ import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
+import { wireOpenApi } from './wiring/openapi.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
@@ -40,6 +42,8 @@ export interface App {
   passwordHashing: PasswordHashingQueue | null;
   /** The database the items API uses, set by its wiring. */
   database: Database | null;
+  /** The API's OpenAPI document (also served at `GET /api/openapi.json`), set by its wiring. */
+  openApiDocument: () => OpenApiDocument;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -74,6 +78,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireServedBy(app);
   app.database = await wireDatabase(app);
   wireItems(app, app.database);
+  app.openApiDocument = wireOpenApi(app, security.firewalls);
 
   // Last: compiles the routes every wiring above added.
   app.router = wireRouting(app);
@@ -100,6 +105,9 @@ function createHost(config: AppConfig, logger: Logger): App {
     profilerPath: null,
     passwordHashing: null,
     database: null,
+    openApiDocument: () => {
+      throw new Error('The OpenAPI wiring has not run.');
+    },
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },

@@ -12,6 +12,7 @@ import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
+import * as openapi from '@switchboard/openapi';
 import * as payload from '@switchboard/payload';
 import * as profiler from '@switchboard/profiler';
 import * as rateLimit from '@switchboard/rate-limit';
@@ -36,6 +37,7 @@ const PACKAGES: Record<string, object> = {
   'http-cache': httpCache,
   'http-kernel': httpKernel,
   'node-adapter': nodeAdapter,
+  openapi,
   payload,
   profiler,
   'rate-limit': rateLimit,

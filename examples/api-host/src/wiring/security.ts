@@ -38,6 +38,7 @@ import {
 import { z } from 'zod';
 import { ConfigError, HOST_ROOT } from '../config.js';
 import { isCorsOrigin } from './cors.js';
+import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 
 /** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
@@ -165,6 +166,8 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * and the problem, never the passphrase.
  */
 export interface WiredSecurity {
+  /** The firewalls, in matching order (the OpenAPI document reads which paths they guard). */
+  firewalls: FirewallMap;
   sessionGuard: SessionGuard;
   secrets: string[];
   /** Bounds the password checks of `POST /api/token` (one at a time, eight waiting). */
@@ -189,16 +192,12 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginT
   const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
 
-  dispatcher.addSubscriber(
-    new FirewallListener(
-      new FirewallMap([
-        { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
-        { name: 'health', pattern: /^\/health(\/|$)/, security: false },
-        { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
-      ]),
-      { logger },
-    ),
-  );
+  const firewalls = new FirewallMap([
+    { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
+    { name: 'health', pattern: /^\/health(\/|$)/, security: false },
+    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
+  ]);
+  dispatcher.addSubscriber(new FirewallListener(firewalls, { logger }));
   dispatcher.addSubscriber(new SameOriginListener());
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
@@ -210,7 +209,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginT
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
     controller: tokenController(users, issuer, passwordHashing, passwordChecker, loginThrottle),
-    defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN },
+    defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN, _responses: TOKEN_RESPONSES },
   });
   host.routes.add('api_me', '/api/me', {
     methods: ['GET'],
@@ -222,7 +221,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginT
       },
       'api_me',
     ),
-    defaults: { _is_granted: IS_AUTHENTICATED },
+    defaults: { _is_granted: IS_AUTHENTICATED, _responses: ME_RESPONSES },
   });
   host.routes.add('api_admin', '/api/admin', {
     methods: ['GET'],
@@ -231,9 +230,10 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginT
       (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }),
       'api_admin',
     ),
-    defaults: { _is_granted: 'ROLE_ADMIN' },
+    defaults: { _is_granted: 'ROLE_ADMIN', _responses: ADMIN_RESPONSES },
   });
   return {
+    firewalls,
     sessionGuard: new SessionGuard({ debug, logger }),
     secrets: securitySecrets(settings),
     passwordHashing,

@@ -1,4 +1,5 @@
-import { isThenable, type MaybePromise } from '@switchboard/http-kernel';
+import type { MaybePromise } from '@switchboard/http-kernel';
+import { isThenable } from '@switchboard/http-kernel/internal';
 import { RateLimitStoreUnavailableError } from '../http/too-many-requests-http-error.js';
 import { assertLimitDefinition, type LimitDefinition } from '../policy/limit-definition.js';
 import type { RateLimitStore, StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';

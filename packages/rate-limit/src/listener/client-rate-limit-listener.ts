@@ -1,5 +1,4 @@
 import {
-  isThenable,
   RequestType,
   type EventSubscriber,
   type KernelEventMap,
@@ -8,6 +7,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
+import { andThen } from '@switchboard/http-kernel/internal';
 import { setRateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { RateLimitDecision } from '../limiter/rate-limit-decision.js';
 import type { CompoundRateLimiter, RateLimiter } from '../limiter/rate-limiter.js';
@@ -66,8 +66,7 @@ export class ClientRateLimitListener implements EventSubscriber<KernelEventMap> 
     if (event.requestType !== RequestType.MAIN || this.#isExempt(event.request)) return;
     const request = event.request;
     const decision = this.#limiter.consume(request.clientIp);
-    if (!isThenable(decision)) return this.#apply(request, decision);
-    return decision.then((answered) => this.#apply(request, answered));
+    return andThen(decision, (answered) => this.#apply(request, answered));
   }
 
   onKernelResponse(event: ResponseEvent): void {

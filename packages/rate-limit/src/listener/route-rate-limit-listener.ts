@@ -1,5 +1,4 @@
 import {
-  isThenable,
   RequestType,
   type ControllerArgumentsEvent,
   type EventSubscriber,
@@ -8,6 +7,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
+import { andThen } from '@switchboard/http-kernel/internal';
 import { setRateLimitHeaders } from '../http/rate-limit-headers.js';
 import type { RateLimitDecision } from '../limiter/rate-limit-decision.js';
 import { CompoundRateLimiter, RateLimiter } from '../limiter/rate-limiter.js';
@@ -67,8 +67,7 @@ export class RouteRateLimitListener implements EventSubscriber<KernelEventMap> {
     const user = byUser.includes(true) ? (this.#options.userOf?.(request) ?? null) : null;
     const keys = byUser.map((counted) => (counted && user !== null ? `user:${user}` : request.clientIp));
     const decision = limiter.consume(keys);
-    if (!isThenable(decision)) return this.#apply(request, decision);
-    return decision.then((answered) => this.#apply(request, answered));
+    return andThen(decision, (answered) => this.#apply(request, answered));
   }
 
   onKernelResponse(event: ResponseEvent): void {
