@@ -160,7 +160,13 @@ export class TestClient {
     }
   }
 
-  async #send(method: string, url: URL, target: string, headers: Array<[string, string]>, body: Uint8Array | null): Promise<ReceivedResponse> {
+  async #send(
+    method: string,
+    url: URL,
+    target: string,
+    headers: Array<[string, string]>,
+    body: Uint8Array | null,
+  ): Promise<ReceivedResponse> {
     const state = this.#state;
     const sent: Array<[string, string]> = [];
     if (!headers.some(([name]) => name === 'host')) sent.push(['host', url.host]);

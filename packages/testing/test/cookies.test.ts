@@ -11,7 +11,11 @@ describe('the cookie jar across requests', () => {
     // Without Path, a cookie's path is the folder of the URL that set it (/cookies).
     expect((await client.get('/inspect')).json<{ headers: Record<string, string> }>().headers['cookie']).toBeUndefined();
     expect(client.cookies.get('foreign')).toBeUndefined();
-    expect(client.cookies.all().find((cookie) => cookie.name === 'session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', hostOnly: true });
+    expect(client.cookies.all().find((cookie) => cookie.name === 'session')).toMatchObject({
+      httpOnly: true,
+      sameSite: 'Lax',
+      hostOnly: true,
+    });
   });
 
   it('sends Secure cookies over https', async () => {

@@ -29,7 +29,9 @@ describe('redirects', () => {
         expectedBody,
         expectedBody === null ? null : 'text/plain',
       ]);
-      expect(response.redirects).toEqual([{ status, from: `http://localhost/redirect/${status}`, to: `http://localhost/inspect?from=${status}` }]);
+      expect(response.redirects).toEqual([
+        { status, from: `http://localhost/redirect/${status}`, to: `http://localhost/inspect?from=${status}` },
+      ]);
       expect(response.url).toBe(`http://localhost/inspect?from=${status}`);
     }
     const head = await client.head('/redirect/303');
@@ -48,8 +50,8 @@ describe('redirects', () => {
     expect(failure).toBeInstanceOf(TooManyRedirectsError);
     expect((failure as TooManyRedirectsError).chain).toHaveLength(MAX_REDIRECTS + 1);
     expect((failure as Error).message).toBe(
-      'More than 10 redirects, the last ones: 302 http://localhost/loop/9 -> http://localhost/loop/10, ' +
-        '302 http://localhost/loop/10 -> http://localhost/loop/11, 302 http://localhost/loop/11 -> http://localhost/loop/12.',
+      'More than 10 redirects, the last ones: 302 http://localhost/loop/8 -> http://localhost/loop/9, ' +
+        '302 http://localhost/loop/9 -> http://localhost/loop/10, 302 http://localhost/loop/10 -> http://localhost/loop/11.',
     );
   });
 

@@ -127,8 +127,12 @@ describe('createTestClient: options', () => {
 
   it('trustedProxies: X-Forwarded-* believed only from a trusted proxy', async () => {
     const { kernel } = sampleApp();
-    const forwarded = { headers: { 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example' } };
-    const trusted = (await createTestClient(kernel, { clientIp: '10.0.0.2', trustedProxies: ['10.0.0.0/8'] }).get('/inspect', forwarded)).json<Inspection>();
+    const forwarded = {
+      headers: { 'x-forwarded-for': '198.51.100.7', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example' },
+    };
+    const trusted = (
+      await createTestClient(kernel, { clientIp: '10.0.0.2', trustedProxies: ['10.0.0.0/8'] }).get('/inspect', forwarded)
+    ).json<Inspection>();
     expect([trusted.clientIp, trusted.scheme, trusted.host]).toEqual(['198.51.100.7', 'https', 'public.example']);
     const untrusted = (await createTestClient(kernel, { clientIp: '10.0.0.2' }).get('/inspect', forwarded)).json<Inspection>();
     expect([untrusted.clientIp, untrusted.scheme, untrusted.host]).toEqual(['10.0.0.2', 'http', 'localhost']);
@@ -153,7 +157,12 @@ describe('createTestClient: options', () => {
     const client = createTestClient(app.kernel);
     const bad = await client.get('/hello', { headers: { host: 'bad host' } });
     expect([bad.status, bad.text(), bad.request]).toEqual([400, '400 Bad Request: The Host header is not a valid host.\n', null]);
-    const twice = await client.get('/hello', { headers: [['host', 'a.example'], ['host', 'b.example']] });
+    const twice = await client.get('/hello', {
+      headers: [
+        ['host', 'a.example'],
+        ['host', 'b.example'],
+      ],
+    });
     expect(twice.text()).toBe('400 Bad Request: The request has more than one Host header.\n');
     expect(app.terminated).toEqual([]);
   });

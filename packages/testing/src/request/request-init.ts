@@ -1,5 +1,8 @@
 /** Header fields as a test writes them: an object (an array value sends the field several times), a `Headers`, or pairs. */
-export type HeaderFields = Readonly<Record<string, string | readonly string[] | undefined>> | Headers | ReadonlyArray<readonly [string, string]>;
+export type HeaderFields =
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | Headers
+  | ReadonlyArray<readonly [string, string]>;
 
 /** One query parameter's value; an array repeats the parameter, `undefined` and `null` leave it out. */
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>;
@@ -35,7 +38,10 @@ export async function encodeRequest(init: TestRequestInit, defaults: ReadonlyArr
   if (init.json !== undefined && init.body !== undefined) throw new TypeError('A request takes `json` or `body`, not both.');
   const given = headerPairs(init.headers);
   const givenNames = new Set(given.map(([name]) => name));
-  const headers: Array<[string, string]> = [...defaults.filter(([name]) => !givenNames.has(name)).map(([n, v]): [string, string] => [n, v]), ...given];
+  const headers: Array<[string, string]> = [
+    ...defaults.filter(([name]) => !givenNames.has(name)).map(([n, v]): [string, string] => [n, v]),
+    ...given,
+  ];
   const contentType = headers.find(([name]) => name === 'content-type')?.[1];
   const encoded = await encodeBody(init, contentType);
   if (encoded === null) return { headers, body: null };

@@ -20,7 +20,7 @@ export class TestResponse {
   readonly body: Uint8Array;
   /** The URL that gave this answer (after the redirects followed). */
   readonly url: string;
-  /** The kernel's `Request` as the kernel saw it; `null` when the request was refused before the kernel (invalid Host). */
+  /** The kernel's `Request` as the kernel saw it; `null` when it was answered before the kernel (an invalid Host, `OPTIONS *`). */
   readonly request: Request | null;
   /** Redirects followed to get here, in order (empty unless following redirects). */
   readonly redirects: readonly RedirectStep[];

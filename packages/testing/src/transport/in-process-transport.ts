@@ -65,7 +65,13 @@ export class InProcessTransport implements Transport {
       return plain(500, 'The server could not read this request.', null);
     }
     if (request.rawPath === '*') {
-      return { status: 204, headers: new Headers({ 'cache-control': 'no-store' }), body: new Uint8Array(0), request, terminated: DONE };
+      return {
+        status: 204,
+        headers: new Headers({ 'cache-control': 'no-store' }),
+        body: new Uint8Array(0),
+        request: null,
+        terminated: DONE,
+      };
     }
     let response: Response;
     try {

@@ -74,7 +74,13 @@ export class SocketTransport implements Transport {
             this.#exchanges.delete(id);
             // Refused before the kernel: no kernel.terminate will run.
             if (exchange.request === null) exchange.markTerminated();
-            resolve({ status: received.statusCode ?? 0, headers: responseHeaders, body: Buffer.concat(chunks), request: exchange.request, terminated });
+            resolve({
+              status: received.statusCode ?? 0,
+              headers: responseHeaders,
+              body: Buffer.concat(chunks),
+              request: exchange.request,
+              terminated,
+            });
           });
         },
       );

@@ -13,7 +13,13 @@ export async function wireResponse(response: Response, isHead: boolean): Promise
   const headers = new Headers();
   const body = response.body;
   const sized = body === null || typeof body === 'string' || body instanceof Uint8Array;
-  const dropped = response.isEmpty ? (response.status === 304 ? new Set(['transfer-encoding']) : FRAMING) : sized ? FRAMING : new Set<string>();
+  const dropped = response.isEmpty
+    ? response.status === 304
+      ? new Set(['transfer-encoding'])
+      : FRAMING
+    : sized
+      ? FRAMING
+      : new Set<string>();
   for (const [name, values] of response.headers) {
     if (dropped.has(name)) continue;
     for (const value of values) headers.append(name, value);

@@ -7,7 +7,14 @@
 import { expect } from 'vitest';
 import { toHaveHeader, toHaveStatus, toMatchProblem, toRedirectTo, type ExpectedProblem } from './response-matchers.js';
 
-export { toHaveHeader, toHaveStatus, toMatchProblem, toRedirectTo, type ExpectedProblem, type MatcherOutcome } from './response-matchers.js';
+export {
+  toHaveHeader,
+  toHaveStatus,
+  toMatchProblem,
+  toRedirectTo,
+  type ExpectedProblem,
+  type MatcherOutcome,
+} from './response-matchers.js';
 export { describeResponse, SHOWN_BODY_BYTES, type InspectableResponse } from './describe-response.js';
 
 /** The matchers this module adds to `expect(response)`. */

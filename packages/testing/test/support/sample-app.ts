@@ -50,15 +50,25 @@ export function sampleApp(options: { profiler?: boolean } = {}): SampleApp {
   const profiler = options.profiler === true ? new Profiler({ storage: new MemoryProfilerStorage() }) : null;
   const logger = profiler === null ? new MemoryLogger() : profilingLogger(new MemoryLogger(), profiler);
   const routes = new RouteCollection()
-    .add('hello', '/hello', { methods: 'GET', controller: () => new Response('hello', 200, { 'content-type': 'text/plain; charset=UTF-8' }) })
+    .add('hello', '/hello', {
+      methods: 'GET',
+      controller: () => new Response('hello', 200, { 'content-type': 'text/plain; charset=UTF-8' }),
+    })
     .add('inspect', '/inspect', { controller: inspect })
     .add('submit', '/submit', { methods: 'POST', controller: () => new JsonResponse({ submitted: true }, 201) })
-    .add('item', '/items/:id', { methods: 'GET', requirements: { id: /\d+/ }, controller: (request: Request) => new JsonResponse({ id: request.attributes.get('id') }) })
+    .add('item', '/items/:id', {
+      methods: 'GET',
+      requirements: { id: /\d+/ },
+      controller: (request: Request) => new JsonResponse({ id: request.attributes.get('id') }),
+    })
     .add('list', '/list/', { methods: 'GET', controller: () => new JsonResponse([]) })
     .add('redirect', '/redirect/:status', {
-      controller: (request: Request) => new RedirectResponse(`/inspect?from=${request.attributes.get('status')}`, Number(request.attributes.get('status'))),
+      controller: (request: Request) =>
+        new RedirectResponse(`/inspect?from=${request.attributes.get('status')}`, Number(request.attributes.get('status'))),
     })
-    .add('loop', '/loop/:n', { controller: (request: Request) => new RedirectResponse(`/loop/${Number(request.attributes.get('n')) + 1}`, 302) })
+    .add('loop', '/loop/:n', {
+      controller: (request: Request) => new RedirectResponse(`/loop/${Number(request.attributes.get('n')) + 1}`, 302),
+    })
     .add('away', '/away', { controller: () => new RedirectResponse('http://other.example/inspect', 302) })
     .add('set-cookies', '/cookies/set', {
       controller: () =>
@@ -94,9 +104,14 @@ export function sampleApp(options: { profiler?: boolean } = {}): SampleApp {
   const router = new Router(routes);
   dispatcher.addSubscriber(new RouterListener(router, { logger }));
   dispatcher.addSubscriber(
-    new FirewallListener(new FirewallMap([{ name: 'api', pattern: /^\/api/, authenticators: [new JwtAuthenticator({ publicKey: keys.publicKey, algorithms: ['ES256'] })] }]), {
-      logger,
-    }),
+    new FirewallListener(
+      new FirewallMap([
+        { name: 'api', pattern: /^\/api/, authenticators: [new JwtAuthenticator({ publicKey: keys.publicKey, algorithms: ['ES256'] })] },
+      ]),
+      {
+        logger,
+      },
+    ),
   );
   dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
@@ -105,7 +120,12 @@ export function sampleApp(options: { profiler?: boolean } = {}): SampleApp {
   const kernelDispatcher = profiler === null ? dispatcher : registerProfiler(dispatcher, profiler);
   const kernel = new HttpKernel({ dispatcher: kernelDispatcher, logger });
   const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey, algorithm: 'ES256', ttl: 600 });
-  const expiredIssuer = new JwtTokenIssuer({ privateKey: keys.privateKey, algorithm: 'ES256', ttl: 60, now: () => new Date(Date.now() - 3_600_000) });
+  const expiredIssuer = new JwtTokenIssuer({
+    privateKey: keys.privateKey,
+    algorithm: 'ES256',
+    ttl: 60,
+    now: () => new Date(Date.now() - 3_600_000),
+  });
   return { kernel, router, profiler, issuer, expiredIssuer, terminated };
 }
 
