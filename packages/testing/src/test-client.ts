@@ -194,13 +194,23 @@ export class TestClient {
     });
   }
 
-  /** The profile saved at `kernel.terminate`: waited for only when there is one to read. */
+  /**
+   * The main request's profile, saved at `kernel.terminate`: waited for only when there is one to
+   * read. `x-debug-token` names the request that produced the response, which is the error page's
+   * sub-request when the main request failed; its parent is then the main request's profile.
+   */
   async #profileOf(received: ReceivedResponse): Promise<ResponseProfile | null> {
     const profiler = this.#state.profiler;
     const token = received.headers.get(DEBUG_TOKEN_HEADER);
     if (profiler === null || token === null) return null;
     await received.terminated;
-    return profiler.loadProfile(token);
+    let profile = await profiler.loadProfile(token);
+    for (let depth = 0; depth < MAX_SUB_REQUEST_DEPTH && profile !== null && profile.parentToken !== null; depth++) {
+      const parent = await profiler.loadProfile(profile.parentToken);
+      if (parent === null) break;
+      profile = parent;
+    }
+    return profile;
   }
 
   /** A client that also sends `headers` on every request (a header of the same name in a request's `init` wins). */
@@ -241,6 +251,9 @@ export class TestClient {
     return this.#state.transport.close();
   }
 }
+
+/** Sub-requests nest far less deeply than this; the bound only guards against a cycle in stored profiles. */
+const MAX_SUB_REQUEST_DEPTH = 8;
 
 /** Fields that describe a body, dropped with it when a redirect turns the method into GET. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LogRecordData, LoggerData } from '@switchboard/profiler';
+import { routerMatchExplainer, type EventsData, type ExceptionData, type LogRecordData, type LoggerData, type RouterData } from '@switchboard/profiler';
 import { createTestClient, TestResponse } from '../src/index.js';
 import { sampleApp, type Inspection } from './support/sample-app.js';
 
@@ -190,14 +190,19 @@ describe('kernel.terminate and profiles', () => {
   it('profile: the events, router and logger collectors of the request', async () => {
     const app = sampleApp({ profiler: true });
     const client = createTestClient(app.kernel, { profiler: app.profiler });
-    const response = await client.get('/submit');
-    expect(response.status).toBe(405);
+    const response = await client.get('/items/abc');
+    expect(response.status).toBe(404);
+    // The main request's profile, though the error page's sub-request wrote the response.
     const profile = response.profile!;
-    expect(profile.getCollector<{ route: string | null }>('router')?.route).toBeNull();
-    const explained = app.router.matchLog('/submit', { method: 'GET', host: 'localhost', scheme: 'http' });
-    expect(explained.find((entry) => entry.name === 'submit')?.reason).toMatch(/POST/);
-    expect(profile.collectors).toHaveProperty('events');
-    expect(profile.collectors).toHaveProperty('exception');
+    expect([profile.parentToken, profile.url, profile.children.length]).toEqual([null, 'http://localhost/items/abc', 1]);
+    expect(response.headers.get('x-previous-debug-token')).toBe(profile.token);
+    const routing = profile.getCollector<RouterData>('router')!;
+    expect(routing).toMatchObject({ route: null, path: '/items/abc', presetController: false });
+    const why = routerMatchExplainer(app.router)(routing).find((entry) => entry.name === 'item');
+    expect(why).toEqual({ name: 'item', path: '/items/:id', level: 'almost', reason: 'Requirement for "id" does not match (\\d+).' });
+    expect(profile.getCollector<ExceptionData>('exception')?.error.class).toBe('NotFoundHttpError');
+    const listeners = profile.getCollector<EventsData>('events')!.dispatches.flatMap((dispatch) => dispatch.called.map((call) => call.name));
+    expect(listeners).toContain('RouterListener.onKernelRequest');
   });
 
   it('profile: the firewall refused because the token expired', async () => {

@@ -5,6 +5,8 @@
  */
 export interface ResponseProfile {
   readonly token: string;
+  /** The token of the request this one was a sub-request of; `null` for a main request. */
+  readonly parentToken: string | null;
   readonly method: string;
   readonly url: string;
   readonly statusCode: number;
