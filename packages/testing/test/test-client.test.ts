@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { routerMatchExplainer, type EventsData, type ExceptionData, type LogRecordData, type LoggerData, type RouterData } from '@switchboard/profiler';
+import {
+  routerMatchExplainer,
+  type EventsData,
+  type ExceptionData,
+  type LogRecordData,
+  type LoggerData,
+  type RouterData,
+} from '@switchboard/profiler';
 import { createTestClient, TestResponse } from '../src/index.js';
 import { sampleApp, type Inspection } from './support/sample-app.js';
 
@@ -201,7 +208,9 @@ describe('kernel.terminate and profiles', () => {
     const why = routerMatchExplainer(app.router)(routing).find((entry) => entry.name === 'item');
     expect(why).toEqual({ name: 'item', path: '/items/:id', level: 'almost', reason: 'Requirement for "id" does not match (\\d+).' });
     expect(profile.getCollector<ExceptionData>('exception')?.error.class).toBe('NotFoundHttpError');
-    const listeners = profile.getCollector<EventsData>('events')!.dispatches.flatMap((dispatch) => dispatch.called.map((call) => call.name));
+    const listeners = profile
+      .getCollector<EventsData>('events')!
+      .dispatches.flatMap((dispatch) => dispatch.called.map((call) => call.name));
     expect(listeners).toContain('RouterListener.onKernelRequest');
   });
 

@@ -41,7 +41,18 @@ export class SocketTransport implements Transport {
     return this.#running.url;
   }
 
-  send(outgoing: OutgoingRequest): Promise<ReceivedResponse> {
+  async send(outgoing: OutgoingRequest): Promise<ReceivedResponse> {
+    try {
+      return await this.#exchange(outgoing);
+    } catch (error) {
+      // The server closed a kept-alive connection just as this request went out on it: nothing
+      // reached the server, so the request is sent once more, on a new connection.
+      if (!(error instanceof StaleConnectionError)) throw error;
+      return this.#exchange(outgoing);
+    }
+  }
+
+  #exchange(outgoing: OutgoingRequest): Promise<ReceivedResponse> {
     const id = String(++this.#nextId);
     let markTerminated!: () => void;
     const terminated = new Promise<void>((resolve) => (markTerminated = resolve));
@@ -84,10 +95,11 @@ export class SocketTransport implements Transport {
           });
         },
       );
-      sent.on('error', (error) => {
+      sent.on('error', (error: NodeJS.ErrnoException) => {
         this.#exchanges.delete(id);
         exchange.markTerminated();
-        reject(error);
+        const stale = sent.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE') && exchange.request === null;
+        reject(stale ? new StaleConnectionError(error) : error);
       });
       sent.end(outgoing.body === null ? undefined : Buffer.from(outgoing.body));
     });
@@ -101,6 +113,13 @@ export class SocketTransport implements Transport {
   async close(): Promise<void> {
     this.#agent.destroy();
     await this.#running.close();
+  }
+}
+
+/** A request lost to a kept-alive connection the server had just closed. */
+class StaleConnectionError extends Error {
+  constructor(cause: Error) {
+    super('The kept-alive connection was closed by the server.', { cause });
   }
 }
 
