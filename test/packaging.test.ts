@@ -288,7 +288,11 @@ await checker.close();
     await run('npm', ['install', '--no-save', ...NPM_FLAGS, `vitest@${vitestVersion}`], project);
     // The matchers' types come from the subpath import: `toHaveStatus` on vitest's expect type-checks.
     await run(process.execPath, [tsc, '-p', join(tests, 'tsconfig.json')], project);
-    const { stdout } = await run(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', tests, '--reporter=verbose'], project);
+    const { stdout } = await run(
+      process.execPath,
+      [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', tests, '--reporter=verbose'],
+      project,
+    );
     // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
     const summary = stdout.replace(/\u001b\[[0-9;]*m/g, '');
     expect(summary).toMatch(/Tests\s+4 passed \(4\)/);
