@@ -92,6 +92,14 @@ export class TestClient {
     return this.#state.jar;
   }
 
+  /**
+   * Where the server of a `socket()` client listens (`http://127.0.0.1:<port>`), for a raw client
+   * of a test's own; `null` in process.
+   */
+  get serverUrl(): string | null {
+    return this.#state.transport.serverUrl;
+  }
+
   /** The origin requests are addressed to. */
   get baseUrl(): string {
     return this.#state.base.origin;

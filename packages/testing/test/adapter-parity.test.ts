@@ -86,6 +86,8 @@ describe('the in-process client answers as the node adapter does over a socket',
   });
 
   it('over the socket, the response has the same shape: the kernel request and the redirects followed', async () => {
+    expect(overSocket.serverUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(inProcess.serverUrl).toBeNull();
     const response = await overSocket.get('/redirect/302', { followRedirects: true });
     expect(response.status).toBe(200);
     expect(response.redirects.map((step) => step.to)).toEqual(['http://localhost/inspect?from=302']);

@@ -29,6 +29,7 @@ export class InProcessTransport implements Transport {
   readonly #logger: Logger;
   readonly #clientIp: string;
   readonly #terminations = new PendingWork();
+  readonly serverUrl = null;
 
   constructor(kernel: HttpKernelInterface, adapterOptions: NodeAdapterOptions, clientIp: string) {
     const resolved = resolveAdapterOptions(adapterOptions);

@@ -37,7 +37,7 @@ export class SocketTransport implements Transport {
   }
 
   /** `http://127.0.0.1:<port>` */
-  get origin(): string {
+  get serverUrl(): string {
     return this.#running.url;
   }
 

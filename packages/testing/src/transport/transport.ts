@@ -22,6 +22,8 @@ export interface ReceivedResponse {
 
 /** How a client reaches the kernel: in process, or over a socket through `serve()`. */
 export interface Transport {
+  /** The served origin (`http://127.0.0.1:<port>`) over a socket; `null` in process. */
+  readonly serverUrl: string | null;
   send(request: OutgoingRequest): Promise<ReceivedResponse>;
   /** Resolves once every `kernel.terminate` scheduled so far has run. */
   settled(): Promise<void>;
