@@ -1,6 +1,6 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import { RouteCollection } from '@switchboard/router';
-import type { PasswordHashingQueue } from '@switchboard/security';
+import type { JwtTokenIssuer, PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { wireCors } from './wiring/cors.js';
@@ -34,6 +34,8 @@ export interface App {
   readonly routes: RouteCollection;
   /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
   passwordHashing: PasswordHashingQueue | null;
+  /** Signs access tokens, set by the security wiring: what a test's `client.loginAs(user, app.tokenIssuer)` uses. */
+  tokenIssuer: JwtTokenIssuer | null;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -47,7 +49,10 @@ export interface CreateAppOptions {
   logger?: Logger;
 }
 
-/** Builds the example API service from `config`; `main.ts` serves it, tests can too. */
+/**
+ * Builds the example API service from `config` without listening: `main.ts` serves `app.kernel`,
+ * tests hand it to `createTestClient` (`@switchboard/testing`). Call `app.shutdown()` when done.
+ */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 
@@ -58,6 +63,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const security = wireSecurity(app);
   if (profiler !== null) profiler.redact(security.secrets);
   app.passwordHashing = security.passwordHashing;
+  app.tokenIssuer = security.tokenIssuer;
   app.onShutdown(() => security.passwordChecker.close());
   wireCors(app);
   wireLocale(app);
@@ -89,6 +95,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     routes: new RouteCollection(),
     profilerPath: null,
     passwordHashing: null,
+    tokenIssuer: null,
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },
