@@ -17,6 +17,8 @@ export interface TestClientOptions {
   baseUrl?: string;
   /** The node adapter's `trustedProxies`: whose `X-Forwarded-*` are believed. Default none. */
   trustedProxies?: readonly string[];
+  /** The node adapter's `trustedHosts`: the hosts the app answers for (400 for any other). Default any. */
+  trustedHosts?: NodeAdapterOptions['trustedHosts'];
   /** The address requests come from, in process (over `socket()` it is 127.0.0.1). Default `127.0.0.1`. */
   clientIp?: string;
   /** The node adapter's `bodyLimit` (413 past it). Default the adapter's, 1 MiB. */
@@ -69,6 +71,7 @@ function adapterOptionsOf(options: TestClientOptions): NodeAdapterOptions {
     ...options.adapter,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+    ...(options.trustedHosts === undefined ? {} : { trustedHosts: options.trustedHosts }),
   };
 }
 

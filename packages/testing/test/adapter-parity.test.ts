@@ -28,7 +28,8 @@ const CASES: readonly Case[] = [
       ],
     },
   ],
-  ['another valid Host', 'GET', '/inspect', { headers: { host: 'API.Example.com:8080' } }],
+  ['another trusted Host', 'GET', '/inspect', { headers: { host: 'API.Example.com:8080' } }],
+  ['a Host not among the trusted hosts', 'GET', '/hello', { headers: { host: 'rebound.example' } }],
   ['a body at the limit', 'POST', '/inspect', { body: '0123456789abcdef' }],
   ['a body past the limit', 'POST', '/inspect', { body: '0123456789abcdefX', headers: { accept: 'application/json' } }],
   ['a body past the limit nobody reads', 'POST', '/hello', { body: '0123456789abcdefX' }],
@@ -69,7 +70,7 @@ let inProcess: TestClient;
 let overSocket: TestClient;
 
 beforeAll(async () => {
-  const options: TestClientOptions = { bodyLimit: 16, trustedProxies: ['loopback'] };
+  const options: TestClientOptions = { bodyLimit: 16, trustedProxies: ['loopback'], trustedHosts: ['localhost', '*.example.com'] };
   inProcess = createTestClient(sampleApp().kernel, options);
   overSocket = await createTestClient(sampleApp().kernel, options).socket();
 });

@@ -153,6 +153,15 @@ describe('createTestClient: options', () => {
     expect(refused.headers.get('connection')).toBe('close');
   });
 
+  it('trustedHosts: a Host outside the allow-list is answered 400 before the kernel', async () => {
+    const client = createTestClient(sampleApp().kernel, { trustedHosts: ['localhost', /^api\d\.example$/] });
+    expect((await client.get('/hello')).status).toBe(200);
+    expect((await client.get('/hello', { headers: { host: 'api2.example' } })).status).toBe(200);
+    const refused = await client.get('/hello', { headers: { host: 'evil.example' } });
+    expect([refused.status, refused.request]).toEqual([400, null]);
+    expect(refused.text()).toMatch(/^400 Bad Request: /);
+  });
+
   it('adapter: the rest of the adapter options (a configured public origin)', async () => {
     const client = createTestClient(sampleApp().kernel, { adapter: { baseUrl: 'https://public.example' } });
     const seen = (await client.get('/inspect', { headers: { host: 'internal:8080' } })).json<Inspection>();

@@ -76,8 +76,13 @@ export async function buildHostInProcess(env: Record<string, string> = {}): Prom
   const database = await databaseFolder(env);
   try {
     const { app, logger } = await createTestApp(env, database.env);
-    const baseUrl = app.config.baseUrl;
-    const client = createTestClient(app.kernel, { adapter: { logger, ...(baseUrl === null ? {} : { baseUrl }) } });
+    const { baseUrl, trustedHosts, trustedProxies } = app.config;
+    // Served as main.ts serves it: the same public origin, trusted hosts and proxies.
+    const client = createTestClient(app.kernel, {
+      trustedHosts,
+      trustedProxies,
+      adapter: { logger, ...(baseUrl === null ? {} : { baseUrl }) },
+    });
     return {
       app,
       logger,
@@ -114,6 +119,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
       handleSignals: false,
       ...(tls === undefined ? {} : { tls }),
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+      trustedHosts: config.trustedHosts,
       logger,
       onShutdown: () => app.shutdown(),
     });
