@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTypedController, mapPayload } from '../src/index.js';
-import { createTestClient, type TestClient } from '@switchboard/testing';
+import { createTestClient, type TestClient, type TestResponse } from '@switchboard/testing';
 import { hostKernel } from '../../../test/kit/host-kernel.js';
 import { payloadWiring } from './support/payload-wiring.js';
 
@@ -123,7 +123,7 @@ describe('field limit of query strings and forms', () => {
   const fields = (count: number): string => `&${Array.from({ length: count }, (_, i) => `f${i}=x`).join('&')}&&`;
 
   /** A 413 problem document; with a debug-mode error listener, also the message that names the limit. */
-  const expectTooManyFields = async (response: Response, what?: string, limit?: number): Promise<void> => {
+  const expectTooManyFields = async (response: TestResponse, what?: string, limit?: number): Promise<void> => {
     expect(response.status).toBe(413);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
     const problem = (await response.json()) as { status: number; detail: string };
@@ -132,15 +132,14 @@ describe('field limit of query strings and forms', () => {
   };
 
   it('reads 1,000 query fields and answers 413 problem+json for 1,001', async () => {
-    const accepted = await fetch(`${app.origin}/raw-query?${fields(1000)}`, { headers: { accept: 'application/json' } });
+    const accepted = await client.get(`/raw-query?${fields(1000)}`, { headers: { accept: 'application/json' } });
     expect(((await accepted.json()) as { keys: string[] }).keys).toHaveLength(1000);
-    const refused = await fetch(`${app.origin}/raw-query?${fields(1001)}`, { headers: { accept: 'application/json' } });
+    const refused = await client.get(`/raw-query?${fields(1001)}`, { headers: { accept: 'application/json' } });
     await expectTooManyFields(refused);
   });
 
   it('answers 413 problem+json for a form of 1,001 fields', async () => {
-    const refused = await fetch(`${app.origin}/contact`, {
-      method: 'POST',
+    const refused = await client.post('/contact', {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: `email=a%40example.com&${fields(1000)}`,
     });
@@ -148,7 +147,7 @@ describe('field limit of query strings and forms', () => {
   });
 
   it('takes another limit from the resolver and from one argument', async () => {
-    const limited = await startHostServer(
+    const { kernel } = hostKernel(
       {
         'GET /resolver-limit': defineTypedController(
           [mapPayload('query', { from: 'query', schema: anyObject })],
@@ -161,13 +160,10 @@ describe('field limit of query strings and forms', () => {
       },
       { ...payloadWiring({ maxFields: 3 }), debug: true },
     );
-    try {
-      const headers = { accept: 'application/json' };
-      expect((await fetch(`${limited.origin}/resolver-limit?a=1&b=2&c=3`, { headers })).status).toBe(200);
-      await expectTooManyFields(await fetch(`${limited.origin}/resolver-limit?a=1&b=2&c=3&d=4`, { headers }), 'The query string', 3);
-      await expectTooManyFields(await fetch(`${limited.origin}/argument-limit?a=1&b=2`, { headers }), 'The query string', 1);
-    } finally {
-      await limited.close();
-    }
+    const limited = createTestClient(kernel);
+    const headers = { accept: 'application/json' };
+    expect((await limited.get('/resolver-limit?a=1&b=2&c=3', { headers })).status).toBe(200);
+    await expectTooManyFields(await limited.get('/resolver-limit?a=1&b=2&c=3&d=4', { headers }), 'The query string', 3);
+    await expectTooManyFields(await limited.get('/argument-limit?a=1&b=2', { headers }), 'The query string', 1);
   });
 });
