@@ -301,6 +301,46 @@ export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
     });
     expect(Object.keys(operation?.['responses'] as object)).toEqual(['200', '400', '404', '405', '413', '415', '422']);
   });
+
+  it('an app tested with @switchboard/testing and its vitest matchers, in JavaScript and TypeScript, with vitest from npm', {
+    timeout: 240_000,
+  }, async () => {
+    const tests = join(project, 'app-tests');
+    mkdirSync(tests);
+    writeFileSync(join(tests, 'app.mjs'), TESTED_APP);
+    writeFileSync(join(tests, 'app.test.mjs'), APP_TEST_JS);
+    writeFileSync(join(tests, 'app.test.ts'), APP_TEST_TS);
+    writeFileSync(
+      join(tests, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: ['app.test.ts'],
+      }),
+    );
+    const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
+    await run('npm', ['install', '--no-save', ...NPM_FLAGS, `vitest@${vitestVersion}`], project);
+    // The matchers' types come from the subpath import: `toHaveStatus` on vitest's expect type-checks.
+    await run(process.execPath, [tsc, '-p', join(tests, 'tsconfig.json')], project);
+    const { stdout } = await run(
+      process.execPath,
+      [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', tests, '--reporter=verbose'],
+      project,
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
+    const summary = stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(summary).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(summary).toContain('app.test.ts > answers the same over a socket');
+  });
 });
 
 /**
@@ -358,4 +398,67 @@ await debug.close();
 
 const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage];
 console.log('loaded:', others.filter((value) => typeof value === 'function').length);
+`;
+
+/** An app as a user's fork of it would export it: the kernel built without listening. */
+const TESTED_APP = `
+import { ErrorListener } from '@switchboard/error-controller';
+import { EventDispatcher, HttpKernel, JsonResponse } from '@switchboard/http-kernel';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+
+export function createKernel() {
+  const dispatcher = new EventDispatcher();
+  const routes = new RouteCollection()
+    .add('hello', '/hello', { methods: 'GET', controller: () => new JsonResponse({ hello: 'world' }) })
+    .add('create', '/items', { methods: 'POST', controller: async (request) => new JsonResponse(JSON.parse(await request.body.text()), 201) });
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
+  return new HttpKernel({ dispatcher });
+}
+`;
+
+const APP_TEST_JS = `
+import { expect, it } from 'vitest';
+import { createTestClient } from '@switchboard/testing';
+import '@switchboard/testing/vitest';
+import { createKernel } from './app.mjs';
+
+it('answers in process', async () => {
+  const client = createTestClient(createKernel());
+  const response = await client.get('/hello');
+  expect(response).toHaveStatus(200);
+  expect(response).toHaveHeader('content-type', 'application/json');
+  expect(response.json()).toEqual({ hello: 'world' });
+  expect(await client.get('/hello', { headers: { host: 'bad host' } })).toHaveStatus(400);
+  expect(await client.get('/items', { headers: { accept: 'application/json' } })).toMatchProblem({ status: 405 });
+});
+
+it('fails with the response in the message', async () => {
+  const response = await createTestClient(createKernel()).get('/hello');
+  expect(() => expect(response).toHaveStatus(404)).toThrow(/got status 200[\\s\\S]*HTTP 200[\\s\\S]*"hello":"world"/);
+});
+`;
+
+const APP_TEST_TS = `
+import { expect, it } from 'vitest';
+import { createTestClient, type TestResponse } from '@switchboard/testing';
+import '@switchboard/testing/vitest';
+import { createKernel } from './app.mjs';
+
+it('posts JSON and reads it back', async () => {
+  const client = createTestClient(createKernel(), { bodyLimit: 64 });
+  const created: TestResponse = await client.post('/items', { json: { name: 'desk' } });
+  expect(created).toHaveStatus(201);
+  expect(created.json<{ name: string }>().name).toBe('desk');
+  expect(await client.post('/items', { json: { name: 'x'.repeat(100) }, headers: { accept: 'application/json' } })).toMatchProblem({ status: 413 });
+});
+
+it('answers the same over a socket', async () => {
+  const client = await createTestClient(createKernel()).socket();
+  try {
+    expect(await client.get('/hello')).toHaveStatus(200);
+  } finally {
+    await client.close();
+  }
+});
 `;

@@ -1,7 +1,7 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import type { OpenApiDocument } from '@switchboard/openapi';
 import { RouteCollection, type Router } from '@switchboard/router';
-import type { PasswordHashingQueue } from '@switchboard/security';
+import type { JwtTokenIssuer, PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import type { Database } from './database/open-database.js';
@@ -44,6 +44,8 @@ export interface App {
   database: Database | null;
   /** The API's OpenAPI document (also served at `GET /api/openapi.json`), set by its wiring. */
   openApiDocument: () => OpenApiDocument;
+  /** Signs access tokens, set by the security wiring: what a test's `client.loginAs(user, app.tokenIssuer)` uses. */
+  tokenIssuer: JwtTokenIssuer | null;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -57,7 +59,10 @@ export interface CreateAppOptions {
   logger?: Logger;
 }
 
-/** Builds the example API service from `config`; `main.ts` serves it, tests can too. */
+/**
+ * Builds the example API service from `config` without listening: `main.ts` serves `app.kernel`,
+ * tests hand it to `createTestClient` (`@switchboard/testing`). Call `app.shutdown()` when done.
+ */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
 
@@ -70,6 +75,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const security = wireSecurity(app, undefined, rateLimit.loginThrottle);
   if (profiler !== null) profiler.redact(security.secrets);
   app.passwordHashing = security.passwordHashing;
+  app.tokenIssuer = security.tokenIssuer;
   app.onShutdown(() => security.passwordChecker.close());
   wireCors(app);
   wireLocale(app);
@@ -108,6 +114,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     openApiDocument: () => {
       throw new Error('The OpenAPI wiring has not run.');
     },
+    tokenIssuer: null,
     onShutdown(cleanup) {
       cleanups.push(cleanup);
     },

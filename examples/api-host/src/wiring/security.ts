@@ -174,6 +174,8 @@ export interface WiredSecurity {
   passwordHashing: PasswordHashingQueue;
   /** Runs those checks in a child process at the lowest CPU priority; the app closes it at shutdown. */
   passwordChecker: PasswordHasherProcess;
+  /** Signs the tokens `POST /api/token` hands out; tests log users in with it (`client.loginAs`). */
+  tokenIssuer: JwtTokenIssuer;
 }
 
 export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginThrottle: LoginThrottle | null = null): WiredSecurity {
@@ -238,6 +240,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginT
     secrets: securitySecrets(settings),
     passwordHashing,
     passwordChecker,
+    tokenIssuer: issuer,
   };
 }
 
