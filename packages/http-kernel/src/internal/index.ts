@@ -11,3 +11,4 @@ export { STATUS_TEXTS, statusOf, statusText } from '../error/http-error.js';
 export { LEVEL_RANK } from '../log/logger.js';
 export { argumentMetadataOf, controllerName } from '../controller/controller.js';
 export { decodePath } from '../http/decode-path.js';
+export { andThen, attempt, fromThenable } from './maybe-promise.js';
