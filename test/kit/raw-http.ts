@@ -181,7 +181,7 @@ export function uploadWhileReading(
     });
     socket.once('connect', () => {
       const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${length}`;
-      socket.write(`POST ${path} HTTP/1.1\r\nHost: a\r\n${headers}${framing}\r\n\r\n`);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}${framing}\r\n\r\n`);
       pump();
     });
   });

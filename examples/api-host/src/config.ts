@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { TrustedHosts } from '@switchboard/node-adapter';
 
 /** TLS files of the server (paths); the passphrase decrypts an encrypted key and is never logged. */
 export interface TlsConfig {
@@ -25,14 +26,22 @@ export interface AppConfig {
   tls: TlsConfig | null;
   /** Env `TRUSTED_PROXIES` (comma-separated), file `trustedProxies`: whose X-Forwarded-* to believe. */
   trustedProxies: string[];
+  /**
+   * Env `TRUSTED_HOSTS` (comma-separated), file `trustedHosts`: the host names the service answers
+   * for (`api.example.com`, `*.example.com`, addresses); any other `Host` gets 400. Default: the
+   * host of `baseUrl` when it is set, else `localhost`, `127.0.0.1` and `[::1]`.
+   */
+  trustedHosts: string[];
   /** The environment, for wirings that read their own variables (`DATABASE_URL`, `JWT_*`…). */
   env: NodeJS.ProcessEnv;
 }
 
 /** The keys the JSON file may hold; anything else is a typo worth stopping for. */
-const FILE_KEYS = new Set(['port', 'host', 'baseUrl', 'debug', 'tls', 'trustedProxies']);
+const FILE_KEYS = new Set(['port', 'host', 'baseUrl', 'debug', 'tls', 'trustedProxies', 'trustedHosts']);
 /** This example's folder (`examples/api-host`): relative configured paths are read from here. */
 export const HOST_ROOT = resolve(import.meta.dirname, '..');
+/** The hosts a development server answers for: this machine's names for itself. */
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 /** Read when it exists and `API_HOST_CONFIG` names no other file. */
 export const DEFAULT_CONFIG_FILE = resolve(HOST_ROOT, 'config/api-host.json');
 
@@ -53,10 +62,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if ((keyFile === undefined) !== (certFile === undefined)) throw new ConfigError('TLS needs both a key file and a certificate file.');
 
   const proxies = nonEmpty(env['TRUSTED_PROXIES']);
+  const hosts = nonEmpty(env['TRUSTED_HOSTS']);
+  const baseUrl = parseBaseUrl(nonEmpty(env['APP_BASE_URL']) ?? fromFile['baseUrl'] ?? null);
   return {
     port: parsePort(nonEmpty(env['PORT']) ?? fromFile['port'] ?? 8000),
     host: stringOf('host', nonEmpty(env['APP_HOST']) ?? fromFile['host'] ?? '127.0.0.1'),
-    baseUrl: parseBaseUrl(nonEmpty(env['APP_BASE_URL']) ?? fromFile['baseUrl'] ?? null),
+    baseUrl,
     debug: parseBoolean('debug', nonEmpty(env['APP_DEBUG']) ?? fromFile['debug'] ?? true),
     tls:
       keyFile === undefined || certFile === undefined
@@ -66,13 +77,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
             certFile: resolve(HOST_ROOT, stringOf('tls.certFile', certFile)),
             ...(passphrase === undefined ? {} : { passphrase: stringOf('tls.passphrase', passphrase) }),
           },
-    trustedProxies:
-      proxies !== undefined
-        ? proxies
-            .split(',')
-            .map((entry) => entry.trim())
-            .filter((entry) => entry !== '')
-        : listOf('trustedProxies', fromFile['trustedProxies'] ?? []),
+    trustedProxies: proxies !== undefined ? commaList(proxies) : listOf('trustedProxies', fromFile['trustedProxies'] ?? []),
+    trustedHosts: checkedHosts(
+      hosts !== undefined
+        ? commaList(hosts)
+        : fromFile['trustedHosts'] !== undefined
+          ? listOf('trustedHosts', fromFile['trustedHosts'])
+          : baseUrl !== null
+            ? [new URL(baseUrl).hostname]
+            : [...LOOPBACK_HOSTS],
+    ),
     env,
   };
 }
@@ -92,6 +106,23 @@ function readConfigFile(file: string): Record<string, unknown> {
 
 function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** The adapter's own check of each pattern, reported as a configuration error. */
+function checkedHosts(patterns: string[]): string[] {
+  try {
+    new TrustedHosts(patterns);
+  } catch (error) {
+    throw new ConfigError(`trustedHosts: ${(error as Error).message}`);
+  }
+  return patterns;
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
 }
 
 function parsePort(value: unknown): number {

@@ -11,6 +11,7 @@ import { ClusterPrimary, reportListening } from './cluster/cluster-primary.js';
 import { workersFromEnv } from './cluster/workers-setting.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
+import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
 import { securityConfigFromEnv } from './wiring/security.js';
@@ -33,6 +34,7 @@ try {
 /** One process serving the port: the whole host, or one worker of the cluster. */
 async function runHost(config: AppConfig): Promise<void> {
   const app = await createApp(config);
+  if (!cluster.isWorker) warnIfDebugIsExposed(config, app.logger);
   const running = await serve(app.kernel, {
     port: config.port,
     host: config.host,
@@ -47,6 +49,7 @@ async function runHost(config: AppConfig): Promise<void> {
         }),
     ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
     trustedProxies: config.trustedProxies,
+    trustedHosts: config.trustedHosts,
     logger: app.logger,
     shutdownTimeout: SHUTDOWN_TIMEOUT_MS,
     shutdownGracePeriod: SHUTDOWN_GRACE_PERIOD_MS,
@@ -59,6 +62,7 @@ async function runHost(config: AppConfig): Promise<void> {
 /** The cluster primary: serves nothing itself; forks, replaces and stops the workers. Resolves with the exit code. */
 async function runPrimary(config: AppConfig, workers: number): Promise<number> {
   const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
+  warnIfDebugIsExposed(config, logger);
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
   securityConfigFromEnv(config.env, logger);
   if (config.debug && (config.env['PROFILER_REDIS_URL']?.trim() ?? '') === '') {

@@ -109,6 +109,8 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
       // As behind a reverse proxy on this machine: its X-Forwarded-For is believed, links name the public origin.
       TRUSTED_PROXIES: 'loopback',
       APP_BASE_URL: PUBLIC_ORIGIN,
+      // The test reaches the workers at 127.0.0.1, not through the public name.
+      TRUSTED_HOSTS: `${new URL(PUBLIC_ORIGIN).hostname},127.0.0.1`,
     });
     url = await host.url;
   });

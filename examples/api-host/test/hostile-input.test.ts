@@ -12,53 +12,60 @@ import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /** Cases the adapter or Node's parser answers before any kernel: nothing is logged at ERROR or above. */
 const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> = [
-  { name: 'request line naming HTTP/2.0', request: 'GET /health HTTP/2.0\r\nHost: a\r\n\r\n', status: 505 },
-  { name: 'request line naming HTTP/0.9', request: 'GET /health HTTP/0.9\r\nHost: a\r\n\r\n', status: 505 },
+  { name: 'request line naming HTTP/2.0', request: 'GET /health HTTP/2.0\r\nHost: localhost\r\n\r\n', status: 505 },
+  { name: 'request line naming HTTP/0.9', request: 'GET /health HTTP/0.9\r\nHost: localhost\r\n\r\n', status: 505 },
   { name: 'HTTP/2 preface on the HTTP/1 port', request: 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', status: 400 },
   { name: 'two Host headers', request: 'GET /health HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n', status: 400 },
   { name: 'no Host header on HTTP/1.1', request: 'GET /health HTTP/1.1\r\n\r\n', status: 400 },
   { name: 'a Host that is no host', request: 'GET /health HTTP/1.1\r\nHost: a b@evil\r\n\r\n', status: 400 },
   { name: 'CONNECT', request: 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', status: 501 },
-  { name: 'the asterisk with GET', request: 'GET * HTTP/1.1\r\nHost: a\r\n\r\n', status: 400 },
-  { name: 'an absolute-form target of another scheme', request: 'GET ftp://other/health HTTP/1.1\r\nHost: a\r\n\r\n', status: 400 },
+  { name: 'the asterisk with GET', request: 'GET * HTTP/1.1\r\nHost: localhost\r\n\r\n', status: 400 },
+  { name: 'an absolute-form target of another scheme', request: 'GET ftp://other/health HTTP/1.1\r\nHost: localhost\r\n\r\n', status: 400 },
   // Request smuggling: each body carries a second request that must never be answered.
   {
     name: 'Content-Length with Transfer-Encoding',
     request:
-      'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+      'POST /api/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 40\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 400,
   },
   {
     name: 'two differing Content-Lengths',
     request:
-      'POST /api/token HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+      'POST /api/token HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 400,
   },
   {
     name: 'Transfer-Encoding with a space before the colon',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding : chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 400,
   },
   {
     name: 'Transfer-Encoding not ending in chunked',
     request:
-      'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+      'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 400,
   },
   {
     name: 'an unknown transfer coding',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: xchunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 501,
   },
   {
     name: 'Transfer-Encoding on HTTP/1.0',
-    request: 'POST /api/token HTTP/1.0\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: a\r\n\r\n',
+    request:
+      'POST /api/token HTTP/1.0\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /health HTTP/1.1\r\nHost: localhost\r\n\r\n',
     status: 400,
   },
-  { name: 'NUL in a header value', request: 'GET /health HTTP/1.1\r\nHost: a\r\nX-Note: a\x00b\r\n\r\n', status: 400 },
-  { name: 'a bare CR in a header value', request: 'GET /health HTTP/1.1\r\nHost: a\r\nX-Note: a\rb\r\n\r\n', status: 400 },
-  { name: 'NUL in the path', request: 'GET /he\x00alth HTTP/1.1\r\nHost: a\r\n\r\n', status: 400 },
-  { name: 'headers over the size limit', request: `GET /health HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, status: 431 },
+  { name: 'NUL in a header value', request: 'GET /health HTTP/1.1\r\nHost: localhost\r\nX-Note: a\x00b\r\n\r\n', status: 400 },
+  { name: 'a bare CR in a header value', request: 'GET /health HTTP/1.1\r\nHost: localhost\r\nX-Note: a\rb\r\n\r\n', status: 400 },
+  { name: 'NUL in the path', request: 'GET /he\x00alth HTTP/1.1\r\nHost: localhost\r\n\r\n', status: 400 },
+  {
+    name: 'headers over the size limit',
+    request: `GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    status: 431,
+  },
 ];
 
 /**
@@ -68,47 +75,47 @@ const PROTOCOL_CASES: Array<{ name: string; request: string; status: number }> =
 const BROKEN_BODY_CASES: Array<{ name: string; request: string; status: number }> = [
   {
     name: 'a chunk size that is no number',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    request: 'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
     status: 400,
   },
   {
     name: 'a chunk size past 64 bits',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
+    request: 'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffff\r\n{}\r\n0\r\n\r\n',
     status: 400,
   },
   {
     name: 'a negative chunk size',
-    request: 'POST /api/token HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n',
+    request: 'POST /api/token HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n-2\r\n{}\r\n0\r\n\r\n',
     status: 400,
   },
 ];
 
 /** Cases answered like any request (`OPTIONS *` by the adapter, the others by the application), connection kept. */
 const KERNEL_CASES: Array<{ name: string; request: string; status: number }> = [
-  { name: 'OPTIONS *', request: 'OPTIONS * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', status: 204 },
+  { name: 'OPTIONS *', request: 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', status: 204 },
   {
     name: 'an absolute-form target',
-    request: 'GET http://other.example/health HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    request: 'GET http://other.example/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     status: 200,
   },
   {
     name: 'overlong UTF-8 in a header value',
-    request: 'GET /health HTTP/1.1\r\nHost: a\r\nX-Note: \xc0\xaf\xe0\x80\xaf\r\nConnection: close\r\n\r\n',
+    request: 'GET /health HTTP/1.1\r\nHost: localhost\r\nX-Note: \xc0\xaf\xe0\x80\xaf\r\nConnection: close\r\n\r\n',
     status: 200,
   },
   {
     name: 'overlong UTF-8 in the path',
-    request: 'GET /\xc0\xae\xc0\xae/\xc0\xafetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    request: 'GET /\xc0\xae\xc0\xae/\xc0\xafetc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     status: 400,
   },
   {
     name: 'percent-encoded overlong UTF-8 in the path',
-    request: 'GET /%C0%AE%C0%AE/%C0%AFetc HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    request: 'GET /%C0%AE%C0%AE/%C0%AFetc HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n',
     status: 400,
   },
   {
     name: 'an upgrade nobody offers',
-    request: 'GET /health HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n',
+    request: 'GET /health HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade, close\r\n\r\n',
     status: 200,
   },
 ];

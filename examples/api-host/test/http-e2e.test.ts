@@ -72,7 +72,8 @@ describe('example host behind its public base URL', () => {
   let host: StartedHost;
 
   beforeAll(async () => {
-    host = await startHostInProcess({ APP_BASE_URL: 'https://v2.api.example.com' });
+    // The test reaches the host at 127.0.0.1, not through the public name, so that host is trusted too.
+    host = await startHostInProcess({ APP_BASE_URL: 'https://v2.api.example.com', TRUSTED_HOSTS: 'v2.api.example.com,127.0.0.1' });
   });
   afterAll(() => host.stop());
 

@@ -116,6 +116,8 @@ beforeAll(async () => {
     JWT_PASSPHRASE: keys.passphrase!,
     OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
     OTEL_SERVICE_NAME: '',
+    // As behind a proxy on this machine: the trace context it passes on is continued.
+    TRUSTED_PROXIES: 'loopback',
   });
   const base = await host.url;
   const requests: Array<[string, Record<string, string>]> = [

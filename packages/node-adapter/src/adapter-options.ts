@@ -1,4 +1,5 @@
 import { stderrLogger, type Logger } from '@switchboard/http-kernel';
+import { TrustedHosts } from './request/trusted-hosts.js';
 
 /** How incoming requests are turned into kernel requests and responses are written back. */
 export interface NodeAdapterOptions {
@@ -11,6 +12,14 @@ export interface NodeAdapterOptions {
    * `'loopback'`. Default none: forwarded headers are ignored.
    */
   trustedProxies?: readonly string[];
+  /**
+   * The hosts this server answers for: names (`api.example.com`), `*.example.com` for any name
+   * under one, IP addresses (`127.0.0.1`, `[::1]`), or RegExps matched against the whole host.
+   * A request for any other host (its `Host`, `:authority` or trusted `X-Forwarded-Host`, port
+   * aside) is refused with 400 before the kernel. Default (and an empty list): any host; set it
+   * for any server a browser can reach, or a DNS name re-pointed to it can read its answers.
+   */
+  trustedHosts?: readonly (string | RegExp)[];
   /**
    * The public origin the service answers for (`https://v2.api.example.com`). When set, every
    * request's scheme, host and port come from it instead of the socket and `Host` header: for a
@@ -29,6 +38,8 @@ export interface ResolvedAdapterOptions {
   readonly bodyLimit: number;
   readonly bodyTimeout: number;
   readonly trustedProxies: readonly string[];
+  /** `null` when every host is accepted. */
+  readonly trustedHosts: TrustedHosts | null;
   readonly origin: PublicOrigin | null;
   readonly logger: Logger;
 }
@@ -52,6 +63,7 @@ export function resolveAdapterOptions(options: NodeAdapterOptions = {}): Resolve
     bodyLimit,
     bodyTimeout,
     trustedProxies: options.trustedProxies ?? [],
+    trustedHosts: options.trustedHosts === undefined || options.trustedHosts.length === 0 ? null : new TrustedHosts(options.trustedHosts),
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
     logger: (options.logger ?? stderrLogger).child({ channel: 'http' }),
   };

@@ -10,6 +10,7 @@ export { parseRequestTarget, type RequestTarget } from './request/request-target
 export { IncomingBody } from './request/incoming-body.js';
 export type { BodyLimits } from './request/limited-body.js';
 export { TrustedProxies } from './request/trusted-proxies.js';
+export { TrustedHosts } from './request/trusted-hosts.js';
 export { InvalidRequestError } from './request/invalid-request-error.js';
 export { writeResponse } from './response/response-writer.js';
 export type { NodeServerResponse } from './response/node-response.js';

@@ -5,4 +5,5 @@
  * @module
  */
 export { INSTRUMENTATION_SCOPE, OpenTelemetryBridge, type OpenTelemetryBridgeOptions } from './opentelemetry-bridge.js';
+export type { IncomingContextOption } from './incoming-context.js';
 export { ATTR as SPAN_ATTRIBUTES } from './http-attributes.js';

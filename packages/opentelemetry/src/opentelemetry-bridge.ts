@@ -2,6 +2,7 @@ import type { TracingChannelSubscribers } from 'node:diagnostics_channel';
 import { trace, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
 import { kernelListenerChannel, kernelRequestChannel, type KernelRequestContext, type ListenerCallContext } from '@switchboard/http-kernel';
 import { activeContextStore } from './context-store.js';
+import { incomingContextPolicy, type IncomingContextOption } from './incoming-context.js';
 import { ListenerSpans } from './listener-spans.js';
 import { RequestSpans } from './request-spans.js';
 
@@ -12,6 +13,13 @@ export interface OpenTelemetryBridgeOptions {
   propagator?: TextMapPropagator;
   /** A span per listener call, under its request's span. Off by default: a request calls 10–30 listeners. */
   listenerSpans?: boolean;
+  /**
+   * Whose incoming trace context (`traceparent`, `tracestate`) and `baggage` a main request's
+   * span continues. `'trusted-proxies'` (default): only a request that came through a proxy the
+   * adapter trusts (`request.fromTrustedProxy`, from its `trustedProxies`); `'all'`: every
+   * request's; or a function of the request. Any other request starts a new trace with no baggage.
+   */
+  incomingContext?: IncomingContextOption;
 }
 
 /** The tracer's name: the instrumentation scope spans are reported under. */
@@ -34,7 +42,7 @@ export class OpenTelemetryBridge {
 
   constructor(options: OpenTelemetryBridgeOptions = {}) {
     const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
-    this.#requests = new RequestSpans(tracer, options.propagator);
+    this.#requests = new RequestSpans(tracer, options.propagator, incomingContextPolicy(options.incomingContext));
     this.#listeners = options.listenerSpans === true ? new ListenerSpans(tracer) : null;
     this.#requestSubscriber = endsOf((request) => this.#requests.finish(request));
     this.#listenerSubscriber = endsOf((call) => this.#listeners?.finish(call));

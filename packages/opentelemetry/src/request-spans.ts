@@ -10,7 +10,7 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import type { HeaderBag, KernelRequestContext } from '@switchboard/http-kernel';
+import type { HeaderBag, KernelRequestContext, Request } from '@switchboard/http-kernel';
 import { controllerName } from '@switchboard/http-kernel/internal';
 import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
 
@@ -22,7 +22,7 @@ const headerGetter: TextMapGetter<HeaderBag> = {
 
 /**
  * A span per kernel request: SERVER for a main request (parented on the incoming `traceparent`
- * when there is one), INTERNAL for a sub-request (under whatever span is active: the main
+ * when there is one and `continuesIncoming` accepts the request), INTERNAL for a sub-request (under whatever span is active: the main
  * request's, or the listener's that made the sub-request). Started by the `start` channel's store
  * transform, so that the span is the active one for the whole request; ended at `end`, or at
  * `asyncEnd` when the request went on past `end`.
@@ -33,6 +33,7 @@ export class RequestSpans {
   constructor(
     private readonly tracer: Tracer,
     private readonly propagator: TextMapPropagator | undefined,
+    private readonly continuesIncoming: (request: Request) => boolean,
   ) {}
 
   /** The context the request runs in: its span set on its parent's. Never throws (the channel would report it as uncaught). */
@@ -65,7 +66,9 @@ export class RequestSpans {
   }
 
   #serverSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
-    const parent = (this.propagator ?? propagation).extract(active, request.request.headers, headerGetter);
+    const parent = this.continuesIncoming(request.request)
+      ? (this.propagator ?? propagation).extract(active, request.request.headers, headerGetter)
+      : active;
     const method = request.request.method;
     const span = this.tracer.startSpan(
       spanMethod(method),

@@ -3,9 +3,9 @@
  * its AsyncLocalStorage context manager, as an application would set them up.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,7 +20,7 @@ import {
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { INSTRUMENTATION_SCOPE, OpenTelemetryBridge } from '../src/index.js';
+import { INSTRUMENTATION_SCOPE, OpenTelemetryBridge, type IncomingContextOption } from '../src/index.js';
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -38,6 +38,13 @@ function appKernel(): HttpKernel {
           return new JsonResponse({ id });
         }),
       ),
+    })
+    .add('baggage', '/baggage', {
+      methods: ['GET'],
+      controller: defineController([], () => {
+        const entries = propagation.getActiveBaggage()?.getAllEntries() ?? [];
+        return new JsonResponse(Object.fromEntries(entries.map(([key, entry]) => [key, entry.value])));
+      }),
     })
     .add('slow', '/slow/:id', {
       methods: ['GET'],
@@ -70,7 +77,8 @@ let bridge: OpenTelemetryBridge | undefined;
 
 beforeAll(async () => {
   context.setGlobalContextManager(contextManager.enable());
-  served = await serveKernel(appKernel());
+  // As behind a proxy on this machine: its trace context is continued by default.
+  served = await serveKernel(appKernel(), { trustedProxies: ['loopback'] });
 });
 
 afterAll(async () => {
@@ -257,5 +265,57 @@ describe('enable and disable', () => {
     expect(status).toBe(200);
     expect(spans.map((span) => span.name)).toEqual(['load item']);
     expect(trace.getActiveSpan()).toBeUndefined();
+  });
+});
+
+describe('incoming trace context and baggage', () => {
+  const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const PARENT = '00f067aa0ba902b7';
+  const INCOMING = { traceparent: `00-${TRACE}-${PARENT}-01`, baggage: 'user.role=admin' };
+  let direct: ServedKernel;
+  beforeAll(async () => {
+    // Clients reach this one directly: no trusted proxy in front.
+    direct = await serveKernel(appKernel());
+  });
+  afterAll(() => direct.close());
+
+  /** The bridge with both W3C propagators, then GET /baggage on `origin` with the incoming headers. */
+  async function continued(origin: string, incomingContext?: IncomingContextOption, headers: Record<string, string> = {}) {
+    bridge = new OpenTelemetryBridge({
+      tracerProvider: provider,
+      propagator: new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+      ...(incomingContext === undefined ? {} : { incomingContext }),
+    }).enable();
+    const response = await fetch(`${origin}/baggage`, { headers: { ...INCOMING, ...headers } });
+    const baggage = (await response.json()) as Record<string, string>;
+    const server = serverSpan(exporter.getFinishedSpans());
+    bridge.disable();
+    exporter.reset();
+    return { traceId: server.spanContext().traceId, parent: server.parentSpanContext?.spanId, baggage };
+  }
+
+  it('ignores them by default from a client that is not a trusted proxy: a new trace, no baggage', async () => {
+    const { traceId, parent, baggage } = await continued(direct.origin);
+    expect(traceId).not.toBe(TRACE);
+    expect(parent).toBeUndefined();
+    expect(baggage).toEqual({});
+  });
+
+  it('continues them by default from a trusted proxy', async () => {
+    expect(await continued(served.origin)).toEqual({ traceId: TRACE, parent: PARENT, baggage: { 'user.role': 'admin' } });
+  });
+
+  it("continues every request's with incomingContext: 'all'", async () => {
+    expect(await continued(direct.origin, 'all')).toEqual({ traceId: TRACE, parent: PARENT, baggage: { 'user.role': 'admin' } });
+  });
+
+  it('asks a function of the request', async () => {
+    const fromMesh: IncomingContextOption = (request) => request.headers.get('x-mesh') === 'inside';
+    expect((await continued(direct.origin, fromMesh, { 'x-mesh': 'inside' })).traceId).toBe(TRACE);
+    expect((await continued(direct.origin, fromMesh)).traceId).not.toBe(TRACE);
+  });
+
+  it('refuses an unknown option at construction', () => {
+    expect(() => new OpenTelemetryBridge({ incomingContext: 'everyone' as IncomingContextOption })).toThrow(TypeError);
   });
 });

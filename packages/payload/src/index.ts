@@ -9,5 +9,5 @@ export { PAYLOAD_OPTION, type PayloadOptions, type PayloadSource } from './argum
 export { typedArgument, type TypedArgument } from './argument/typed-argument.js';
 export { defineTypedController, type ArgumentTypes } from './argument/define-typed-controller.js';
 export { PendingPayload } from './resolver/pending-payload.js';
-export { RequestPayloadValueResolver, type RequestPayloadOptions } from './resolver/request-payload-value-resolver.js';
+export { DEFAULT_MAX_FIELDS, RequestPayloadValueResolver, type RequestPayloadOptions } from './resolver/request-payload-value-resolver.js';
 export type { Violation } from './validation/violation.js';

@@ -118,3 +118,57 @@ describe('form body payload', () => {
     expect(multipart.status).toBe(415);
   });
 });
+
+describe('field limit of query strings and forms', () => {
+  /** `count` fields `f0=x&f1=x…`, empty parts between them not counted. */
+  const fields = (count: number): string => `&${Array.from({ length: count }, (_, i) => `f${i}=x`).join('&')}&&`;
+
+  /** A 413 problem document; with a debug-mode error listener, also the message that names the limit. */
+  const expectTooManyFields = async (response: Response, what?: string, limit?: number): Promise<void> => {
+    expect(response.status).toBe(413);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await response.json()) as { status: number; detail: string };
+    expect(problem.status).toBe(413);
+    if (what !== undefined) expect(problem.detail).toBe(`${what} has more than the ${limit} fields this server reads.`);
+  };
+
+  it('reads 1,000 query fields and answers 413 problem+json for 1,001', async () => {
+    const accepted = await fetch(`${app.origin}/raw-query?${fields(1000)}`, { headers: { accept: 'application/json' } });
+    expect(((await accepted.json()) as { keys: string[] }).keys).toHaveLength(1000);
+    const refused = await fetch(`${app.origin}/raw-query?${fields(1001)}`, { headers: { accept: 'application/json' } });
+    await expectTooManyFields(refused);
+  });
+
+  it('answers 413 problem+json for a form of 1,001 fields', async () => {
+    const refused = await fetch(`${app.origin}/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: `email=a%40example.com&${fields(1000)}`,
+    });
+    await expectTooManyFields(refused);
+  });
+
+  it('takes another limit from the resolver and from one argument', async () => {
+    const limited = await startHostServer(
+      {
+        'GET /resolver-limit': defineTypedController(
+          [mapPayload('query', { from: 'query', schema: anyObject })],
+          (query) => new JsonResponse(Object.keys(query)),
+        ),
+        'GET /argument-limit': defineTypedController(
+          [mapPayload('query', { from: 'query', schema: anyObject, maxFields: 1 })],
+          (query) => new JsonResponse(Object.keys(query)),
+        ),
+      },
+      { ...payloadWiring({ maxFields: 3 }), debug: true },
+    );
+    try {
+      const headers = { accept: 'application/json' };
+      expect((await fetch(`${limited.origin}/resolver-limit?a=1&b=2&c=3`, { headers })).status).toBe(200);
+      await expectTooManyFields(await fetch(`${limited.origin}/resolver-limit?a=1&b=2&c=3&d=4`, { headers }), 'The query string', 3);
+      await expectTooManyFields(await fetch(`${limited.origin}/argument-limit?a=1&b=2`, { headers }), 'The query string', 1);
+    } finally {
+      await limited.close();
+    }
+  });
+});

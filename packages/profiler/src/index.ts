@@ -8,7 +8,8 @@ export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from 
 
 export { Profile, summaryOf, type ProfileData, type ProfileSummary } from './profile/profile.js';
 export { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
-export { DEFAULT_REDACTED_HEADERS, REDACTED, Redactor } from './profile/redactor.js';
+export { DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, REDACTED, Redactor, type RedactorOptions } from './profile/redactor.js';
+export { DEFAULT_PROFILE_LIMITS, OVER_BUDGET, ProfileBudget, type ProfileLimits } from './profile/profile-budget.js';
 
 export { ProfilerRecorder, PROFILE_ATTRIBUTE } from './recording/profiler-recorder.js';
 export { ChainRecording, RequestRecording, type ResponseSnapshot } from './recording/request-recording.js';
@@ -31,14 +32,14 @@ export {
   matchesSearch,
   normaliseIp,
   resolveBounds,
-  resolveMaxPendingWrites,
   type ProfilerStorage,
   type ProfilerStorageStatus,
   type ProfileSearch,
   type StorageBounds,
 } from './storage/profiler-storage.js';
-export { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
+export { DEFAULT_MEMORY_STORAGE_MAX_BYTES, MemoryProfilerStorage, type MemoryStorageBounds } from './storage/memory-profiler-storage.js';
 export { FileProfilerStorage, type FileProfilerStorageOptions } from './storage/file-profiler-storage.js';
+export type { WriteBoundsOptions } from './storage/write-behind-queue.js';
 
 export { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
 export { ProfilerTokenListener, DEBUG_TOKEN_HEADER, PREVIOUS_DEBUG_TOKEN_HEADER } from './listener/profiler-token-listener.js';

@@ -74,6 +74,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
       handleSignals: false,
       ...(tls === undefined ? {} : { tls }),
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+      trustedHosts: config.trustedHosts,
       logger,
       onShutdown: () => app.shutdown(),
     });

@@ -107,6 +107,8 @@ export interface RequestInit {
   defaultLocale?: string;
   /** The transport the request came on, so that costly work can be skipped once its client left. */
   connection?: ClientConnection;
+  /** Whether the peer is a proxy the adapter trusts (its forwarded headers were believed). Default false. */
+  fromTrustedProxy?: boolean;
 }
 
 export interface DuplicateOverrides {
@@ -133,6 +135,12 @@ export class Request {
   readonly body: RequestBody | null;
   readonly attributes: AttributeBag;
   readonly connection: ClientConnection;
+  /**
+   * Whether the request reached the server through a proxy the adapter trusts (Symfony's
+   * `isFromTrustedProxy()`): what that proxy says in headers (`X-Forwarded-*`, and for those who
+   * choose so, trace context) can be believed. False for a request straight from its client.
+   */
+  readonly fromTrustedProxy: boolean;
   defaultLocale: string;
   #locale: string | undefined;
   #path: string | undefined;
@@ -153,6 +161,7 @@ export class Request {
     this.body = init.body ?? null;
     this.attributes = new AttributeBag(init.attributes);
     this.connection = init.connection ?? NO_TRANSPORT;
+    this.fromTrustedProxy = init.fromTrustedProxy ?? false;
     this.defaultLocale = init.defaultLocale ?? 'en';
   }
 
@@ -240,6 +249,7 @@ export class Request {
       attributes: overrides.attributes ?? this.attributes.entries(),
       defaultLocale: this.defaultLocale,
       connection: this.connection,
+      fromTrustedProxy: this.fromTrustedProxy,
     });
     if (this.#locale !== undefined) copy.locale = this.#locale;
     copy.requestStack = this.requestStack;

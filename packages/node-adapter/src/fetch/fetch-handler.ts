@@ -1,9 +1,10 @@
 import { HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
-import { describeError } from '@switchboard/http-kernel/internal';
+import { describeError, statusText } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
+import { InvalidRequestError } from '../request/invalid-request-error.js';
 import { FetchBody } from './fetch-body.js';
 
-export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'logger'> {
+export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'trustedHosts' | 'logger'> {
   /** The client address, when the runtime knows it (fetch requests carry none). Default `127.0.0.1`. */
   clientIp?: (request: globalThis.Request) => string | undefined;
   /**
@@ -27,6 +28,13 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
 
   return async (incoming) => {
     const url = new URL(incoming.url);
+    try {
+      resolved.trustedHosts?.check(url.hostname);
+    } catch (error) {
+      if (!(error instanceof InvalidRequestError)) throw error;
+      logger.info({ status: error.status }, `Request refused before the kernel: ${error.message}`);
+      return plainResponse(error.status, error.message);
+    }
     const origin = resolved.origin;
     const scheme = origin?.scheme ?? (url.protocol === 'https:' ? 'https' : 'http');
     const declared = incoming.headers.get('content-length');
@@ -58,6 +66,14 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setImmediate(terminate);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
+}
+
+/** The short plain-text answer the node adapter gives to what never reaches the kernel. */
+function plainResponse(status: number, message: string): globalThis.Response {
+  return new globalThis.Response(`${status} ${statusText(status)}: ${message}\n`, {
+    status,
+    headers: { 'content-type': 'text/plain; charset=UTF-8', 'cache-control': 'no-store' },
+  });
 }
 
 function toHeaders(response: Response): Headers {

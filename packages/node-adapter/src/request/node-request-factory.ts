@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { HeaderBag, Request, type Scheme } from '@switchboard/http-kernel';
 import type { ResolvedAdapterOptions } from '../adapter-options.js';
+import { readForwardedHeaders } from './forwarded-headers.js';
 import { parseHostHeader, type HostAndPort } from './host-header.js';
 import { IncomingBody } from './incoming-body.js';
 import { InvalidRequestError } from './invalid-request-error.js';
@@ -17,8 +18,9 @@ export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
  * Builds the kernel's `Request` from a node request: path and query exactly as sent, headers
  * (pseudo-headers left out), scheme from the socket, host from `Host` or `:authority`, client
  * address from the socket, `X-Forwarded-*` only from trusted proxies, and a body read lazily.
- * Throws `InvalidRequestError` for what cannot be a request (invalid or repeated host, no path,
- * HTTP/1 framing that cannot be trusted, an HTTP version other than 1.x or 2).
+ * Throws `InvalidRequestError` for what cannot be a request (invalid or repeated host, a host not
+ * among the trusted hosts, no path, HTTP/1 framing that cannot be trusted, an HTTP version other
+ * than 1.x or 2).
  */
 export class NodeRequestFactory {
   readonly #options: ResolvedAdapterOptions;
@@ -50,26 +52,21 @@ export class NodeRequestFactory {
     const socket = req.socket;
     let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
-    let authority = (http2 ? (req as Http2ServerRequest).authority : undefined) ?? framing.host;
+    let authority = http2 ? http2Authority(req as Http2ServerRequest, framing) : framing.host;
     let forwardedPort: number | undefined;
+    const fromTrustedProxy = !this.#proxies.isEmpty && this.#proxies.has(clientIp);
 
-    if (!this.#proxies.isEmpty && this.#proxies.has(clientIp)) {
-      clientIp = this.#forwardedClient(headers, clientIp);
-      const proto = firstValue(headers.get('x-forwarded-proto'))?.toLowerCase();
-      if (proto === 'https' || proto === 'http') scheme = proto;
-      authority = firstValue(headers.get('x-forwarded-host')) ?? authority;
-      const port = firstValue(headers.get('x-forwarded-port'));
-      if (port !== undefined && /^\d{1,5}$/.test(port)) forwardedPort = Number(port);
+    if (fromTrustedProxy) {
+      const forwarded = readForwardedHeaders(headers, clientIp, this.#proxies);
+      clientIp = forwarded.clientIp;
+      scheme = forwarded.scheme ?? scheme;
+      authority = forwarded.authority ?? authority;
+      forwardedPort = forwarded.port;
     }
 
     let host: string;
     let port: number | undefined;
-    const origin = this.#options.origin;
-    if (origin !== null) {
-      scheme = origin.scheme;
-      host = origin.host;
-      port = origin.port;
-    } else if (authority === undefined || authority === '') {
+    if (authority === undefined || authority === '') {
       // HTTP/1.0 may omit Host (Node rejects an HTTP/1.1 request without one): the address it reached.
       const local = socket.localAddress ?? '127.0.0.1';
       host = isIP(local) === 6 ? `[${local}]` : local;
@@ -80,7 +77,16 @@ export class NodeRequestFactory {
       host = parsed.host;
       port = parsed.port;
     }
-    if (forwardedPort !== undefined && origin === null) port = forwardedPort;
+    // The host the client asked for, even when a base URL names the public one: that is what a
+    // rebound DNS name changes.
+    this.#options.trustedHosts?.check(host);
+    if (forwardedPort !== undefined) port = forwardedPort;
+    const origin = this.#options.origin;
+    if (origin !== null) {
+      scheme = origin.scheme;
+      host = origin.host;
+      port = origin.port;
+    }
 
     // One literal of one shape (no conditional spread): V8 then builds it without runtime calls.
     return new Request({
@@ -95,6 +101,7 @@ export class NodeRequestFactory {
       protocolVersion: req.httpVersion,
       body: this.#body(req, framing, http2),
       connection: http2 ? (req as Http2ServerRequest).stream : req.socket,
+      fromTrustedProxy,
     });
   }
 
@@ -104,19 +111,6 @@ export class NodeRequestFactory {
       this.#lastHostValue = value;
     }
     return this.#lastHost;
-  }
-
-  /** The right-most address of `X-Forwarded-For` that is not itself a trusted proxy. */
-  #forwardedClient(headers: HeaderBag, peer: string): string {
-    const chain = headers.getAll('x-forwarded-for').join(',').split(',');
-    let client = peer;
-    for (let i = chain.length - 1; i >= 0; i--) {
-      const address = unmapIpv4(chain[i]!.trim());
-      if (isIP(address) === 0) break;
-      client = address;
-      if (!this.#proxies.has(address)) break;
-    }
-    return client;
   }
 
   #body(req: NodeIncomingRequest, framing: Framing, http2: boolean): IncomingBody | null {
@@ -191,9 +185,15 @@ function readFraming(raw: readonly string[]): Framing {
   return { host, hostCount, contentLength, transferEncoding };
 }
 
-function firstValue(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const comma = value.indexOf(',');
-  const first = (comma === -1 ? value : value.slice(0, comma)).trim();
-  return first === '' ? undefined : first;
+/**
+ * The host of an HTTP/2 request: `:authority`, else a `Host` header. Both present and naming
+ * different hosts is a malformed request (RFC 9113 §8.3.1): which one would a check have seen?
+ */
+function http2Authority(req: Http2ServerRequest, framing: Framing): string | undefined {
+  const authority = req.headers[':authority'];
+  if (authority === undefined) return framing.host;
+  if (framing.host !== undefined && framing.host.toLowerCase() !== authority.toLowerCase()) {
+    throw new InvalidRequestError('The request names two different hosts in :authority and Host.');
+  }
+  return authority;
 }

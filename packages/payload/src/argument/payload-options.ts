@@ -12,6 +12,8 @@ export interface PayloadOptions<S extends StandardSchemaV1 = StandardSchemaV1> {
   schema: S;
   /** Overrides the resolver's body size limit for this argument, in bytes. */
   maxBodyBytes?: number;
+  /** Overrides the resolver's limit on query string or form fields for this argument. */
+  maxFields?: number;
 }
 
 /** The key of `ArgumentMetadata.options` the payload resolver reads. */
@@ -23,7 +25,7 @@ const SOURCES: ReadonlySet<string> = new Set<PayloadSource>(['json', 'query', 'f
 export function assertPayloadOptions(value: unknown, argumentName: string): asserts value is PayloadOptions {
   const where = `Payload mapping of the "${argumentName}" argument`;
   if (typeof value !== 'object' || value === null) throw new TypeError(`${where} must be an object { from, schema }.`);
-  const { from, schema, maxBodyBytes } = value as Record<string, unknown>;
+  const { from, schema, maxBodyBytes, maxFields } = value as Record<string, unknown>;
   if (typeof from !== 'string' || !SOURCES.has(from)) {
     throw new TypeError(`${where}: "from" must be "json", "query" or "form", got ${JSON.stringify(from)}.`);
   }
@@ -32,6 +34,9 @@ export function assertPayloadOptions(value: unknown, argumentName: string): asse
   }
   if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && (maxBodyBytes as number) >= 0)) {
     throw new TypeError(`${where}: "maxBodyBytes" must be a non-negative integer.`);
+  }
+  if (maxFields !== undefined && !(Number.isSafeInteger(maxFields) && (maxFields as number) >= 0)) {
+    throw new TypeError(`${where}: "maxFields" must be a non-negative integer.`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { BadRequestHttpError, UnsupportedMediaTypeHttpError, type Request } from '@switchboard/http-kernel';
+import { BadRequestHttpError, PayloadTooLargeHttpError, UnsupportedMediaTypeHttpError, type Request } from '@switchboard/http-kernel';
 import type { PayloadSource } from '../argument/payload-options.js';
 import { isJsonMediaType, parseMediaType, type MediaType } from './media-type.js';
 import { readBody } from './read-body.js';
@@ -16,13 +16,24 @@ const BODY_MEDIA_TYPES: Readonly<Record<'json' | 'form', { accepts: (essence: st
 };
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
+/** What bounds one decode: the body's bytes, and the fields of a query string or form. */
+export interface DecodeLimits {
+  readonly maxBodyBytes: number;
+  readonly maxFields: number;
+}
+
 /**
  * Reads the raw payload of one source, before validation. A body in the wrong media type is a
- * 415, a body that does not decode (bad JSON, bad UTF-8) a 400; an empty body is reported as
- * such so the caller can use the argument's default or let the schema decide.
+ * 415, a body that does not decode (bad JSON, bad UTF-8) a 400, a body or a query string or form
+ * past its limits a 413; an empty body is reported as such so the caller can use the argument's
+ * default or let the schema decide.
  */
-export async function decodePayload(request: Request, from: PayloadSource, maxBodyBytes: number): Promise<DecodedPayload> {
-  if (from === 'query') return { empty: false, value: searchParamsToObject(request.query) };
+export async function decodePayload(request: Request, from: PayloadSource, limits: DecodeLimits): Promise<DecodedPayload> {
+  const { maxBodyBytes, maxFields } = limits;
+  if (from === 'query') {
+    assertFieldCount(request.queryString, maxFields, 'The query string');
+    return { empty: false, value: searchParamsToObject(request.query) };
+  }
   const mediaType = parseMediaType(request.headers.get('content-type'));
   if (request.body === null || request.headers.get('content-length')?.trim() === '0') return EMPTY;
   const { accepts, expected } = BODY_MEDIA_TYPES[from];
@@ -35,9 +46,30 @@ export async function decodePayload(request: Request, from: PayloadSource, maxBo
     throw new UnsupportedMediaTypeHttpError(`The request body must be ${expected}; the request has no Content-Type.`);
   }
   const text = decodeUtf8(bytes);
-  if (from === 'form') return { empty: false, value: searchParamsToObject(new URLSearchParams(text)) };
+  if (from === 'form') {
+    assertFieldCount(text, maxFields, 'The form');
+    return { empty: false, value: searchParamsToObject(new URLSearchParams(text)) };
+  }
   if (text.trim() === '') return EMPTY;
   return { empty: false, value: parseJson(text) };
+}
+
+/**
+ * Counts the fields of an urlencoded text (its non-empty `&`-separated parts, as URLSearchParams
+ * reads them) without decoding any, and stops counting past the limit: a million-field form is
+ * refused before a million strings and a million-key object are built from it.
+ */
+function assertFieldCount(urlencoded: string, maxFields: number, what: string): void {
+  let fields = 0;
+  let start = 0;
+  while (start <= urlencoded.length) {
+    let end = urlencoded.indexOf('&', start);
+    if (end === -1) end = urlencoded.length;
+    if (end > start && ++fields > maxFields) {
+      throw new PayloadTooLargeHttpError(`${what} has more than the ${maxFields} fields this server reads.`);
+    }
+    start = end + 1;
+  }
 }
 
 function assertMediaType(mediaType: MediaType, accepts: (essence: string) => boolean, expected: string): void {

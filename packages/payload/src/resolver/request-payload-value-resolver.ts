@@ -17,10 +17,13 @@ export interface RequestPayloadOptions {
   maxBodyBytes?: number;
   /** Most violations listed in a 422 (default 100). */
   maxViolations?: number;
+  /** Most fields read from a query string or an urlencoded form (default 1,000); more is a 413. */
+  maxFields?: number;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_VIOLATIONS = 100;
+export const DEFAULT_MAX_FIELDS = 1000;
 
 /**
  * Maps controller arguments declared with `mapPayload` (or `options.payload`) from the JSON
@@ -32,7 +35,8 @@ const DEFAULT_MAX_VIOLATIONS = 100;
  * there, not during argument resolution, keeps it behind the authorization check (`IsGrantedListener`): a client
  * that may not call the controller learns nothing about its payload rules.
  *
- * Failures are HTTP errors for the normal error flow: 400 malformed body, 413 too large, 415 wrong
+ * Failures are HTTP errors for the normal error flow: 400 malformed body, 413 too large (bytes, or
+ * fields of a query string or form), 415 wrong
  * media type, 422 with `details.violations` (`[{ path, message }]`). The controller is called
  * only with a payload that passed its schema.
  */
@@ -43,12 +47,17 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
   readonly name = 'request_payload';
   readonly #maxBodyBytes: number;
   readonly #maxViolations: number;
+  readonly #maxFields: number;
   /** Declarations already checked: a route's declaration is the same object on every request. */
   readonly #checkedOptions = new WeakSet<object>();
 
   constructor(options: RequestPayloadOptions = {}) {
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#maxViolations = options.maxViolations ?? DEFAULT_MAX_VIOLATIONS;
+    this.#maxFields = options.maxFields ?? DEFAULT_MAX_FIELDS;
+    if (!(Number.isSafeInteger(this.#maxFields) && this.#maxFields >= 0)) {
+      throw new RangeError(`maxFields must be a whole number of fields, got ${this.#maxFields}.`);
+    }
   }
 
   resolve(_request: Request, argument: ArgumentMetadata): readonly unknown[] | null {
@@ -83,7 +92,10 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
 
   async #map(request: Request, pending: PendingPayload): Promise<unknown> {
     const { argument, options } = pending;
-    const decoded = await decodePayload(request, options.from, options.maxBodyBytes ?? this.#maxBodyBytes);
+    const decoded = await decodePayload(request, options.from, {
+      maxBodyBytes: options.maxBodyBytes ?? this.#maxBodyBytes,
+      maxFields: options.maxFields ?? this.#maxFields,
+    });
     if (decoded.empty && argument.hasDefault) return argument.defaultValue;
     // An empty body is validated as `undefined`: the schema decides whether the payload is optional.
     return validatePayload(options.schema, decoded.empty ? undefined : decoded.value, argument.name, this.#maxViolations);
