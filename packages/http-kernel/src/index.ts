@@ -14,6 +14,7 @@ export {
 } from './dispatcher/traceable-event-dispatcher.js';
 export type {
   DispatchableEvent,
+  ListenerFailure,
   EventDispatcherInterface,
   EventMap,
   EventName,
