@@ -117,7 +117,13 @@ describe.each([
     expect(summary).toEqual([
       { op: 'GET /api/admin', security: 'bearer', body: '', parameters: '', statuses: '200,401,403,404,405' },
       { op: 'GET /api/items', security: 'optional', body: '', parameters: '', statuses: '200,401,404,405' },
-      { op: 'POST /api/items', security: 'bearer', body: 'application/json', parameters: '', statuses: '201,400,401,404,405,413,415,422' },
+      {
+        op: 'POST /api/items',
+        security: 'bearer',
+        body: 'application/json',
+        parameters: '',
+        statuses: '201,400,401,404,405,413,415,422,429',
+      },
       {
         op: 'GET /api/items/{id}',
         security: 'optional',
@@ -134,7 +140,13 @@ describe.each([
       },
       { op: 'GET /api/me', security: 'bearer', body: '', parameters: '', statuses: '200,401,404,405' },
       { op: 'GET /api/openapi.json', security: 'optional', body: '', parameters: '', statuses: '200,304,401,404,405' },
-      { op: 'POST /api/token', security: 'optional', body: '', parameters: '', statuses: '200,401,404,405,503' },
+      {
+        op: 'POST /api/token',
+        security: 'optional',
+        body: 'application/json',
+        parameters: '',
+        statuses: '200,400,401,403,404,405,413,415,422,429,503',
+      },
       { op: 'GET /health', security: 'none', body: '', parameters: '', statuses: '200,404,405' },
     ]);
     expect(committed.paths['/api/items']?.post?.requestBody?.content['application/json']?.schema).toEqual({

@@ -2,9 +2,9 @@ import { defineResponses } from '@switchboard/openapi';
 import { z } from 'zod';
 
 /** The JSON refusals of `POST /api/token`, in the bearer firewall's shape (`{ code, message }`). */
-const Refusal = (code: 401 | 503) => z.object({ code: z.literal(code), message: z.string() });
+const Refusal = (code: 401 | 429 | 503) => z.object({ code: z.literal(code), message: z.string() });
 
-/** `POST /api/token`: a token, wrong credentials, or a full password-check queue. */
+/** `POST /api/token`: a token, wrong credentials, throttled attempts, or a full password-check queue. */
 export const TOKEN_RESPONSES = defineResponses({
   200: {
     schema: z
@@ -16,6 +16,15 @@ export const TOKEN_RESPONSES = defineResponses({
     description: 'Unknown user or wrong password.',
     schema: Refusal(401),
     headers: { 'WWW-Authenticate': { description: '`Bearer`.', required: true } },
+  },
+  429: {
+    description: 'Too many attempts for this username from this address, or from this address (login throttling).',
+    schema: Refusal(429),
+    headers: {
+      'Retry-After': { description: 'Seconds.', required: true },
+      RateLimit: { description: 'The remaining attempts and the seconds to the reset, per limit.', required: true },
+      'RateLimit-Policy': { description: 'The limits: attempts per window.', required: true },
+    },
   },
   503: {
     description: 'Too many password checks waiting, or the checker process failed.',

@@ -376,6 +376,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     items_show: {
@@ -484,7 +485,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    username: string;
+                    password: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -497,6 +505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Token"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             /** @description Unknown user or wrong password. */
             401: {
                 headers: {
@@ -512,8 +521,31 @@ export interface operations {
                     };
                 };
             };
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            /** @description Too many attempts for this username from this address, or from this address (login throttling). */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After": string;
+                    /** @description The remaining attempts and the seconds to the reset, per limit. */
+                    RateLimit: string;
+                    /** @description The limits: attempts per window. */
+                    "RateLimit-Policy": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        code: 429;
+                        message: string;
+                    };
+                };
+            };
             /** @description Too many password checks waiting, or the checker process failed. */
             503: {
                 headers: {
