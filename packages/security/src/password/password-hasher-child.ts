@@ -6,8 +6,16 @@
 import type { HasherReply, HasherRequest } from './password-hasher-process.js';
 import { scryptPasswordHasher } from './scrypt-password-hasher.js';
 
+/**
+ * A host that exits early (refused at startup, or killed) closes the channel, possibly before this
+ * child has loaded: with the callback, a send that fails is not an unhandled 'error' printing a
+ * stack into the host's terminal. Nobody is left to answer, so the child just exits.
+ */
 const send = (reply: HasherReply): void => {
-  process.send?.(reply);
+  if (!process.connected) process.exit(0);
+  process.send?.(reply, undefined, undefined, (error: Error | null) => {
+    if (error !== null) process.exit(0);
+  });
 };
 
 process.on('message', (request: HasherRequest) => {
