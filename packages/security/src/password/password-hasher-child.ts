@@ -27,4 +27,10 @@ process.on('message', (request: HasherRequest) => {
 });
 // The host has gone (or closed us): nothing is left to answer.
 process.on('disconnect', () => process.exit(0));
+// The host alone decides when this child stops (it kills it at the end of its shutdown; its exit
+// closes the channel). Ctrl-C in a terminal signals the whole process group, this child too, and a
+// service manager may send SIGTERM to every process: either would cut the logins the host's
+// shutdown is still finishing, and log a dead checker while the host stops on purpose.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 send({ ready: true });
