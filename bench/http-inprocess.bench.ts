@@ -13,6 +13,8 @@
  * Run: `cd bench && node --import tsx http-inprocess.bench.ts`
  * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7),
  * BENCH_INPROC_ONLY (comma list of name parts; bare node:http always runs, as the baseline).
+ * Profile one contender and case: `node --cpu-prof .compiled/http-inprocess.bench.mjs` with
+ * BENCH_INPROC_CONTENDER (its full name) and BENCH_INPROC_CASE (hello or 404).
  */
 import './built-packages.js';
 import { execFileSync } from 'node:child_process';
@@ -105,15 +107,17 @@ const cases = [
 async function measureOne(name: string): Promise<void> {
   const listener = await contenders.find(([contender]) => contender === name)![1]();
   const bytes: Record<string, number> = {};
+  // BENCH_INPROC_CASE (hello or 404) measures one case alone: for a CPU profile of that case only.
+  const measured = cases.filter((c) => process.env.BENCH_INPROC_CASE === undefined || c.name === process.env.BENCH_INPROC_CASE);
   for (const c of cases) {
     const answer = await firstAnswer(listener, c.path);
     check(name, answer, c.status, c.contentType, c.body);
     bytes[c.name] = Buffer.byteLength(answer, 'latin1');
   }
   // Both cases warm up before either is measured: each one's code paths settle in the JIT first.
-  for (const c of cases) await measure(listener, c.path, requests / 2, bytes[c.name]!);
+  for (const c of measured) await measure(listener, c.path, requests / 2, bytes[c.name]!);
   const result: Record<string, number> = {};
-  for (const c of cases) result[c.name] = await measure(listener, c.path, requests, bytes[c.name]!);
+  for (const c of measured) result[c.name] = await measure(listener, c.path, requests, bytes[c.name]!);
   process.stdout.write(JSON.stringify(result));
 }
 
@@ -148,23 +152,29 @@ const rows = selected.map(([name]) => {
   for (const c of cases) {
     const own = costs.get(`${name} ${c.name}`)!;
     const base = costs.get(`node:http (bare) ${c.name}`)!;
+    const fastify = costs.get(`Fastify ${c.name}`);
     row[`${c.name}Us`] = median(own);
     row[`${c.name}Ratio`] = median(own.map((cost, round) => cost / base[round]!));
+    // Cost relative to Fastify's in the same round, when Fastify ran.
+    if (fastify !== undefined) row[`${c.name}VsFastify`] = median(own.map((cost, round) => cost / fastify[round]!));
   }
   return row;
 });
+
+const vsFastify = (row: Record<string, number | string>, name: string): string =>
+  typeof row[`${name}VsFastify`] === 'number' ? ` ${(row[`${name}VsFastify`] as number).toFixed(2)}× |` : ' – |';
 
 console.log('\n## HTTP in process: JavaScript cost per request (no sockets)');
 console.log(machineLine());
 console.log(
   `${requests} requests per case on ${CONNECTIONS} in-memory keep-alive connections after ${requests / 2} of each to warm up; each contender alone in its process; ${rounds} rounds, median\n`,
 );
-console.log('| server | hello µs/req | hello cost vs node:http | 404 µs/req | 404 cost vs node:http |');
-console.log('|---|---:|---:|---:|---:|');
+console.log('| server | hello µs/req | hello cost vs node:http | hello vs Fastify | 404 µs/req | 404 cost vs node:http | 404 vs Fastify |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   console.log(
-    `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× | ` +
-      `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |`,
+    `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× |${vsFastify(row, 'hello')} ` +
+      `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |${vsFastify(row, '404')}`,
   );
 }
 reportJson('http-inprocess', rows);

@@ -135,6 +135,8 @@ describe('packages installed with npm from their release tarballs', () => {
     }
     expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
     expect(importsOf.get('profiler-redis')).toEqual(['@redis/client', '@switchboard/profiler']);
+    // @redis/client only from the `./redis` entry, as an optional peer dependency.
+    expect(importsOf.get('rate-limit')).toEqual(['@redis/client', '@switchboard/http-kernel']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });
@@ -271,6 +273,87 @@ await checker.close();
     const { stdout } = await run(process.execPath, ['password-checker.mjs'], project);
     expect(stdout).toBe('true false true\n');
   });
+
+  it('the installed switchboard-openapi command writes the OpenAPI document of a consumer app', { timeout: 60_000 }, async () => {
+    // A schema library of its own: any Standard Schema with Standard JSON Schema converts.
+    writeFileSync(
+      join(project, 'openapi-app.mjs'),
+      `import { defineController, JsonResponse } from '@switchboard/http-kernel';
+import { defineResponses } from '@switchboard/openapi';
+import { mapPayload } from '@switchboard/payload';
+import { RouteCollection } from '@switchboard/router';
+
+const objectSchema = (properties, required) => ({
+  '~standard': {
+    version: 1,
+    vendor: 'consumer',
+    validate: (value) => ({ value }),
+    jsonSchema: { input: () => ({ type: 'object', properties, required }), output: () => ({ type: 'object', properties, required }) },
+  },
+});
+const Greeting = objectSchema({ hello: { type: 'string' } }, ['hello']);
+const routes = new RouteCollection().add('greet', '/greet/:name', {
+  methods: 'POST',
+  controller: defineController(['name', mapPayload('options', { from: 'json', schema: objectSchema({ loud: { type: 'boolean' } }, []) })], (name) => new JsonResponse({ hello: name })),
+  requirements: { name: '[a-z]+' },
+  defaults: { _responses: defineResponses({ 200: Greeting }) },
+});
+export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
+`,
+    );
+    const { stdout } = await run(join(project, 'node_modules/.bin/switchboard-openapi'), ['openapi-app.mjs'], project);
+    const document = JSON.parse(stdout) as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+    const operation = document.paths['/greet/{name}']?.['post'];
+    expect(document.openapi).toBe('3.1.0');
+    expect(operation?.['operationId']).toBe('greet');
+    expect(operation?.['parameters']).toEqual([
+      { name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[a-z]+)$' } },
+    ]);
+    expect(operation?.['requestBody']).toMatchObject({
+      content: { 'application/json': { schema: { properties: { loud: { type: 'boolean' } } } } },
+    });
+    expect(Object.keys(operation?.['responses'] as object)).toEqual(['200', '400', '404', '405', '413', '415', '422']);
+  });
+
+  it('an app tested with @switchboard/testing and its vitest matchers, in JavaScript and TypeScript, with vitest from npm', {
+    timeout: 240_000,
+  }, async () => {
+    const tests = join(project, 'app-tests');
+    mkdirSync(tests);
+    writeFileSync(join(tests, 'app.mjs'), TESTED_APP);
+    writeFileSync(join(tests, 'app.test.mjs'), APP_TEST_JS);
+    writeFileSync(join(tests, 'app.test.ts'), APP_TEST_TS);
+    writeFileSync(
+      join(tests, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: ['app.test.ts'],
+      }),
+    );
+    const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
+    await run('npm', ['install', '--no-save', ...NPM_FLAGS, `vitest@${vitestVersion}`], project);
+    // The matchers' types come from the subpath import: `toHaveStatus` on vitest's expect type-checks.
+    await run(process.execPath, [tsc, '-p', join(tests, 'tsconfig.json')], project);
+    const { stdout } = await run(
+      process.execPath,
+      [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', tests, '--reporter=verbose'],
+      project,
+    );
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest colours its summary
+    const summary = stdout.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(summary).toMatch(/Tests\s+4 passed \(4\)/);
+    expect(summary).toContain('app.test.ts > answers the same over a socket');
+  });
 });
 
 /**
@@ -328,4 +411,67 @@ await debug.close();
 
 const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage];
 console.log('loaded:', others.filter((value) => typeof value === 'function').length);
+`;
+
+/** An app as a user's fork of it would export it: the kernel built without listening. */
+const TESTED_APP = `
+import { ErrorListener } from '@switchboard/error-controller';
+import { EventDispatcher, HttpKernel, JsonResponse } from '@switchboard/http-kernel';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+
+export function createKernel() {
+  const dispatcher = new EventDispatcher();
+  const routes = new RouteCollection()
+    .add('hello', '/hello', { methods: 'GET', controller: () => new JsonResponse({ hello: 'world' }) })
+    .add('create', '/items', { methods: 'POST', controller: async (request) => new JsonResponse(JSON.parse(await request.body.text()), 201) });
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
+  return new HttpKernel({ dispatcher });
+}
+`;
+
+const APP_TEST_JS = `
+import { expect, it } from 'vitest';
+import { createTestClient } from '@switchboard/testing';
+import '@switchboard/testing/vitest';
+import { createKernel } from './app.mjs';
+
+it('answers in process', async () => {
+  const client = createTestClient(createKernel());
+  const response = await client.get('/hello');
+  expect(response).toHaveStatus(200);
+  expect(response).toHaveHeader('content-type', 'application/json');
+  expect(response.json()).toEqual({ hello: 'world' });
+  expect(await client.get('/hello', { headers: { host: 'bad host' } })).toHaveStatus(400);
+  expect(await client.get('/items', { headers: { accept: 'application/json' } })).toMatchProblem({ status: 405 });
+});
+
+it('fails with the response in the message', async () => {
+  const response = await createTestClient(createKernel()).get('/hello');
+  expect(() => expect(response).toHaveStatus(404)).toThrow(/got status 200[\\s\\S]*HTTP 200[\\s\\S]*"hello":"world"/);
+});
+`;
+
+const APP_TEST_TS = `
+import { expect, it } from 'vitest';
+import { createTestClient, type TestResponse } from '@switchboard/testing';
+import '@switchboard/testing/vitest';
+import { createKernel } from './app.mjs';
+
+it('posts JSON and reads it back', async () => {
+  const client = createTestClient(createKernel(), { bodyLimit: 64 });
+  const created: TestResponse = await client.post('/items', { json: { name: 'desk' } });
+  expect(created).toHaveStatus(201);
+  expect(created.json<{ name: string }>().name).toBe('desk');
+  expect(await client.post('/items', { json: { name: 'x'.repeat(100) }, headers: { accept: 'application/json' } })).toMatchProblem({ status: 413 });
+});
+
+it('answers the same over a socket', async () => {
+  const client = await createTestClient(createKernel()).socket();
+  try {
+    expect(await client.get('/hello')).toHaveStatus(200);
+  } finally {
+    await client.close();
+  }
+});
 `;

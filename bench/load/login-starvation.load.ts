@@ -34,6 +34,8 @@ const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--im
   env: {
     ...process.env,
     APP_DEBUG: '0',
+    // The demo accounts, on purpose: the bench logs in as them.
+    ALLOW_DEMO_USERS: '1',
     PORT: '0',
     APP_HOST: '127.0.0.1',
     PGLITE_DATA_DIR: 'memory://',

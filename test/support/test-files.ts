@@ -10,7 +10,7 @@ export const TEST_FILE_GLOBS = ['packages/*/{src,test}/**/*.test.ts', 'examples/
  * property cases, or measures the heap after a full garbage collection.
  */
 const STARTS_REAL_PROCESSES =
-  /startHost(?:Process|InProcess)|createApp\(|startPostgres|startPglite|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;
+  /startHost(?:Process|InProcess)|buildHostInProcess|createApp\(|startPostgres|startPglite|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;
 /** What a test file changes for the whole process: it needs a process of its own too. */
 const CHANGES_THE_PROCESS =
   /vi\.(?:mock|doMock|stubGlobal|stubEnv)\(|process\.env\[[^\]]+\]\s*=[^=]|process\.env\.\w+\s*=[^=]|process\.chdir\(/;

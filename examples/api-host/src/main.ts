@@ -14,7 +14,7 @@ import { createConsoleLogger } from './console-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
-import { securityConfigFromEnv } from './wiring/security.js';
+import { refuseDemoUsers, securityConfigFromEnv } from './wiring/security.js';
 
 /** What README.md promises for SIGTERM and Ctrl-C: requests get 7 s, then a 503; all done within 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -64,7 +64,9 @@ async function runPrimary(config: AppConfig, workers: number): Promise<number> {
   const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
   warnIfDebugIsExposed(config, logger);
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
-  securityConfigFromEnv(config.env, logger);
+  const security = securityConfigFromEnv(config.env, logger);
+  // Refused here too, so that a cluster stops at once rather than each worker failing in turn.
+  refuseDemoUsers(security.usersFile, config.debug, config.env);
   if (config.debug && (config.env['PROFILER_REDIS_URL']?.trim() ?? '') === '') {
     logger.warn(
       { workers },

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../src/wiring/security.js';
-import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import '@switchboard/testing/vitest';
+import { buildHostInProcess, type BuiltHost } from './support/start-host.js';
 
 /**
  * Access decisions do not depend on the mode: every route of the example host, asked with no
@@ -45,11 +46,11 @@ for (const debug of [true, false]) {
   describe(`access table, APP_DEBUG=${debug ? 1 : 0}`, () => {
     const varDir = mkdtempSync(join(tmpdir(), 'api-host-access-'));
     const keys = securityConfigFromEnv({}, new MemoryLogger(), varDir);
-    let host: StartedHost;
+    let host: BuiltHost;
     const tokens: Record<Caller, string | null> = { anonymous: null, user: null, admin: null };
 
     beforeAll(async () => {
-      host = await startHostInProcess({
+      host = await buildHostInProcess({
         APP_DEBUG: debug ? '1' : '0',
         JWT_SECRET_KEY: keys.privateKeyPath,
         JWT_PUBLIC_KEY: keys.publicKeyPath,
@@ -60,13 +61,9 @@ for (const debug of [true, false]) {
         ['admin', 'admin-password'],
       ] as const) {
         const username = caller === 'user' ? 'demo' : 'admin';
-        const response = await fetch(`${host.running.url}/api/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ username, password }),
-        });
-        expect(response.status).toBe(200);
-        tokens[caller] = ((await response.json()) as { token: string }).token;
+        const response = await host.client.post('/api/token', { json: { username, password } });
+        expect(response).toHaveStatus(200);
+        tokens[caller] = response.json<{ token: string }>().token;
       }
     });
 
@@ -80,17 +77,14 @@ for (const debug of [true, false]) {
         const seen: Record<Caller, number> = { anonymous: 0, user: 0, admin: 0 };
         for (const caller of ['anonymous', 'user', 'admin'] as const) {
           const token = tokens[caller];
-          const response = await fetch(`${host.running.url}${route.path}`, {
-            method: route.method,
+          const response = await host.client.request(route.method, route.path, {
             headers: {
               accept: 'application/json',
               ...(route.body === undefined ? {} : { 'content-type': 'application/json' }),
               ...(token === null ? {} : { authorization: `Bearer ${token}` }),
             },
             ...(route.body === undefined ? {} : { body: route.body }),
-            redirect: 'manual',
           });
-          await response.arrayBuffer();
           seen[caller] = response.status;
         }
         expect(seen).toEqual(route.expected);
@@ -98,13 +92,10 @@ for (const debug of [true, false]) {
     }
 
     it('a trailing-slash redirect answers 301 to the target even with a forged token', async () => {
-      const response = await fetch(`${host.running.url}/api/items/?page=2`, {
-        headers: { authorization: 'Bearer aaa.bbb.ccc' },
-        redirect: 'manual',
-      });
-      expect(response.status).toBe(301);
-      expect(response.headers.get('location')).toBe(`${host.running.url}/api/items?page=2`);
-      expect(response.headers.get('www-authenticate')).toBeNull();
+      const response = await host.client.get('/api/items/?page=2', { headers: { authorization: 'Bearer aaa.bbb.ccc' } });
+      expect(response).toHaveStatus(301);
+      expect(response).toRedirectTo('http://localhost/api/items?page=2');
+      expect(response).not.toHaveHeader('www-authenticate');
     });
   });
 }

@@ -4,38 +4,31 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../src/wiring/security.js';
-import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import { buildHostInProcess, type BuiltHost } from './support/start-host.js';
 
 /**
- * The whole host as main.ts builds it (createApp + serve): item creation goes through the firewall,
+ * The whole host as main.ts builds it (createApp), through the test client: item creation goes through the firewall,
  * authorization and then payload mapping; the item page through the cache attribute.
  */
 describe('example host: payload mapping and cache attribute on /api/items', () => {
   const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
   const keys = securityConfigFromEnv({}, new MemoryLogger(), varDir);
-  let host: StartedHost;
-  let base: string;
+  let host: BuiltHost;
   let token: string;
 
   beforeAll(async () => {
-    host = await startHostInProcess({
+    host = await buildHostInProcess({
       JWT_SECRET_KEY: keys.privateKeyPath,
       JWT_PUBLIC_KEY: keys.publicKeyPath,
       JWT_PASSPHRASE: keys.passphrase!,
     });
-    base = host.running.url;
-    const issued = await fetch(`${base}/api/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'demo', password: 'demo-password' }),
-    });
-    token = ((await issued.json()) as { token: string }).token;
+    const issued = await host.client.post('/api/token', { json: { username: 'demo', password: 'demo-password' } });
+    token = issued.json<{ token: string }>().token;
   });
   afterAll(() => host?.stop());
 
   const create = (body: string, withToken = true) =>
-    fetch(`${base}/api/items`, {
-      method: 'POST',
+    host.client.post('/api/items', {
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',
@@ -61,12 +54,12 @@ describe('example host: payload mapping and cache attribute on /api/items', () =
 
   it('caches an item page and answers its revalidation with 304', async () => {
     const created = (await (await create(JSON.stringify({ name: 'table', quantity: 1 }))).json()) as { id: number };
-    const shown = await fetch(`${base}/api/items/${created.id}`);
+    const shown = await host.client.get(`/api/items/${created.id}`);
     expect(shown.status).toBe(200);
     expect(shown.headers.get('cache-control')).toBe('max-age=30, public, stale-while-revalidate=30');
-    const again = await fetch(`${base}/api/items/${created.id}`, { headers: { 'if-none-match': shown.headers.get('etag')! } });
+    const again = await host.client.get(`/api/items/${created.id}`, { headers: { 'if-none-match': shown.headers.get('etag')! } });
     expect(again.status).toBe(304);
-    const missing = await fetch(`${base}/api/items/999999`, { headers: { accept: 'application/json' } });
+    const missing = await host.client.get(`/api/items/999999`, { headers: { accept: 'application/json' } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-cache, private');
   });

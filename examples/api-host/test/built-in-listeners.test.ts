@@ -1,6 +1,6 @@
 /**
- * The built-in listeners as the example host registers them (debug mode, plus the middleware's
- * fall-through listener): the table of docs/events.md lists exactly these, with the same priority,
+ * The built-in listeners as the example host registers them (debug mode with the per-client rate
+ * limit on, plus the middleware's fall-through listener): the table of docs/events.md lists exactly these, with the same priority,
  * name and package, and `removeSubscriber` takes each subscriber's listeners away again.
  */
 import { readFileSync } from 'node:fs';
@@ -12,8 +12,10 @@ import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
+import * as openapi from '@switchboard/openapi';
 import * as payload from '@switchboard/payload';
 import * as profiler from '@switchboard/profiler';
+import * as rateLimit from '@switchboard/rate-limit';
 import * as router from '@switchboard/router';
 import * as security from '@switchboard/security';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -35,8 +37,10 @@ const PACKAGES: Record<string, object> = {
   'http-cache': httpCache,
   'http-kernel': httpKernel,
   'node-adapter': nodeAdapter,
+  openapi,
   payload,
   profiler,
+  'rate-limit': rateLimit,
   router,
   security,
 };
@@ -97,7 +101,9 @@ beforeAll(async () => {
     return addSubscriber.call(this, subscriber);
   });
   try {
-    app = await createApp(loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1' }), { logger: nullLogger });
+    app = await createApp(loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1', RATE_LIMIT: '1000/60s' }), {
+      logger: nullLogger,
+    });
     // The Express/Connect fall-through listener, registered the way users get it.
     nodeAdapter.createMiddleware(app.kernel, { fallThrough: true });
   } finally {

@@ -83,11 +83,13 @@ async function stopHost(host: HostProcess | undefined): Promise<void> {
 }
 
 let postgres: TestDatabaseServer;
+/** Where the clusters without a Redis of their own count logins (a cluster refuses to start without one). */
+let limitsRedis: RedisServer;
 beforeAll(async () => {
-  postgres = await startPostgres();
+  [postgres, limitsRedis] = await Promise.all([startPostgres(), RedisServer.start()]);
 });
 afterAll(async () => {
-  await postgres?.stop();
+  await Promise.all([postgres?.stop(), limitsRedis?.close()]);
 });
 
 describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
@@ -269,6 +271,8 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
   });
 
   it('with Redis stopped every worker keeps answering and its profiler says storage is unavailable; all recover when Redis is back', async () => {
+    // Only this outage's lines count: a worker that timed out connecting at startup on a busy machine logged one then.
+    const logBefore = host.log().length;
     await redis.stop();
     const reportsDown = (answer: Answer): boolean =>
       answer.status === 200 && (JSON.parse(answer.body) as { storage?: { available: boolean } }).storage?.available === false;
@@ -292,7 +296,11 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     expect(items.status).toBe(200);
 
     // One line per worker and outage, no worker lost, no error page.
-    const outageLines = host.log().match(/Profiler storage: Redis at 127\.0\.0\.1:\d+ is unavailable/g) ?? [];
+    const outageLines =
+      host
+        .log()
+        .slice(logBefore)
+        .match(/Profiler storage: Redis at 127\.0\.0\.1:\d+ is unavailable/g) ?? [];
     expect(outageLines.length).toBeGreaterThanOrEqual(3);
     expect(outageLines.length).toBeLessThanOrEqual(4);
     expect(host.log()).not.toContain('replaced by');
@@ -312,6 +320,20 @@ describe('WORKERS=4 with PostgreSQL and Redis, debug mode', () => {
     );
     expect(recovered.some((answer) => answer.status === 200 && answer.worker !== '')).toBe(true);
     expect(host.log()).toMatch(/Profiler storage: Redis at 127\.0\.0\.1:\d+ is available again/);
+  });
+
+  it('login throttling is shared through Redis: 24 wrong passwords at once, spread over the workers, admit exactly 5 password checks', async () => {
+    // One client address (the host trusts loopback as its proxy), one username, all at once on new connections.
+    const body = JSON.stringify({ username: 'demo', password: 'not-the-password' });
+    const attempts = await Promise.all(
+      Array.from({ length: 24 }, () => send(url, '/api/token', { method: 'POST', body, headers: { 'x-forwarded-for': '203.0.113.77' } })),
+    );
+    const statuses = attempts.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(19);
+    for (const refused of attempts.filter((answer) => answer.status === 429))
+      expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
+    expect(distinctWorkers(attempts).size).toBeGreaterThanOrEqual(2);
   });
 
   it('on SIGTERM to the primary: in-flight logins answered, the last profiles in Redis, every worker gone, exit 0', async () => {
@@ -360,6 +382,7 @@ describe('WORKERS=2 in production mode', () => {
       DATABASE_IDLE_TTL,
       APP_DEBUG: '0',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     const url = await host.url;
     expect(host.output()).toMatch(/debug mode OFF \(2 workers\)\n$/);
@@ -399,6 +422,7 @@ describe('WORKERS=2 in debug mode without Redis', () => {
       DATABASE_IDLE_TTL,
       APP_DEBUG: '1',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     const url = await host.url;
     expect(host.log()).toContain('Cluster: debug mode with profiles in memory: each of the 2 workers keeps its own');
@@ -445,6 +469,15 @@ describe('configurations the cluster refuses', () => {
     );
   });
 
+  it('WORKERS>1 with login throttling and no Redis: exit 78, pointing to REDIS_URL', async () => {
+    const host = await startHostProcess({ WORKERS: '2', DATABASE_URL: postgres.connectionString, APP_DEBUG: '0', API_HOST_CONFIG: '' });
+    expect(await host.exited).toBe(78);
+    expect(host.log()).toContain(
+      'Configuration error: WORKERS=2 needs REDIS_URL: login throttling and rate limits count in Redis, so that 2 workers do not each allow the limit.',
+    );
+    expect(host.output()).toBe('');
+  });
+
   it('workers that fail at startup are not forked forever: three in a row stop the cluster with exit 1', async () => {
     // Nothing listens on port 1: every worker fails to open its database.
     const host = await startHostProcess({
@@ -452,6 +485,7 @@ describe('configurations the cluster refuses', () => {
       DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/postgres',
       APP_DEBUG: '0',
       API_HOST_CONFIG: '',
+      REDIS_URL: limitsRedis.url,
     });
     expect(await host.exited).toBe(1);
     expect(host.log()).toContain('Cluster: 3 workers in a row exited before listening');

@@ -7,7 +7,6 @@ import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
 import {
   SERVER_IDLE_TIMEOUT_MS,
-  startPglite,
   startPostgres,
   type TestDatabaseServer,
 } from '../../../packages/database/test/support/database-servers.js';
@@ -27,7 +26,6 @@ import { wirePayload } from '../src/wiring/payload.js';
 const backends = [
   ['embedded PGlite (no DATABASE_URL)', async () => null],
   ['PostgreSQL (DATABASE_URL)', startPostgres],
-  ['PGlite behind a socket that drops idle sessions', startPglite],
 ] as const satisfies ReadonlyArray<readonly [string, () => Promise<TestDatabaseServer | null>]>;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

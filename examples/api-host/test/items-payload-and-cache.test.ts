@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { createTestClient, type TestClient } from '@switchboard/testing';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireDatabase } from '../src/wiring/database.js';
@@ -12,13 +12,12 @@ import { wirePayload } from '../src/wiring/payload.js';
 
 /**
  * The items API's payload mapping (POST /api/items) and cache attribute (GET /api/items/:id) with
- * this host's wirings, on embedded PGlite, over node:http. Security is left out: its steps are
+ * this host's wirings, on embedded PGlite, through the test client (the node adapter's rules, in process). Security is left out: its steps are
  * tested in items-api.test.ts; here only the payload and cache steps matter.
  */
 let database: Database;
 let databaseFolder: PgliteDataFolder | undefined;
-let http: RunningServer;
-let base: string;
+let client: TestClient;
 
 beforeAll(async () => {
   const dispatcher = new EventDispatcher<KernelEventMap>();
@@ -31,18 +30,17 @@ beforeAll(async () => {
   dispatcher.addSubscriber(new RouterListener(new Router(routes)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
-  http = await serve(new HttpKernel({ dispatcher, argumentResolver }), { port: 0, handleSignals: false });
-  base = http.url;
+  client = createTestClient(new HttpKernel({ dispatcher, argumentResolver }));
 });
 
 afterAll(async () => {
-  await http?.close();
+  await client?.settled();
   await database?.close();
   await databaseFolder?.remove();
 });
 
 const create = (body: string, contentType = 'application/json') =>
-  fetch(`${base}/api/items`, { method: 'POST', headers: { 'content-type': contentType, accept: 'application/json' }, body });
+  client.post('/api/items', { headers: { 'content-type': contentType, accept: 'application/json' }, body });
 
 describe('POST /api/items maps its payload', () => {
   it('creates from a valid body, trimmed and without unknown members', async () => {
@@ -54,7 +52,7 @@ describe('POST /api/items maps its payload', () => {
   });
 
   it('refuses bad payloads with problem documents, writing nothing', async () => {
-    const countBefore = ((await (await fetch(`${base}/api/items`)).json()) as unknown[]).length;
+    const countBefore = ((await (await client.get(`/api/items`)).json()) as unknown[]).length;
     const cases: Array<[string, string, number]> = [
       ['{"name":', 'application/json', 400],
       ['name=desk&quantity=1', 'application/x-www-form-urlencoded', 415],
@@ -71,25 +69,25 @@ describe('POST /api/items maps its payload', () => {
       { path: '/name', message: 'Required: a non-empty string.' },
       { path: '/quantity', message: 'Required: a whole number from 0 to 1000000.' },
     ]);
-    expect(((await (await fetch(`${base}/api/items`)).json()) as unknown[]).length).toBe(countBefore);
+    expect(((await (await client.get(`/api/items`)).json()) as unknown[]).length).toBe(countBefore);
   });
 });
 
 describe('GET /api/items/:id carries the cache attribute', () => {
   it('sends Cache-Control and an ETag, answers a revalidation with 304, and a deleted item with an uncached 404', async () => {
     const created = (await (await create(JSON.stringify({ name: 'lamp', quantity: 1 }))).json()) as { id: number };
-    const shown = await fetch(`${base}/api/items/${created.id}`);
+    const shown = await client.get(`/api/items/${created.id}`);
     expect(shown.status).toBe(200);
     expect(shown.headers.get('cache-control')).toBe('max-age=30, public, stale-while-revalidate=30');
     const etag = shown.headers.get('etag');
     expect(etag).toMatch(new RegExp(`^"item-${created.id}-\\d+"$`));
 
-    const revalidated = await fetch(`${base}/api/items/${created.id}`, { headers: { 'if-none-match': etag! } });
+    const revalidated = await client.get(`/api/items/${created.id}`, { headers: { 'if-none-match': etag! } });
     expect(revalidated.status).toBe(304);
     expect(await revalidated.text()).toBe('');
 
     await database.connection.query('DELETE FROM items WHERE id = $1', [created.id]);
-    const gone = await fetch(`${base}/api/items/${created.id}`, { headers: { 'if-none-match': etag!, accept: 'application/json' } });
+    const gone = await client.get(`/api/items/${created.id}`, { headers: { 'if-none-match': etag!, accept: 'application/json' } });
     expect(gone.status).toBe(404);
     expect(gone.headers.get('cache-control')).toBe('no-cache, private');
     expect(gone.headers.get('etag')).toBeNull();

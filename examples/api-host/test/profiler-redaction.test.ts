@@ -4,6 +4,9 @@
  * page or a log line; and a response shared caches may store never carries a URL built from the
  * client's Host header.
  */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { pgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
@@ -97,6 +100,83 @@ describe('bearer-shaped credentials outside Authorization', () => {
     const notFoundLine = host.lines.find((line) => line.includes('request.ERROR') && line.includes('No route found'));
     expect(notFoundLine).toContain(`${host.url}/session/[redacted]`);
     expect(notFoundLine).toContain('http://127.0.0.1/start?t=[redacted]');
+  });
+});
+
+describe('secrets sent in headers named like secrets, query parameters named like secrets and Referer userinfo', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'profiler-redaction-'));
+  const directory = join(scratch, 'profiles');
+  let host: LoggedHost;
+
+  beforeAll(async () => {
+    host = await startLoggedHost({ PROFILER_DIR: directory });
+  });
+  afterAll(async () => {
+    await host.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  /** Every value below is a secret; none may appear in a stored profile, a page, or a profile file. */
+  const SECRETS = {
+    password: 'pw-query-7d1e2a',
+    passwd: 'pw-passwd-93c1b0',
+    secret: 'query-secret-4f0aa1',
+    token: 'query-token-55e9c3',
+    api_key: 'query-api-key-a61f08',
+    apikey: 'query-apikey-0b7d2e',
+    access_token: 'query-access-token-c3a9f1',
+    client_secret: 'query-client-secret-71bd0e',
+  };
+  const HEADER_SECRETS = {
+    'x-api-key': 'header-api-key-2c8e4d',
+    'x-auth-token': 'header-auth-token-9a0f13',
+    'x-amz-security-token': 'header-amz-token-6b3c7e',
+    'x-upload-session-token': 'header-session-token-e40d95',
+  };
+  const REFERER_USER = 'referer-user-18f2ac';
+  const REFERER_PASSWORD = 'referer-password-d09b37';
+
+  it('are redacted in the stored profile (on disk and in every page) and in log lines, and profile files are 0600 in a 0700 folder', async () => {
+    const query = new URLSearchParams({ ...SECRETS, visible: 'keep-this-value' }).toString();
+    const response = await fetch(`${host.url}/api/nowhere?${query}`, {
+      headers: {
+        ...HEADER_SECRETS,
+        referer: `https://${REFERER_USER}:${REFERER_PASSWORD}@app.example/start?password=${SECRETS.password}`,
+      },
+    });
+    await response.text();
+    expect(response.status).toBe(404);
+    const token = response.headers.get('x-debug-token')!;
+    const previous = response.headers.get('x-previous-debug-token')!;
+
+    const shown = [await saved(host.url, token), await saved(host.url, previous)];
+    for (const panel of ['request', 'exception', 'logger', 'router', 'events']) {
+      shown.push(await (await fetch(`${host.url}/_profiler/${previous}?panel=${panel}`)).text());
+    }
+    shown.push(await (await fetch(`${host.url}/_profiler/?format=json`)).text());
+    shown.push(await (await fetch(`${host.url}/_profiler/`)).text());
+    // The files are written behind the response: wait for both, within bounds.
+    for (let i = 0; i < 200 && !(existsSync(join(directory, `${token}.json`)) && existsSync(join(directory, `${previous}.json`))); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const files = readdirSync(directory);
+    expect(files).toEqual(expect.arrayContaining([`${token}.json`, `${previous}.json`, 'index.jsonl']));
+    const onDisk = files.map((name) => readFileSync(join(directory, name), 'latin1'));
+
+    const secrets = [...Object.values(SECRETS), ...Object.values(HEADER_SECRETS), REFERER_USER, REFERER_PASSWORD];
+    const logged = host.lines.join('');
+    for (const text of [...shown, ...onDisk, logged]) {
+      for (const secret of secrets) expect(text.includes(secret), secret).toBe(false);
+    }
+    // The 404's log line quotes the Referer, with its secrets hidden.
+    expect(logged).toContain('(from "https://[redacted]@app.example/start?password=[redacted]")');
+    // What is not a secret is still there: the test would see a leak.
+    expect(shown[1]).toContain('keep-this-value');
+    expect(onDisk.join('')).toContain('keep-this-value');
+    expect(shown[1]).toContain('https://[redacted]@app.example/start?password=[redacted]');
+
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+    for (const name of files) expect(statSync(join(directory, name)).mode & 0o777, name).toBe(0o600);
   });
 });
 

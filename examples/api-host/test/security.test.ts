@@ -142,7 +142,7 @@ describe('example host security (POST /api/token, GET /api/me, GET /api/admin)',
   it('a malformed token request → 400 through the error flow', async () => {
     const response = await call('POST', '/api/token', { 'content-type': 'application/json' }, '{"username":');
     expect(response.status).toBe(400);
-    expect(response.json()).toMatchObject({ detail: 'The body must be JSON: {"username": "…", "password": "…"}.' });
+    expect(response.json().detail).toMatch(/^The request body is not valid JSON/);
   });
 
   it('GET /api/me without a token → 401 JWT Token not found', async () => {

@@ -1,4 +1,5 @@
 import { nullLogger, type Logger } from '@switchboard/http-kernel';
+import { DatabaseTimeoutError } from './database-timeout-error.js';
 import type { ExpiringConnection } from './expiring-connection.js';
 import type { PgQueryable, PgQueryableLike, PgQueryResultLike } from './pg-like.js';
 
@@ -49,15 +50,29 @@ export abstract class PgConnection<T extends PgQueryableLike> implements Expirin
     return this.#current?.openedAt ?? null;
   }
 
-  async query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgQueryResultLike<Row>> {
-    const handle = this.#handle();
-    handle.inFlight++;
-    try {
-      await handle.ready;
+  /** A timeout (the pool's `connectionTimeoutMillis`, the server's `statement_timeout`…) rejects with a `DatabaseTimeoutError`. */
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<PgQueryResultLike<Row>> {
+    return this.#using(async (handle) => {
       if (!this.oneQueryAtATime) return (await handle.pg.query(text, values)) as PgQueryResultLike<Row>;
       const result = handle.tail.then(() => handle.pg.query(text, values));
       handle.tail = result.catch(() => undefined);
       return (await result) as PgQueryResultLike<Row>;
+    });
+  }
+
+  /** Runs `work` on the current handle (opened if need be), counted as running on it so that closing waits for it. */
+  protected withHandle<R>(work: (pg: T) => Promise<R>): Promise<R> {
+    return this.#using((handle) => work(handle.pg));
+  }
+
+  async #using<R>(work: (handle: Handle<T>) => Promise<R>): Promise<R> {
+    const handle = this.#handle();
+    handle.inFlight++;
+    try {
+      await handle.ready;
+      return await work(handle);
+    } catch (error) {
+      throw DatabaseTimeoutError.from(error, this.name);
     } finally {
       handle.inFlight--;
       if (handle.retiring && handle.inFlight === 0) handle.endNow?.();

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
 import { IdleConnectionListener, PgClientConnection, PgPoolConnection, type ExpiringConnection, type PgQueryable } from '../src/index.js';
-import { SERVER_IDLE_TIMEOUT_MS, startPglite, startPostgres, type TestDatabaseServer } from './support/database-servers.js';
+import { SERVER_IDLE_TIMEOUT_MS, startPostgres, type TestDatabaseServer } from './support/database-servers.js';
 
 /** Longer than the server's idle limit, so any connection left open across it is dead. */
 const IDLE_PAUSE_MS = SERVER_IDLE_TIMEOUT_MS + 600;
@@ -28,10 +28,7 @@ function databaseKernel(connection: PgQueryable & ExpiringConnection, step: bool
   };
 }
 
-describe.each([
-  ['PostgreSQL', startPostgres],
-  ['PGlite', startPglite],
-] as const)('idle connections against %s', (_kind, start) => {
+describe.each([['PostgreSQL', startPostgres]] as const)('idle connections against %s', (_kind, start) => {
   let server: TestDatabaseServer;
   const opened: Array<{ end(): Promise<void> }> = [];
   const newClient = () => {
@@ -104,6 +101,23 @@ describe.each([
     await closed;
     const next = await connection.query<{ one: number }>('SELECT 1 AS one');
     expect(next.rows).toEqual([{ one: 1 }]);
+    await connection.close();
+  });
+
+  it('a pool transaction commits as a whole, or rolls back as a whole when its work throws', async () => {
+    const connection = new PgPoolConnection({ createPool: newPool });
+    await connection.query('DROP TABLE IF EXISTS tx_notes; CREATE TABLE tx_notes (n int)');
+    await connection.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_notes VALUES (1)');
+      await tx.query('INSERT INTO tx_notes VALUES (2)');
+    });
+    const failed = connection.transaction(async (tx) => {
+      await tx.query('INSERT INTO tx_notes VALUES (3)');
+      throw new Error('the work failed');
+    });
+    await expect(failed).rejects.toThrow('the work failed');
+    expect((await connection.query('SELECT n FROM tx_notes ORDER BY n')).rows).toEqual([{ n: 1 }, { n: 2 }]);
+    await connection.query('DROP TABLE tx_notes');
     await connection.close();
   });
 

@@ -56,6 +56,19 @@ describe('ProblemJsonErrorRenderer', () => {
     expect((debug['causes'] as Array<{ message: string }>).map((c) => c.message)).toEqual(['upstream call failed', 'socket hang up']);
   });
 
+  it('writes the errors of one status alike only when they carry no details', () => {
+    const renderer = new ProblemJsonErrorRenderer({ debug: false });
+    const render = (error: HttpError) => JSON.parse(renderer.render(flattenError(error)).body) as Record<string, unknown>;
+    const plain = { type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'Unprocessable Content' };
+    expect(render(new HttpError(422, 'first'))).toEqual(plain);
+    expect(render(new HttpError(422, 'second', { details: { violations: ['name'] } }))).toEqual({ ...plain, violations: ['name'] });
+    expect(render(new HttpError(422, 'third'))).toEqual(plain);
+    // The same status with another reason phrase (a flattened error built by hand) is written as it says.
+    const renamed = { ...flattenError(new HttpError(422, 'fourth')), statusText: 'Invalid' };
+    expect(JSON.parse(renderer.render(renamed).body)).toMatchObject({ title: 'Invalid', detail: 'Invalid' });
+    expect(render(new NotFoundHttpError('missing'))).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+
   it('survives details that JSON cannot encode as is', () => {
     const cyclic: Record<string, unknown> = { n: 10n };
     cyclic['self'] = cyclic;

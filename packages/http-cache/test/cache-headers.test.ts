@@ -8,16 +8,17 @@ import {
 } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, defineCache, type CacheOptions } from '../src/index.js';
-import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { createTestClient, type TestClient, type TestResponse } from '@switchboard/testing';
+import { hostKernel } from '../../../test/kit/host-kernel.js';
 
-let app: TestServer;
+let client: TestClient;
 
 function answering(cache: CacheOptions, response: () => Response = () => new JsonResponse({ ok: true })) {
   return { controller: defineController([], response), defaults: { _cache: cache } };
 }
 
-beforeAll(async () => {
-  app = await startHostServer(
+beforeAll(() => {
+  const { kernel } = hostKernel(
     {
       'GET /public': answering({ public: true, maxAge: 60 }),
       'GET /private': answering({ public: false, maxAge: 30 }),
@@ -40,11 +41,12 @@ beforeAll(async () => {
     },
     { subscribers: [new CacheAttributeListener()] },
   );
+  client = createTestClient(kernel);
 });
-afterAll(() => app.close());
+afterAll(() => client.settled());
 
-async function get(path: string, headers: Record<string, string> = {}): Promise<globalThis.Response> {
-  return fetch(app.origin + path, { headers: { accept: 'application/json', ...headers } });
+function get(path: string, headers: Record<string, string> = {}): Promise<TestResponse> {
+  return client.get(path, { headers: { accept: 'application/json', ...headers } });
 }
 
 describe('Cache-Control from the _cache route option', () => {
@@ -93,7 +95,7 @@ describe('errors are never cached', () => {
   });
 
   it('turns a misspelt option into a clear server error rather than ignoring it', async () => {
-    const response = await fetch(`${app.origin}/typo`, { headers: { accept: 'text/plain' } });
+    const response = await client.get('/typo', { headers: { accept: 'text/plain' } });
     expect(response.status).toBe(500);
     expect(response.headers.get('cache-control')).toBe('no-cache, private');
     expect(() => defineCache({ maxAge: -1 })).toThrow(/whole number of seconds/);

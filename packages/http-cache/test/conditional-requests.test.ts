@@ -1,8 +1,8 @@
 import { defineController, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, entityTag } from '../src/index.js';
-import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
-import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
+import { createTestClient, type TestClient, type TestResponse } from '@switchboard/testing';
+import { hostKernel, type TestKernel } from '../../../test/kit/host-kernel.js';
 
 const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
   a: { version: 7, updatedAt: new Date('2026-03-01T10:00:00Z') },
@@ -10,7 +10,8 @@ const ITEMS: Record<string, { version: number; updatedAt: Date }> = {
 };
 const UPDATED_A = ITEMS['a']!.updatedAt.toUTCString();
 
-let app: TestServer;
+let app: TestKernel;
+let client: TestClient;
 /** Controller runs per route: a 304 must be answered without running it. */
 const runs: Record<string, number> = {};
 let payloadStepRuns = 0;
@@ -22,8 +23,8 @@ function show(route: string) {
   });
 }
 
-beforeAll(async () => {
-  app = await startHostServer(
+beforeAll(() => {
+  app = hostKernel(
     {
       'GET /items/:id': {
         controller: show('etag'),
@@ -64,11 +65,12 @@ beforeAll(async () => {
   );
   // Stands for payload mapping (0): a 304 decided at 10 must skip it.
   app.dispatcher.on('kernel.controller_arguments', () => void payloadStepRuns++, 0, { name: 'TestPayloadStep' });
+  client = createTestClient(app.kernel);
 });
-afterAll(() => app.close());
+afterAll(() => client.settled());
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<globalThis.Response> {
-  return fetch(app.origin + path, { method, headers });
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<TestResponse> {
+  return client.request(method, path, { headers });
 }
 
 describe('ETag and If-None-Match', () => {
@@ -159,9 +161,14 @@ describe('Last-Modified and If-Modified-Since', () => {
   });
 
   it('gives a 304 over a raw HTTP/1.1 connection no body bytes', async () => {
-    const raw = await nodeHttpRequest(app.origin, '/dated/a', { headers: { 'if-modified-since': UPDATED_A } });
-    expect(raw.status).toBe(304);
-    expect(raw.body).toBe('');
-    expect(raw.headers['content-length']).toBeUndefined();
+    const wire = await client.socket();
+    try {
+      const raw = await wire.get('/dated/a', { headers: { 'if-modified-since': UPDATED_A } });
+      expect(raw.status).toBe(304);
+      expect(raw.body.byteLength).toBe(0);
+      expect(raw.headers.get('content-length')).toBeNull();
+    } finally {
+      await wire.close();
+    }
   });
 });

@@ -1,14 +1,15 @@
 import { defineController, JsonResponse, NotFoundHttpError, type DispatchTrace } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, defineCache } from '../src/index.js';
-import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { createTestClient, type TestClient } from '@switchboard/testing';
+import { hostKernel } from '../../../test/kit/host-kernel.js';
 
 const ITEMS = new Map([['1', { name: 'lamp', version: 4 }]]);
-let server: TestServer;
+let client: TestClient;
 const traces: DispatchTrace[] = [];
 
-beforeAll(async () => {
-  server = await startHostServer(
+beforeAll(() => {
+  const { kernel } = hostKernel(
     {
       'GET /items/:id': {
         controller: defineController(['id'], (id: string) => {
@@ -30,16 +31,17 @@ beforeAll(async () => {
     // What the profiler's events panel reads.
     { subscribers: [new CacheAttributeListener()], tracer: (trace) => traces.push(trace) },
   );
+  client = createTestClient(kernel);
 });
-afterAll(() => server.close());
+afterAll(() => client.settled());
 
 describe('the _cache route default through the real router', () => {
   it('caches a found item and answers a revalidation with 304', async () => {
-    const first = await fetch(`${server.origin}/items/1`);
+    const first = await client.get('/items/1');
     expect(first.status).toBe(200);
     expect(first.headers.get('cache-control')).toBe('max-age=120, public');
     expect(first.headers.get('etag')).toBe('"item-1-v4"');
-    const again = await fetch(`${server.origin}/items/1`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+    const again = await client.get('/items/1', { headers: { 'if-none-match': first.headers.get('etag')! } });
     expect(again.status).toBe(304);
     expect(again.headers.get('cache-control')).toBe('max-age=120, public');
   });
@@ -50,7 +52,7 @@ describe('the _cache route default through the real router', () => {
       ['GET', '/nothing', 404],
       ['POST', '/items/1', 405],
     ] as const) {
-      const response = await fetch(server.origin + path, { method, headers: { accept: 'application/json' } });
+      const response = await client.request(method, path, { headers: { accept: 'application/json' } });
       expect(response.status, `${method} ${path}`).toBe(status);
       expect(response.headers.get('cache-control')).toBe('no-cache, private');
       expect(response.headers.get('etag')).toBeNull();
@@ -59,7 +61,7 @@ describe('the _cache route default through the real router', () => {
 
   it('shows both steps, by name and priority, in the dispatch traces the profiler reads', async () => {
     traces.length = 0;
-    await fetch(`${server.origin}/items/1`);
+    await client.get('/items/1');
     const called = traces.flatMap((trace) => trace.called.map((call) => `${trace.eventName} ${call.priority} ${call.name}`));
     expect(called).toContain('kernel.controller_arguments 10 CacheAttributeListener.onControllerArguments');
     expect(called).toContain('kernel.response -10 CacheAttributeListener.onKernelResponse');

@@ -14,6 +14,7 @@ export {
 } from './dispatcher/traceable-event-dispatcher.js';
 export type {
   DispatchableEvent,
+  ListenerFailure,
   EventDispatcherInterface,
   EventMap,
   EventName,
@@ -26,10 +27,11 @@ export type {
 } from './dispatcher/types.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
-export { isThenable, type MaybePromise } from './internal/maybe-promise.js';
+export type { MaybePromise } from './internal/maybe-promise.js';
 export {
   AttributeBag,
   Request,
+  RequestStack,
   type ClientConnection,
   type DuplicateOverrides,
   type RequestAttributes,
@@ -37,7 +39,6 @@ export {
   type RequestInit,
   type Scheme,
 } from './http/request.js';
-export { RequestStack } from './http/request-stack.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
@@ -81,8 +82,8 @@ export {
 } from './error/http-error.js';
 
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
-export type { HttpKernelInterface } from './kernel/http-kernel-interface.js';
-export { RequestType } from './kernel/request-type.js';
+export type { HttpKernelInterface } from './contract/http-kernel-interface.js';
+export { RequestType } from './contract/request-type.js';
 export {
   KERNEL_LISTENER_CHANNEL,
   KERNEL_REQUEST_CHANNEL,

@@ -14,6 +14,7 @@ import {
   Response,
   TraceableEventDispatcher,
   type Controller,
+  type DispatchTrace,
   type EventDispatcherInterface,
   type KernelEventMap,
   type RequestStack,
@@ -257,6 +258,53 @@ describe('HttpKernel errors', () => {
     const response = await h.kernel.handle(get('/', ok));
     expect(response.status).toBe(404);
     expect(h.events).toEqual(['kernel.request main', 'kernel.exception main', 'kernel.response main', 'kernel.finish_request main']);
+  });
+
+  it('takes a kernel.request failure (failWith) through the same path as a throw, without one', async () => {
+    const runs = (['throw', 'failWith'] as const).map((how) => {
+      const traces: DispatchTrace[] = [];
+      const plain = new EventDispatcher<KernelEventMap>();
+      const traced = new TraceableEventDispatcher(plain, (trace) => traces.push(trace));
+      const seen: string[] = [];
+      plain.on(
+        'kernel.request',
+        (event) => {
+          const error = new NotFoundHttpError('No route');
+          if (how === 'throw') throw error;
+          event.failWith(error);
+        },
+        8,
+        { name: 'router' },
+      );
+      plain.on('kernel.request', () => void seen.push('later request listener'), 0, { name: 'later' });
+      plain.on('kernel.exception', (event) => {
+        seen.push(`exception ${(event.throwable as Error).message}`);
+        event.setResponse(new Response('handled'));
+      });
+      plain.on('kernel.response', (event) => void seen.push(`response ${event.response.status}`));
+      return { plain, traced, traces, seen };
+    });
+    for (const run of runs) {
+      // Untraced: the kernel answers at once, with the error's status.
+      const response = new HttpKernel({ dispatcher: run.plain }).handleEagerly(get('/', ok)) as Response;
+      expect(response.status).toBe(404);
+      await new HttpKernel({ dispatcher: run.traced }).handle(get('/', ok));
+    }
+    const [thrown, failed] = runs;
+    expect(failed!.seen).toEqual(thrown!.seen);
+    expect(failed!.seen).toEqual(['exception No route', 'response 404', 'exception No route', 'response 404']);
+    // The profiler's trace shows the failing listener as one that threw, the dispatch ended by its error.
+    const requestTrace = (run: (typeof runs)[number]) => {
+      const trace = run.traces.find((t) => t.eventName === 'kernel.request')!;
+      return {
+        called: trace.called.map(({ name, threw }) => ({ name, threw })),
+        notCalled: trace.notCalled,
+        stoppedBy: trace.stoppedBy,
+        error: (trace.error as Error).message,
+      };
+    };
+    expect(requestTrace(failed!)).toEqual(requestTrace(thrown!));
+    expect(requestTrace(failed!)).toMatchObject({ called: [{ name: 'router', threw: true }], notCalled: [], stoppedBy: null });
   });
 
   it('forces the error status and headers onto a 200 answer, and 500 for a non-HTTP error', async () => {

@@ -4,8 +4,14 @@
  * @module
  */
 export { createRequestListener, NodeAdapter, type NodeRequestListener } from './node-adapter.js';
-export { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT_MS, type NodeAdapterOptions } from './adapter-options.js';
-export { NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
+export {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_BODY_TIMEOUT_MS,
+  resolveAdapterOptions,
+  type NodeAdapterOptions,
+  type ResolvedAdapterOptions,
+} from './adapter-options.js';
+export { NodeRequestFactory, type NodeIncomingRequest, type RequestHead } from './request/node-request-factory.js';
 export { parseRequestTarget, type RequestTarget } from './request/request-target.js';
 export { IncomingBody } from './request/incoming-body.js';
 export type { BodyLimits } from './request/limited-body.js';
@@ -13,6 +19,7 @@ export { TrustedProxies } from './request/trusted-proxies.js';
 export { TrustedHosts } from './request/trusted-hosts.js';
 export { InvalidRequestError } from './request/invalid-request-error.js';
 export { writeResponse } from './response/response-writer.js';
+export { plainAnswer } from './response/plain-response.js';
 export type { NodeServerResponse } from './response/node-response.js';
 export { createMiddleware, type ConnectMiddleware, type MiddlewareOptions } from './middleware/connect-middleware.js';
 export { UnmatchedRequestListener } from './middleware/unmatched-request-listener.js';

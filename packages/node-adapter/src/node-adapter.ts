@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { isThenable, logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
-import { describeError, handleEagerlyWith } from '@switchboard/http-kernel/internal';
+import { logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import { andThen, attempt, describeError, fromThenable, handleEagerlyWith } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
@@ -77,20 +77,13 @@ export class NodeAdapter {
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
     this.#track(res);
-    let outcome: Response | Promise<Response>;
-    try {
-      outcome = handleEagerlyWith(this.#kernel, request);
-    } catch (error) {
-      this.#kernelFailed(req, res, request, error, http2);
-      return;
-    }
-    if (!isThenable(outcome)) {
-      this.#answer(req, res, request, outcome, http2, next);
-      return;
-    }
-    outcome.then(
-      (response) => this.#answer(req, res, request, response, http2, next),
-      (error: unknown) => this.#kernelFailed(req, res, request, error, http2),
+    // Answered in the same turn when the kernel answers at once (a promise only when it had to wait).
+    void attempt(
+      () =>
+        andThen(fromThenable(handleEagerlyWith(this.#kernel, request)), (response) =>
+          this.#answer(req, res, request, response, http2, next),
+        ),
+      (error) => this.#kernelFailed(req, res, request, error, http2),
     );
   }
 

@@ -4,7 +4,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { defineTypedController, mapPayload } from '../src/index.js';
-import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { createTestClient, type TestClient, type TestResponse } from '@switchboard/testing';
+import { hostKernel } from '../../../test/kit/host-kernel.js';
 import { payloadWiring } from './support/payload-wiring.js';
 
 const zodItem = z.object({
@@ -20,7 +21,7 @@ const valibotItem = v.object({
 });
 
 const MAX_BODY_BYTES = 2048;
-let app: TestServer;
+let client: TestClient;
 /** Payloads each controller was called with: a rejected payload must never show up here. */
 const received: unknown[] = [];
 
@@ -39,21 +40,22 @@ const createWithValibot = defineTypedController([mapPayload('item', { from: 'jso
   return new JsonResponse({ created: item }, 201);
 });
 
-beforeAll(async () => {
-  app = await startHostServer(
+beforeAll(() => {
+  const { kernel } = hostKernel(
     { 'POST /zod/items': createWithZod, 'POST /valibot/items': createWithValibot },
     payloadWiring({ maxBodyBytes: MAX_BODY_BYTES }),
   );
+  client = createTestClient(kernel);
 });
-afterAll(() => app.close());
+afterAll(() => client.settled());
 
-async function post(path: string, body: string, contentType: string | null = 'application/json'): Promise<globalThis.Response> {
+function post(path: string, body: string, contentType: string | null = 'application/json'): Promise<TestResponse> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (contentType !== null) headers['content-type'] = contentType;
-  return fetch(app.origin + path, { method: 'POST', headers, body });
+  return client.post(path, { headers, body });
 }
 
-async function problemOf(response: globalThis.Response): Promise<Record<string, unknown>> {
+async function problemOf(response: TestResponse): Promise<Record<string, unknown>> {
   expect(response.headers.get('content-type')).toBe('application/problem+json');
   return (await response.json()) as Record<string, unknown>;
 }
@@ -133,8 +135,7 @@ describe.each([
   });
 
   it('answers 400 for a body that is not UTF-8', async () => {
-    const response = await fetch(app.origin + path, {
-      method: 'POST',
+    const response = await client.post(path, {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]),
     });
@@ -159,9 +160,11 @@ describe.each([
   });
 
   it('answers 413 for a chunked body that goes over the limit while read', async () => {
+    // Chunked framing exists only on the wire.
+    const wire = await client.socket();
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const outgoing = httpRequest(
-        `${app.origin}${path}`,
+        `${wire.serverUrl}${path}`,
         { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' } },
         (incoming) => {
           let text = '';
@@ -174,7 +177,7 @@ describe.each([
       // No Content-Length: node sends it chunked, so only counting the bytes can catch it.
       for (let i = 0; i < 8; i++) outgoing.write(i === 0 ? '{"name":"' : 'x'.repeat(512));
       outgoing.end('","price":1}');
-    });
+    }).finally(() => wire.close());
     expect(status).toBe(413);
     expect(JSON.parse(body)).toMatchObject({ status: 413 });
   });

@@ -10,7 +10,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload, RequestPayloadValueResolver, type Violation } from '../src/index.js';
-import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
+import { createTestClient, type TestClient, type TestResponse } from '@switchboard/testing';
+import { hostKernel } from '../../../test/kit/host-kernel.js';
 import { payloadWiring } from './support/payload-wiring.js';
 
 /** A Standard Schema written by hand: async, with a key that needs escaping in a JSON Pointer. */
@@ -27,13 +28,13 @@ const handWritten: StandardSchemaV1<unknown, { ok: true }> = {
 };
 
 const noteSchema = z.object({ text: z.string() });
-let app: TestServer;
+let client: TestClient;
 let calls = 0;
 /** Receives the kernel's dispatch traces while set. */
 let onTrace: DispatchTracer | null = null;
 
-beforeAll(async () => {
-  app = await startHostServer(
+beforeAll(() => {
+  const { kernel, dispatcher } = hostKernel(
     {
       'POST /hand-written': defineController([mapPayload('body', { from: 'json', schema: handWritten })], (body: { ok: true }) => {
         calls++;
@@ -56,7 +57,7 @@ beforeAll(async () => {
     { ...payloadWiring(), tracer: (trace) => onTrace?.(trace) },
   );
   // An authorization check at its usual priority (20) refusing one route: the payload step (0) must not run.
-  app.dispatcher.on(
+  dispatcher.on(
     'kernel.controller_arguments',
     (event) => {
       if (event.request.attributes.get('_route') === 'POST /guarded') throw new AccessDeniedHttpError();
@@ -64,11 +65,12 @@ beforeAll(async () => {
     20,
     { name: 'TestAuthorization.onControllerArguments' },
   );
+  client = createTestClient(kernel);
 });
-afterAll(() => app.close());
+afterAll(() => client.settled());
 
-function post(path: string, body: string): Promise<globalThis.Response> {
-  return fetch(app.origin + path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+function post(path: string, body: string): Promise<TestResponse> {
+  return client.post(path, { headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
 }
 
 describe('payload resolution', () => {
@@ -91,7 +93,7 @@ describe('payload resolution', () => {
   });
 
   it('uses the declared default for an empty body, and validates a present one', async () => {
-    const empty = await fetch(`${app.origin}/optional-note`, { method: 'POST' });
+    const empty = await client.post('/optional-note');
     expect(await empty.json()).toEqual({ note: null });
     const present = await post('/optional-note', '{"text":"hi"}');
     expect(await present.json()).toEqual({ note: { text: 'hi' } });

@@ -4,8 +4,6 @@ import {
   DEFAULT_SEARCH_LIMIT,
   matchesSearch,
   resolveBounds,
-  resolveMaxPendingWrites,
-  summaryOf,
   type ProfileData,
   type ProfilerStorage,
   type ProfilerStorageStatus,
@@ -13,29 +11,19 @@ import {
   type ProfileSummary,
   type StorageBounds,
 } from '@switchboard/profiler';
+import { mergeQueuedAndStored, WriteBehindQueue, type QueuedProfile, type WriteBoundsOptions } from '@switchboard/profiler/storage';
 import { DEFAULT_KEY_PREFIX, highestScoreAt, indexEntryOf, lowestScoreAt, RedisKeys, type IndexEntry } from './redis-keys.js';
 import { WRITE_SCRIPT } from './write-script.js';
 
-export interface RedisProfilerStorageOptions extends StorageBounds {
+export interface RedisProfilerStorageOptions extends StorageBounds, WriteBoundsOptions {
   /** `redis://[[user]:password@]host[:port][/database]` (`rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
   url?: string;
   /** Prefix of every key written; apps sharing one Redis each use their own. Default `switchboard:profiler:`. */
   keyPrefix?: string;
-  /**
-   * Most profiles waiting in memory for Redis (default 256, a few MiB). While Redis is down or
-   * slow, the oldest waiting profile is dropped for each new one past this: its token answers 404.
-   */
-  maxPendingWrites?: number;
   /** A command not answered within this time fails, and counts as Redis being unavailable. Default 2,000 ms. */
   commandTimeoutMs?: number;
   /** Told once when Redis becomes unavailable, once when it is back, and once when writes fall behind. */
   logger?: Logger;
-}
-
-interface PendingProfile {
-  readonly summary: ProfileSummary;
-  /** Serialised when queued: the buffer's memory is that of its strings. */
-  readonly json: string;
 }
 
 interface Outage {
@@ -45,8 +33,6 @@ interface Outage {
 
 /** A storage only ever names keys after tokens of this shape. */
 const SAFE_TOKEN = /^[0-9a-f]{1,64}$/;
-/** Profiles sent in one script call. */
-const WRITE_BATCH = 32;
 /** Summaries read per round trip while a search filters (by URL, say) what the indexes cannot. */
 const SEARCH_PAGE = 100;
 /** After a failed write, the next attempt waits this long, unless the client reconnects first. */
@@ -62,9 +48,10 @@ const CLIENT_QUEUE_LIMIT = 1_000;
  * IP, method, status and type) that `find` and `latest` read newest first; one Lua script writes a
  * batch of profiles and evicts the oldest past `maxProfiles` atomically (see `RedisKeys`).
  *
- * `write` never waits for Redis: it queues the profile (readable at once from this process) for a
- * single background writer. The queue is bounded (`maxPendingWrites`): while Redis is down or slow,
- * the oldest waiting profiles are dropped and counted (`droppedWrites`). An outage is logged once
+ * `write` never waits for Redis: it queues the profile (readable at once from this process) in a
+ * `WriteBehindQueue`, whose single writer sends batches while Redis is available. While Redis is
+ * down or slow, the oldest waiting profiles are dropped past the queue's bounds and counted
+ * (`droppedWrites`). An outage is logged once
  * when it starts and once when it ends, `status` says it to the profiler pages, reads and searches
  * answer from what this process still holds, and no Redis error reaches the caller. `close` writes
  * what is queued (bounded in time) and closes the connection at shutdown.
@@ -76,28 +63,18 @@ export class RedisProfilerStorage implements ProfilerStorage {
   readonly #client;
   readonly #keys: RedisKeys;
   readonly #bounds: Required<StorageBounds>;
-  readonly #maxPending: number;
   readonly #logger: Logger | null;
   readonly #now: () => number;
   readonly #timeoutMs: number;
   /** `host:port/database`: the URL without its credentials, for messages. */
   readonly #location: string;
-  /** Queued, not being written yet, oldest first. */
-  readonly #pending = new Map<string, PendingProfile>();
-  /** Being written by the current batch. */
-  readonly #inFlight = new Map<string, PendingProfile>();
+  readonly #queue: WriteBehindQueue;
   /** Tokens stored in Redis as of the last write, by any process: `has` answers from it and the queues. */
   #stored = new Set<string>();
   #outage: Outage | null = null;
-  #dropped = 0;
-  /** Whether this backlog's drops were told already (an outage's log line says they will happen). */
-  #dropsReported = false;
-  #writerRunning = false;
   /** A write that timed out but may still be answered: no other is sent before it settles. */
   #unsettledWrite: Promise<unknown> | null = null;
   #retryTimer: NodeJS.Timeout | undefined;
-  #drainWaiters: Array<() => void> = [];
-  #idleWaiters: Array<() => void> = [];
   #closed = false;
 
   constructor(options: RedisProfilerStorageOptions = {}, now: () => number = Date.now) {
@@ -105,8 +82,14 @@ export class RedisProfilerStorage implements ProfilerStorage {
     this.#location = `${url.hostname}:${url.port || '6379'}${url.pathname.length > 1 ? url.pathname : ''}`;
     this.#keys = new RedisKeys(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
     this.#bounds = resolveBounds(options);
-    this.#maxPending = resolveMaxPendingWrites(options.maxPendingWrites);
     this.#logger = options.logger ?? null;
+    this.#queue = new WriteBehindQueue(
+      {
+        writeBatch: (batch) => this.#writeBatch(batch),
+        canWrite: () => this.#retryTimer === undefined && this.#unsettledWrite === null && this.#client.isReady,
+      },
+      { ...options, target: `to Redis at ${this.#location}`, logger: this.#logger },
+    );
     this.#now = now;
     const timeout = options.commandTimeoutMs ?? 2_000;
     if (!(timeout > 0)) throw new RangeError(`commandTimeoutMs must be positive, got ${String(options.commandTimeoutMs)}.`);
@@ -129,7 +112,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
   /** Available while connected and the last command succeeded; otherwise why not, and what happens to new profiles. */
   get status(): ProfilerStorageStatus {
     if (this.#closed) return { available: false, message: `The connection to Redis at ${this.#location} is closed.` };
-    const waiting = `${this.pendingWrites} new profiles wait in this process (at most ${this.#maxPending}), ${this.#dropped} dropped since start.`;
+    const waiting = `${this.pendingWrites} new profiles wait in this process (at most ${this.#queue.maxPendingWrites}), ${this.droppedWrites} dropped since start.`;
     if (this.#outage !== null) {
       const since = new Date(this.#outage.since).toISOString();
       return { available: false, message: `Redis at ${this.#location} is unavailable since ${since} (${this.#outage.reason}). ${waiting}` };
@@ -158,37 +141,30 @@ export class RedisProfilerStorage implements ProfilerStorage {
   /** Stored profiles, as of the last write, plus those waiting. */
   get size(): number {
     let waiting = 0;
-    for (const token of [...this.#pending.keys(), ...this.#inFlight.keys()]) if (!this.#stored.has(token)) waiting++;
+    for (const [token] of this.#queue.entries()) if (!this.#stored.has(token)) waiting++;
     return this.#stored.size + waiting;
   }
 
   /** Profiles queued and not written yet (at most `maxPendingWrites`, plus one batch being written). */
   get pendingWrites(): number {
-    return this.#pending.size + this.#inFlight.size;
+    return this.#queue.size;
   }
 
   /** Profiles dropped since start because the queue was full or `close` ran out of time. */
   get droppedWrites(): number {
-    return this.#dropped;
+    return this.#queue.dropped;
   }
 
   /** Queues the profile; readable at once from this process, and from every process once written. */
   async write(profile: ProfileData): Promise<void> {
     if (!SAFE_TOKEN.test(profile.token)) throw new RangeError('Refusing a profile key from an invalid token.');
-    if (this.#closed) {
-      this.#dropped++;
-      return;
-    }
-    if (this.#expired(profile)) return;
-    this.#pending.delete(profile.token);
-    this.#pending.set(profile.token, { summary: summaryOf(profile), json: JSON.stringify(profile) });
-    if (this.#pending.size > this.#maxPending) this.#dropOldestPending();
-    this.#startWriter();
+    if (this.#expired(profile) && !this.#closed) return;
+    this.#queue.enqueue(profile);
   }
 
   async read(token: string): Promise<ProfileData | null> {
     if (!SAFE_TOKEN.test(token)) return null;
-    const queued = this.#pending.get(token) ?? this.#inFlight.get(token);
+    const queued = this.#queue.get(token);
     let json: string | null | undefined = queued?.json;
     if (json === undefined) {
       try {
@@ -204,18 +180,15 @@ export class RedisProfilerStorage implements ProfilerStorage {
   }
 
   has(token: string): boolean {
-    return this.#pending.has(token) || this.#inFlight.has(token) || this.#stored.has(token);
+    return this.#queue.has(token) || this.#stored.has(token);
   }
 
   /** Waiting profiles and stored ones merged, newest first; only the waiting ones while Redis is unavailable. */
   async find(search: ProfileSearch): Promise<ProfileSummary[]> {
     const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
     if (limit <= 0) return [];
-    const waiting = [...this.#inFlight.values(), ...this.#pending.values()]
-      .reverse()
-      .map((queued) => queued.summary)
-      .filter((summary) => !this.#expired(summary) && matchesSearch(summary, search))
-      .slice(0, limit);
+    // Taken before the backend is asked: a profile written meanwhile is then in one list or both.
+    const queued = Array.from(this.#queue.entries(), ([, entry]) => entry.summary);
     let stored: ProfileSummary[] = [];
     try {
       stored = await this.#answerWithin(this.#findStored(search, limit));
@@ -223,16 +196,12 @@ export class RedisProfilerStorage implements ProfilerStorage {
     } catch (error) {
       this.#failed(error);
     }
-    const seen = new Set(waiting.map((summary) => summary.token));
-    const merged = [...waiting, ...stored.filter((summary) => !seen.has(summary.token))];
-    // Stable: of equal times, waiting profiles (written last) stay first.
-    return merged.sort((a, b) => b.time - a.time).slice(0, limit);
+    return mergeQueuedAndStored(queued, stored, search, (summary) => this.#expired(summary));
   }
 
   /** Removes every key under the prefix, and what waits in this process. Fails when Redis does. */
   async purge(): Promise<void> {
-    this.#pending.clear();
-    await this.#writerIdle();
+    await this.#queue.clear();
     const pattern = `${this.#keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
     for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
       if (keys.length > 0) await this.#client.del(keys);
@@ -244,34 +213,16 @@ export class RedisProfilerStorage implements ProfilerStorage {
    * Resolves once every profile queued so far is in Redis (`true`), or after `timeoutMs` (`false`):
    * then the profiles still waiting are dropped.
    */
-  async flush(timeoutMs = Infinity): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>((resolve) => {
-      if (Number.isFinite(timeoutMs)) timer = setTimeout(() => resolve(false), timeoutMs);
-    });
-    const drained = new Promise<true>((resolve) => {
-      if (this.pendingWrites === 0) resolve(true);
-      else this.#drainWaiters.push(() => resolve(true));
-    });
-    const done = await Promise.race([drained, timedOut]);
-    clearTimeout(timer);
-    if (!done && this.#pending.size > 0) {
-      this.#dropped += this.#pending.size;
-      this.#pending.clear();
-      this.#logger?.warn(
-        { redis: this.#location, dropped: this.#dropped },
-        `Profiler storage: not every waiting profile reached Redis at ${this.#location} within ${timeoutMs} ms; the rest are dropped (${this.#dropped} dropped since start).`,
-      );
-    }
-    return done;
+  flush(timeoutMs = Infinity): Promise<boolean> {
+    return this.#queue.flush(timeoutMs);
   }
 
   /** For shutdown: `flush(timeoutMs)`, then closes the connection. Later writes are dropped. */
   async close(timeoutMs = 2_000): Promise<void> {
     if (this.#closed) return;
-    if (this.#client.isReady) await this.flush(timeoutMs);
-    else if (this.#pending.size > 0) await this.flush(0);
+    await this.flush(this.#client.isReady ? timeoutMs : 0);
     this.#closed = true;
+    this.#queue.close();
     clearTimeout(this.#retryTimer);
     if (this.#client.isReady) {
       await this.#client.close().catch(() => this.#client.destroy());
@@ -316,46 +267,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return profile.time < this.#now() - this.#bounds.maxAgeMs;
   }
 
-  #startWriter(): void {
-    if (this.#writerRunning || this.#closed || this.#retryTimer !== undefined || this.#unsettledWrite !== null || !this.#client.isReady)
-      return;
-    this.#writerRunning = true;
-    void this.#runWriter();
-  }
-
-  async #runWriter(): Promise<void> {
-    try {
-      while (this.#pending.size > 0 && this.#client.isReady) {
-        if (!(await this.#writeBatch())) {
-          this.#retryTimer = setTimeout(() => {
-            this.#retryTimer = undefined;
-            this.#startWriter();
-          }, RETRY_DELAY_MS).unref();
-          break;
-        }
-      }
-    } finally {
-      this.#writerRunning = false;
-      for (const resolve of this.#idleWaiters.splice(0)) resolve();
-      if (this.pendingWrites === 0) {
-        this.#dropsReported = false;
-        for (const resolve of this.#drainWaiters.splice(0)) resolve();
-      }
-    }
-  }
-
-  #writerIdle(): Promise<void> {
-    if (!this.#writerRunning) return Promise.resolve();
-    return new Promise((resolve) => this.#idleWaiters.push(resolve));
-  }
-
   /** Sends one batch; `false` when it failed, the batch then back at the front of the queue. */
-  async #writeBatch(): Promise<boolean> {
-    for (const [token, queued] of this.#pending) {
-      if (this.#inFlight.size >= WRITE_BATCH) break;
-      this.#pending.delete(token);
-      this.#inFlight.set(token, queued);
-    }
+  async #writeBatch(batch: ReadonlyMap<string, QueuedProfile>): Promise<boolean> {
     const now = this.#now();
     const args = [
       this.#keys.prefix,
@@ -363,7 +276,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
       String(this.#bounds.maxProfiles),
       String(this.#bounds.maxAgeMs),
     ];
-    for (const [token, queued] of this.#inFlight) {
+    for (const [token, queued] of batch) {
       const { summary, json } = queued;
       args.push(token, String(summary.time), String(summary.time + this.#bounds.maxAgeMs), JSON.stringify(indexEntryOf(summary)), json);
     }
@@ -371,7 +284,6 @@ export class RedisProfilerStorage implements ProfilerStorage {
     try {
       const stored = await this.#answerWithin(sent);
       this.#stored = new Set((stored as unknown[]).map(String));
-      this.#inFlight.clear();
       this.#succeeded();
       return true;
     } catch (error) {
@@ -384,16 +296,14 @@ export class RedisProfilerStorage implements ProfilerStorage {
           )
           .finally(() => {
             this.#unsettledWrite = null;
-            this.#startWriter();
+            this.#queue.start();
           });
       }
+      this.#retryTimer = setTimeout(() => {
+        this.#retryTimer = undefined;
+        this.#queue.start();
+      }, RETRY_DELAY_MS).unref();
       // The script runs whole or not at all (a timeout may still have run it: writing again is harmless).
-      const retry = [...this.#inFlight].filter(([token]) => !this.#pending.has(token));
-      const rest = [...this.#pending];
-      this.#inFlight.clear();
-      this.#pending.clear();
-      for (const [token, queued] of [...retry, ...rest]) this.#pending.set(token, queued);
-      while (this.#pending.size > this.#maxPending) this.#dropOldestPending();
       return false;
     }
   }
@@ -410,29 +320,16 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 
-  #dropOldestPending(): void {
-    const oldest = this.#pending.keys().next();
-    if (oldest.done) return;
-    this.#pending.delete(oldest.value);
-    this.#dropped++;
-    if (this.#dropsReported) return;
-    this.#dropsReported = true;
-    this.#logger?.warn(
-      { redis: this.#location, maxPendingWrites: this.#maxPending },
-      `Profiler storage: writes to Redis at ${this.#location} fall behind; dropping the oldest waiting profiles (their tokens answer 404). Said once; see droppedWrites for the count.`,
-    );
-  }
-
   /** A command or the connection failed: the first failure of an outage is logged, the others only counted. */
   #failed(error: unknown): void {
     if (this.#outage !== null || this.#closed) return;
     const reason = error instanceof Error ? error.message : String(error);
     this.#outage = { since: this.#now(), reason };
     // Drops during the outage are the expected consequence, said here rather than on the first one.
-    this.#dropsReported = true;
+    this.#queue.dropsExplained();
     this.#logger?.error(
       { redis: this.#location, reason },
-      `Profiler storage: Redis at ${this.#location} is unavailable (${reason}). New profiles wait in this process, at most ${this.#maxPending}; older ones are dropped past that. Said once per outage.`,
+      `Profiler storage: Redis at ${this.#location} is unavailable (${reason}). New profiles wait in this process, at most ${this.#queue.maxPendingWrites}; older ones are dropped past that. Said once per outage.`,
     );
   }
 
@@ -447,13 +344,13 @@ export class RedisProfilerStorage implements ProfilerStorage {
       const seconds = Math.round((this.#now() - this.#outage.since) / 1000);
       this.#outage = null;
       this.#logger?.info(
-        { redis: this.#location, dropped: this.#dropped },
-        `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.#dropped} profiles dropped since start).`,
+        { redis: this.#location, dropped: this.droppedWrites },
+        `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.droppedWrites} profiles dropped since start).`,
       );
       clearTimeout(this.#retryTimer);
       this.#retryTimer = undefined;
     }
-    this.#startWriter();
+    this.#queue.start();
   }
 }
 

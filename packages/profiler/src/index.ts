@@ -8,7 +8,8 @@ export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from 
 
 export { Profile, summaryOf, type ProfileData, type ProfileSummary } from './profile/profile.js';
 export { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
-export { DEFAULT_REDACTED_HEADERS, REDACTED, Redactor } from './profile/redactor.js';
+export { DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, REDACTED, Redactor, type RedactorOptions } from './profile/redactor.js';
+export { DEFAULT_PROFILE_LIMITS, OVER_BUDGET, ProfileBudget, type ProfileLimits } from './profile/profile-budget.js';
 
 export { ProfilerRecorder, PROFILE_ATTRIBUTE } from './recording/profiler-recorder.js';
 export { ChainRecording, RequestRecording, type ResponseSnapshot } from './recording/request-recording.js';
@@ -24,6 +25,12 @@ export { LoggerCollector, type LoggerData, type LogRecordData } from './collecto
 export { TimeCollector, type TimeData, type TimelineEntry } from './collector/time-collector.js';
 export { MemoryCollector, type MemoryData } from './collector/memory-collector.js';
 export { SecurityCollector, type SecurityData } from './collector/security-collector.js';
+export {
+  RateLimitCollector,
+  type RateLimitData,
+  type RateLimitDecisionData,
+  type RateLimitResultData,
+} from './collector/rate-limit-collector.js';
 
 export {
   DEFAULT_SEARCH_LIMIT,
@@ -31,14 +38,14 @@ export {
   matchesSearch,
   normaliseIp,
   resolveBounds,
-  resolveMaxPendingWrites,
   type ProfilerStorage,
   type ProfilerStorageStatus,
   type ProfileSearch,
   type StorageBounds,
 } from './storage/profiler-storage.js';
-export { MemoryProfilerStorage } from './storage/memory-profiler-storage.js';
+export { DEFAULT_MEMORY_STORAGE_MAX_BYTES, MemoryProfilerStorage, type MemoryStorageBounds } from './storage/memory-profiler-storage.js';
 export { FileProfilerStorage, type FileProfilerStorageOptions } from './storage/file-profiler-storage.js';
+export type { WriteBoundsOptions } from './storage/write-behind-queue.js';
 
 export { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
 export { ProfilerTokenListener, DEBUG_TOKEN_HEADER, PREVIOUS_DEBUG_TOKEN_HEADER } from './listener/profiler-token-listener.js';
@@ -62,5 +69,5 @@ export {
 export { PROFILER_CSP } from './pages/layout.js';
 export { defaultPanels } from './pages/panels/default-panels.js';
 export type { PanelBadge, PanelContext, PanelView } from './pages/panels/panel-view.js';
-export type { RouteMatchExplainer, RouteMatchLogEntry } from './pages/panels/router-panel.js';
+export type { RouteMatchExplainer, RouteMatchLogEntry } from './pages/panels/route-match-explainer.js';
 export { html, SafeHtml } from './pages/html.js';

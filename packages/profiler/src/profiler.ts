@@ -3,7 +3,8 @@ import { describeError } from '@switchboard/http-kernel/internal';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
 import { Profile, type ProfileSummary } from './profile/profile.js';
-import { credentialsOf, DEFAULT_REDACTED_HEADERS, Redactor } from './profile/redactor.js';
+import { fitProfileData, resolveProfileLimits, truncatedString, type ProfileLimits } from './profile/profile-budget.js';
+import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, Redactor } from './profile/redactor.js';
 import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 import { ProfilerRecorder } from './recording/profiler-recorder.js';
 import type { ChainRecording, RequestRecording } from './recording/request-recording.js';
@@ -17,8 +18,19 @@ export interface ProfilerOptions {
   collectors?: readonly DataCollector[];
   /** Values never to show (key passphrases, signing keys…): replaced wherever they occur. */
   secrets?: readonly string[];
-  /** Header names whose values are never stored; defaults to Authorization, Cookie, Proxy-Authorization, Set-Cookie. */
+  /**
+   * Header names whose values are never stored; default `DEFAULT_REDACTED_HEADERS` (Authorization,
+   * Cookie, Proxy-Authorization, Set-Cookie, X-Api-Key, X-Auth-Token, X-Amz-Security-Token…).
+   */
   redactHeaders?: readonly string[];
+  /**
+   * Names of query parameters (and headers) whose values are secrets, matched as a whole name or its
+   * last dash- or underscore-separated part (`access_token`, `X-Amz-Security-Token`); default
+   * `DEFAULT_SECRET_NAMES` (password, passwd, secret, token, api_key, apikey…).
+   */
+  redactSecretNames?: readonly string[];
+  /** How large one profile may grow (default 64 KiB, strings 4,096 characters, lists 100 items). */
+  profileLimits?: ProfileLimits;
   /** Length of tokens in hex characters (default 6). */
   tokenLength?: number;
 }
@@ -36,12 +48,18 @@ export class Profiler {
   readonly recorder = new ProfilerRecorder();
   #redactor: Redactor;
   readonly tokenLength: number;
+  readonly profileLimits: Required<ProfileLimits>;
   readonly #recentTokens = new Set<string>();
 
   constructor(options: ProfilerOptions = {}) {
     this.storage = options.storage ?? new MemoryProfilerStorage();
     this.collectors = options.collectors ?? defaultCollectors();
-    this.#redactor = new Redactor(options.secrets ?? [], options.redactHeaders ?? DEFAULT_REDACTED_HEADERS);
+    this.#redactor = new Redactor({
+      secrets: options.secrets ?? [],
+      headers: options.redactHeaders ?? DEFAULT_REDACTED_HEADERS,
+      secretNames: options.redactSecretNames ?? DEFAULT_SECRET_NAMES,
+    });
+    this.profileLimits = resolveProfileLimits(options.profileLimits);
     this.tokenLength = options.tokenLength ?? DEFAULT_TOKEN_LENGTH;
     if (!Number.isInteger(this.tokenLength) || this.tokenLength < 4 || this.tokenLength > 32) {
       throw new RangeError(`tokenLength must be an integer from 4 to 32, got ${String(options.tokenLength)}.`);
@@ -89,7 +107,7 @@ export class Profiler {
           token: recording.token,
           ip: request.clientIp,
           method: request.method,
-          url: this.redactor.text(request.uri),
+          url: truncatedString(this.redactor.text(request.uri), this.profileLimits.maxStringLength),
           time: recording.time,
           statusCode: recording.snapshot?.status ?? recording.response?.status ?? 0,
           virtualType: 'request',
@@ -101,7 +119,9 @@ export class Profiler {
       parent?.addChild(profile);
     }
     for (const [recording, profile] of profiles) {
-      const redactor = this.redactor.with(credentialsOf(recording.request.headers, this.redactor));
+      const request = recording.request;
+      const redactor = this.redactor.with(credentialsOf(request.headers, request.query, this.redactor));
+      const collected: Record<string, unknown> = {};
       for (const collector of this.collectors) {
         let data: unknown;
         try {
@@ -109,8 +129,12 @@ export class Profiler {
         } catch (error) {
           data = { collectorFailed: describeError(error) };
         }
-        if (data !== undefined) profile.collectors[collector.name] = redactor.deep(data);
+        if (data !== undefined) collected[collector.name] = redactor.deep(data);
       }
+      // Redacted whole first, then cut: a cut never leaves half a secret.
+      // The summary fields (the URL cut at maxStringLength) take their share of the budget first.
+      const forCollectors = Math.max(1024, this.profileLimits.maxBytes - JSON.stringify(profile.toData()).length);
+      Object.assign(profile.collectors, fitProfileData(collected, { ...this.profileLimits, maxBytes: forCollectors }));
     }
     return [...profiles.values()].reverse();
   }

@@ -33,8 +33,14 @@ export function registerProfiler(
   dispatcher.addSubscriber(new ProfilerTokenListener(profiler));
   dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor, options.originIsConfigured));
   dispatcher.addSubscriber(new ProfileSaveListener(profiler));
-  return new TraceableEventDispatcher(dispatcher, (trace) => recorder.recordTrace(trace));
+  const traceable = new TraceableEventDispatcher(dispatcher, (trace) => recorder.recordTrace(trace));
+  // Lets a test client of the kernel (`@switchboard/testing`) read the profiles without being handed the profiler.
+  Object.defineProperty(traceable, PROFILER_KEY, { value: profiler });
+  return traceable;
 }
+
+/** Well-known key of the profiler on the dispatcher `registerProfiler` returns. */
+const PROFILER_KEY = Symbol.for('@switchboard/profiler');
 
 /** `logger`, with a copy of each record filed under the current request for the logger panel. */
 export function profilingLogger(logger: Logger, profiler: Profiler): ProfilingLogger {

@@ -7,7 +7,9 @@ const hostile = (): Record<string, unknown> => JSON.parse('{"__proto__":{"pollut
 
 describe('keys named after prototype members', () => {
   it('are kept as keys by describeValue and by the redactor, never turned into a prototype', () => {
-    for (const copy of [describeValue(hostile()), new Redactor(['secret']).deep(hostile())] as Array<Record<string, unknown>>) {
+    for (const copy of [describeValue(hostile()), new Redactor({ secrets: ['secret'] }).deep(hostile())] as Array<
+      Record<string, unknown>
+    >) {
       expect(Object.keys(copy)).toEqual(['__proto__', 'constructor']);
       expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
       expect(JSON.parse(JSON.stringify(copy))).toEqual(hostile());

@@ -1,27 +1,14 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileProfilerStorage, MemoryProfilerStorage, type ProfileData, type ProfilerStorage } from '../src/index.js';
+import { FileProfilerStorage, MemoryProfilerStorage } from '../src/index.js';
+import { describeStorageContract, sampleProfile } from './support/storage-contract.js';
 
-let clock = 1_000_000;
+const clock = 1_000_000;
 const now = () => clock;
 
-function profile(token: string, overrides: Partial<ProfileData> = {}): ProfileData {
-  return {
-    token,
-    parentToken: null,
-    ip: '127.0.0.1',
-    method: 'GET',
-    url: `http://localhost/${token}`,
-    time: clock,
-    statusCode: 200,
-    virtualType: 'request',
-    childTokens: [],
-    collectors: { request: { note: token } },
-    ...overrides,
-  };
-}
+const profile = (token: string) => sampleProfile(token, clock);
 
 const directories: string[] = [];
 function tempDirectory(): string {
@@ -33,81 +20,10 @@ afterEach(() => {
   for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const storages: Array<[string, (bounds: { maxProfiles?: number; maxAgeMs?: number }) => ProfilerStorage]> = [
-  ['MemoryProfilerStorage', (bounds) => new MemoryProfilerStorage(bounds, now)],
-  ['FileProfilerStorage', (bounds) => new FileProfilerStorage({ directory: tempDirectory(), ...bounds }, now)],
-];
-
-describe.each(storages)('%s', (_name, create) => {
-  it('reads back what it wrote, and nothing for an unknown token', async () => {
-    const storage = create({});
-    await storage.write(profile('aaaaaa'));
-    expect(await storage.read('aaaaaa')).toEqual(profile('aaaaaa'));
-    expect(storage.has('aaaaaa')).toBe(true);
-    expect(await storage.read('bbbbbb')).toBeNull();
-    expect(storage.has('bbbbbb')).toBe(false);
-  });
-
-  it('keeps at most maxProfiles, dropping the oldest', async () => {
-    const storage = create({ maxProfiles: 3 });
-    for (const token of ['000001', '000002', '000003', '000004', '000005']) await storage.write(profile(token));
-    expect(storage.size).toBe(3);
-    expect(await storage.read('000001')).toBeNull();
-    expect(await storage.read('000002')).toBeNull();
-    expect((await storage.find({ limit: 10 })).map((p) => p.token)).toEqual(['000005', '000004', '000003']);
-  });
-
-  it('drops profiles older than maxAgeMs', async () => {
-    const storage = create({ maxAgeMs: 1000 });
-    await storage.write(profile('0000aa'));
-    clock += 600;
-    await storage.write(profile('0000bb'));
-    clock += 600;
-    expect(await storage.read('0000aa')).toBeNull();
-    expect(await storage.read('0000bb')).not.toBeNull();
-    await storage.write(profile('0000cc'));
-    expect((await storage.find({})).map((p) => p.token)).toEqual(['0000cc', '0000bb']);
-  });
-
-  it('finds by ip, method, url substring, status, type and time range, newest first, up to the limit', async () => {
-    const storage = create({});
-    const start = clock;
-    await storage.write(profile('000a01', { ip: '10.0.0.1', method: 'GET', url: 'http://h/robots.txt', statusCode: 404 }));
-    clock += 10;
-    await storage.write(profile('000a02', { ip: '10.0.0.2', method: 'POST', url: 'http://h/api/items', statusCode: 201 }));
-    clock += 10;
-    await storage.write(
-      profile('000a03', { ip: '10.0.0.1', method: 'GET', url: 'http://h/api/items', statusCode: 200, virtualType: 'command' }),
-    );
-    clock += 10;
-    await storage.write(profile('000a04', { ip: '::ffff:10.0.0.1', method: 'GET', url: 'http://h/favicon.ico', statusCode: 404 }));
-    const tokens = async (search: Parameters<ProfilerStorage['find']>[0]) => (await storage.find(search)).map((p) => p.token);
-    expect(await tokens({})).toEqual(['000a04', '000a03', '000a02', '000a01']);
-    expect(await tokens({ ip: '10.0.0.1' })).toEqual(['000a04', '000a03', '000a01']);
-    expect(await tokens({ method: 'post' })).toEqual(['000a02']);
-    expect(await tokens({ url: '/api/' })).toEqual(['000a03', '000a02']);
-    expect(await tokens({ statusCode: 404 })).toEqual(['000a04', '000a01']);
-    expect(await tokens({ virtualType: 'command' })).toEqual(['000a03']);
-    expect(await tokens({ start: start + 10, end: start + 20 })).toEqual(['000a03', '000a02']);
-    expect(await tokens({ limit: 2 })).toEqual(['000a04', '000a03']);
-    expect(await tokens({ limit: 0 })).toEqual([]);
-  });
-
-  it('treats tokens that are not lowercase hex as unknown', async () => {
-    const storage = create({});
-    await storage.write(profile('abcdef'));
-    for (const hostile of ['../../etc/passwd', '..', '%2e%2e', 'ABCDEF', '', 'abcdef/../abcdef']) {
-      expect(await storage.read(hostile)).toBeNull();
-    }
-  });
-
-  it('purges everything', async () => {
-    const storage = create({});
-    await storage.write(profile('abcdef'));
-    await storage.purge();
-    expect(storage.size).toBe(0);
-    expect(await storage.read('abcdef')).toBeNull();
-  });
+describeStorageContract('MemoryProfilerStorage', { create: (bounds, now) => new MemoryProfilerStorage(bounds, now) });
+describeStorageContract('FileProfilerStorage', {
+  create: (bounds, now) => new FileProfilerStorage({ directory: tempDirectory(), ...bounds }, now),
+  settle: (storage) => (storage as FileProfilerStorage).flush(),
 });
 
 describe('FileProfilerStorage files', () => {
@@ -117,6 +33,18 @@ describe('FileProfilerStorage files', () => {
     for (const token of ['00000a', '00000b', '00000c']) await storage.write(profile(token));
     await storage.flush();
     expect(readdirSync(directory).sort()).toEqual(['00000b.json', '00000c.json', 'index.jsonl']);
+  });
+
+  it('makes its directory private (0700, also an existing one) and creates every file 0600', async () => {
+    const parent = tempDirectory();
+    chmodSync(parent, 0o755);
+    const nested = join(parent, 'a', 'b');
+    const storage = new FileProfilerStorage({ directory: nested, maxProfiles: 1 }, now);
+    new FileProfilerStorage({ directory: parent }, now);
+    for (const token of ['00000a', '00000b']) await storage.write(profile(token));
+    await storage.flush();
+    for (const folder of [parent, join(parent, 'a'), nested]) expect(statSync(folder).mode & 0o777, folder).toBe(0o700);
+    for (const name of readdirSync(nested)) expect(statSync(join(nested, name)).mode & 0o777, name).toBe(0o600);
   });
 
   it('finds its profiles again after a restart, within the (possibly smaller) bounds', async () => {

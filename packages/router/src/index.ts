@@ -22,7 +22,7 @@ export type {
   RouteMatch,
   TrailingSlashMode,
 } from './matcher/match-result.js';
-export { traceRoutes, type RouteTrace, type RouteTraceLevel } from './matcher/match-log.js';
+export { traceRoutes, type RouteTrace, type RouteTraceLevel } from './diagnostics/match-log.js';
 export { UrlGenerator, type GenerateOptions } from './generator/url-generator.js';
 
 export { RouterListener, type RouterListenerOptions } from './listener/router-listener.js';
@@ -39,5 +39,12 @@ export {
   RoutingError,
 } from './error/routing-error.js';
 
-export { debugRouter, type DebugRouterOptions } from './cli/debug-router.js';
+export {
+  DEBUG_ROUTER_USAGE,
+  debugRouter,
+  debugRouterCommand,
+  DebugRouterUsageError,
+  type DebugRouterOptions,
+  type RoutesSource,
+} from './cli/debug-router.js';
 export { formatRouteTable, routeRows } from './cli/route-table.js';

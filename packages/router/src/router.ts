@@ -1,6 +1,6 @@
 import type { Request } from '@switchboard/http-kernel';
 import { UrlGenerator, type GenerateOptions } from './generator/url-generator.js';
-import { traceRoutes, type RouteTrace } from './matcher/match-log.js';
+import { traceRoutes, type RouteTrace } from './diagnostics/match-log.js';
 import type { MatchContext, MatchResult, TrailingSlashMode } from './matcher/match-result.js';
 import { UrlMatcher } from './matcher/url-matcher.js';
 import { RequestContext } from './request-context.js';
@@ -61,8 +61,9 @@ export class Router {
   matchLog(request: Request): RouteTrace[];
   matchLog(rawPath: string, context: MatchContext): RouteTrace[];
   matchLog(requestOrPath: Request | string, context?: MatchContext): RouteTrace[] {
-    if (typeof requestOrPath === 'string') return traceRoutes(this.#routes.values(), requestOrPath, context ?? this.#context);
-    return traceRoutes(this.#routes.values(), requestOrPath.rawPath, requestOrPath);
+    if (typeof requestOrPath === 'string')
+      return traceRoutes(this.#routes.values(), requestOrPath, context ?? this.#context, this.trailingSlash);
+    return traceRoutes(this.#routes.values(), requestOrPath.rawPath, requestOrPath, this.trailingSlash);
   }
 
   /**

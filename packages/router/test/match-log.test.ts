@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { Request } from '@switchboard/http-kernel';
-import { debugRouter, formatRouteTable, RouteCollection, Router } from '../src/index.js';
+import {
+  DEBUG_ROUTER_USAGE,
+  debugRouter,
+  debugRouterCommand,
+  DebugRouterUsageError,
+  formatRouteTable,
+  RouteCollection,
+  Router,
+} from '../src/index.js';
 
 const routes = new RouteCollection()
   .add('home', '/')
@@ -41,6 +49,27 @@ describe('matchLog', () => {
     expect(optional.matchPath('/en-en/', context)).toMatchObject({ kind: 'match', params: { b: '' } });
   });
 
+  it("judges a trailing-slash difference by the router's mode: matched when ignored, refused without redirect when strict", () => {
+    const context = { method: 'GET', host: 'localhost', scheme: 'http' };
+    const rows = new RouteCollection().add('a', '/a').add('b', '/b');
+    const verdicts = (['redirect', 'strict', 'ignore'] as const).map((trailingSlash) => {
+      const slashRouter = new Router(rows, { trailingSlash });
+      const [a, b] = slashRouter.matchLog('/a/', context);
+      return [trailingSlash, slashRouter.matchPath('/a/', context).kind, a?.level, a?.reason, b?.reason];
+    });
+    expect(verdicts).toEqual([
+      [
+        'redirect',
+        'redirect',
+        'almost',
+        'The trailing slash differs (the route has none): a GET or HEAD request is redirected to the path with it toggled.',
+        'Not tried: an earlier route ended the pass with a trailing-slash redirect.',
+      ],
+      ['strict', 'not-found', 'almost', 'The trailing slash differs (the route has none).', 'Path "/b" does not match.'],
+      ['ignore', 'match', 'match', 'Route matches!', 'Not tried: an earlier route matched.'],
+    ]);
+  });
+
   it('explains a malformed path instead of throwing', () => {
     const log = router.matchLog('/%zz', { method: 'GET', host: 'localhost', scheme: 'http' });
     expect(log[0]?.reason).toBe('Malformed percent-encoding in the request path "/%zz".');
@@ -79,5 +108,34 @@ describe('debug:router', () => {
     expect(output).toContain('// #1 item: GET /items/:id');
     expect(output).toMatch(/^ {4}rule1: \{$/m);
     expect(output).toContain('return function staticAnswers(path) {');
+  });
+});
+
+describe('debugRouterCommand', () => {
+  const run = async (argv: string[]) => {
+    const written: string[] = [];
+    let built = 0;
+    const output = await debugRouterCommand(
+      () => {
+        built++;
+        return router;
+      },
+      argv,
+      (text) => written.push(text),
+    );
+    expect(written.join('')).toBe(output);
+    return { output, built };
+  };
+
+  it('reads a filter, --json and --source from the command line', async () => {
+    expect((await run(['item'])).output).toBe(formatRouteTable(router.all().filter((route) => route.name.includes('item'))));
+    expect(JSON.parse((await run(['--json', 'write'])).output)).toMatchObject([{ name: 'item_write', methods: ['PUT', 'POST'] }]);
+    expect((await run(['--source'])).output).toBe(`${router.matcher.source}\n`);
+  });
+
+  it('prints the usage for --help and refuses a wrong command line, without asking for the routes', async () => {
+    expect(await run(['--help'])).toEqual({ output: DEBUG_ROUTER_USAGE, built: 0 });
+    await expect(run(['--nope'])).rejects.toThrow(DebugRouterUsageError);
+    await expect(run(['a', 'b'])).rejects.toThrow('One filter at most, got: a b');
   });
 });

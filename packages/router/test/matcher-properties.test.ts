@@ -67,6 +67,16 @@ function toRoute(spec: RouteSpec): { path: string; options: RouteOptions } {
   };
 }
 
+/** A router over the specs' routes, named `r0`, `r1`… in order. */
+function routerOfSpecs(specs: RouteSpec[], mode: TrailingSlashMode): Router {
+  const routes = new RouteCollection();
+  specs.forEach((spec, i) => {
+    const { path, options } = toRoute(spec);
+    routes.add(`r${i}`, path, options);
+  });
+  return new Router(routes, { trailingSlash: mode });
+}
+
 const requestPath = fc
   .tuple(
     fc.array(fc.constantFrom('a', 'b', 'users', 'me', '1', '22', 'x.json', 'n.tar.gz', 'f-z', '', 'caf%C3%A9', 'a%2Fb', 'a:b', 'en'), {
@@ -91,12 +101,7 @@ describe('compiled matcher agrees with the reference loop', () => {
           fc.array(routeSpec, { minLength: 1, maxLength: 12 }),
           fc.array(request, { minLength: 1, maxLength: 20 }),
           (specs, requests) => {
-            const routes = new RouteCollection();
-            specs.forEach((spec, i) => {
-              const { path, options } = toRoute(spec);
-              routes.add(`r${i}`, path, options);
-            });
-            const router = new Router(routes, { trailingSlash: mode });
+            const router = routerOfSpecs(specs, mode);
             const all = router.all();
             for (const r of requests) {
               const expected = plain(referenceMatch(all, r.path, r, mode));
@@ -130,4 +135,48 @@ describe('compiled matcher agrees with the reference loop', () => {
       }
     }
   });
+});
+
+describe("the match log (the profiler's explainer) agrees with the matcher", () => {
+  /** What the log says of a request: the route it matched, the methods routes were refused for, and whether a pass ended at a slash redirect. */
+  function logVerdict(router: Router, path: string, context: { method: string; host: string; scheme: string }) {
+    const byName = new Map(router.all().map((route) => [route.name, route]));
+    const log = router.matchLog(path, context);
+    const allow: string[] = [];
+    for (const entry of log.filter((entry) => entry.reason.startsWith('Method "'))) {
+      for (const method of byName.get(entry.name)!.methods) if (!allow.includes(method)) allow.push(method);
+    }
+    return {
+      matched: log.find((entry) => entry.level === 'match')?.name ?? null,
+      allow,
+      slashRedirect: log.some((entry) => entry.reason.includes('is redirected to the path with it toggled')),
+    };
+  }
+
+  for (const mode of ['redirect', 'strict', 'ignore'] as TrailingSlashMode[]) {
+    it(`on random tables and requests (${mode})`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(routeSpec, { minLength: 1, maxLength: 12 }),
+          fc.array(request, { minLength: 1, maxLength: 20 }),
+          (specs, requests) => {
+            const router = routerOfSpecs(specs, mode);
+            for (const r of requests) {
+              const result = router.matchPath(r.path, r);
+              const verdict = logVerdict(router, r.path, r);
+              const label = `${r.method} ${r.scheme}://${r.host}${r.path} over ${router
+                .all()
+                .map((x) => x.path)
+                .join(' ')}`;
+              expect(verdict.matched, label).toBe(result.kind === 'match' ? result.route.name : null);
+              if (result.kind === 'method-not-allowed') expect(verdict.allow, label).toEqual(result.allowedMethods);
+              if (verdict.slashRedirect) expect(['redirect', 'not-found'], label).toContain(result.kind);
+              if (mode !== 'redirect') expect(verdict.slashRedirect, label).toBe(false);
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+  }
 });

@@ -28,10 +28,13 @@ export {
   type PasswordHashingStats,
 } from './password/password-hashing-queue.js';
 export {
+  DEFAULT_CHILD_ENVIRONMENT,
   PasswordHasherProcess,
   type PasswordHasherProcessOptions,
   type PasswordHasherStats,
 } from './password/password-hasher-process.js';
+
+export { LoginThrottle, normaliseUsername, type LoginThrottleOptions } from './throttling/login-throttle.js';
 
 export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
 export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLogger, ServiceUnavailableHttpError } from '@switchboard/http-kernel';
-import { PasswordHasherProcess, scryptPasswordHasher } from '../src/index.js';
+import { DEFAULT_CHILD_ENVIRONMENT, PasswordHasherProcess, scryptPasswordHasher } from '../src/index.js';
 
 /**
  * The password checker process: a real child process (no mock), checking real scrypt hashes.
@@ -38,6 +38,31 @@ describe('PasswordHasherProcess', () => {
     expect(await checker.verify('correct horse', 'plain-text-password')).toBe(false);
     expect(checker.pid).not.toBe(process.pid);
     expect(checker.stats).toEqual({ pending: 0, started: 1 });
+  });
+
+  it.skipIf(process.platform !== 'linux')("gives the child none of the host's secrets: only the allow-listed variables", async () => {
+    const secrets = { JWT_PASSPHRASE: 'passphrase-of-the-host', DATABASE_URL: 'postgresql://app:db-password@db/app', API_KEY: 'k-123' };
+    const saved = Object.fromEntries(Object.keys(secrets).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, secrets);
+    try {
+      const checker = hasher();
+      await checker.start();
+      // The environment the kernel gave the real child: NUL-separated NAME=value entries.
+      const environ = readFileSync(`/proc/${checker.pid!}/environ`, 'utf8');
+      const names = environ
+        .split('\0')
+        .filter((entry) => entry !== '')
+        .map((entry) => entry.slice(0, entry.indexOf('=')));
+      for (const value of Object.values(secrets)) expect(environ).not.toContain(value);
+      // Node adds NODE_CHANNEL_* to a forked child: where its IPC channel is.
+      for (const name of names.filter((each) => !each.startsWith('NODE_CHANNEL_'))) expect(DEFAULT_CHILD_ENVIRONMENT).toContain(name);
+      expect(await checker.verify('correct horse', stored)).toBe(true);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it.skipIf(process.platform !== 'linux')('runs the child at the lowest CPU priority (nice 19)', async () => {

@@ -110,6 +110,16 @@ describe('same-origin check over HTTP (routes with _same_origin)', () => {
     expect(JSON.parse(response.body).detail).toMatch(/^Cross-site request refused/);
   });
 
+  it('trusts origins a predicate accepts, and lets programs (no Origin, no Sec-Fetch-Site) through only when told', () => {
+    const post = (headers: Record<string, string>) => Request.fromUrl('http://localhost/open/items', { method: 'POST', headers });
+    const options = { trustedOrigins: (origin: string) => origin === 'http://app.localhost', allowNonBrowserClients: true };
+    expect(sameOriginRefusal(post({ origin: 'http://app.localhost', 'sec-fetch-site': 'cross-site' }), options)).toBeNull();
+    expect(sameOriginRefusal(post({ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }), options)).toMatch(/^Cross-site/);
+    expect(sameOriginRefusal(post({ origin: 'https://evil.example' }), options)).toMatch(/^Cross-site/);
+    expect(sameOriginRefusal(post({}), options)).toBeNull();
+    expect(sameOriginRefusal(post({}), { trustedOrigins: options.trustedOrigins })).toMatch(/needs an Origin or Sec-Fetch-Site/);
+  });
+
   it('bounds the attacker-chosen origin it repeats', () => {
     const long = `https://${'a'.repeat(500)}.example`;
     const refusal = sameOriginRefusal(Request.fromUrl('http://localhost/open/items', { method: 'POST', headers: { origin: long } }));

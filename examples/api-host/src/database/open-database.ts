@@ -1,14 +1,18 @@
-import { PgPoolConnection } from '@switchboard/database';
+import { PgliteConnection, PgPoolConnection, type ExpiringConnection, type TransactionalQueryable } from '@switchboard/database';
 import type { Logger } from '@switchboard/http-kernel';
 import pg from 'pg';
 import { lockDataDirectory } from './data-directory-lock.js';
 import { migrate } from './migrations.js';
+import { secureDataDirectory } from './secure-data-directory.js';
 
-/** The example host's database: a `pg` pool, whichever server is behind it. */
+/** What the repository and the idle-connection step use, whichever database is behind it. */
+export type DatabaseConnection = TransactionalQueryable & ExpiringConnection;
+
+/** The example host's database: a `pg` pool on a server, or PGlite in this process. */
 export interface Database {
   /** `postgres` (from `DATABASE_URL`) or `pglite` (embedded). */
   readonly kind: 'postgres' | 'pglite';
-  readonly connection: PgPoolConnection<pg.Pool>;
+  readonly connection: DatabaseConnection;
   close(): Promise<void>;
 }
 
@@ -17,51 +21,62 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** PGlite data directory, created when missing; `memory://` (the default here) keeps the data for the process's lifetime only. */
   pgliteDataDir?: string | undefined;
+  /** Longest wait for a connection (or the embedded database's turn), and longest statement, in ms. Default 5000. */
+  timeoutMs?: number;
   logger?: Logger;
 }
 
 /** PGlite's name for a database that lives in memory only. */
 export const IN_MEMORY = 'memory://';
 
-/** How many connections the pool opens at most (and the embedded server accepts). */
+/** How many connections the pool opens at most. */
 const POOL_SIZE = 8;
+
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5000;
 
 /**
  * Opens the database and migrates its schema. Without a URL, PGlite runs in this process and is
- * served on a loopback port by pglite-socket, so the very same `pg` code path is used either way.
+ * queried in process (no socket: nothing else can reach it), through the same query interface as
+ * the pool.
  */
 export async function openDatabase(options: DatabaseOptions = {}): Promise<Database> {
-  const pooled = (connectionString: string) =>
-    new PgPoolConnection({
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  if (options.url !== undefined && options.url !== '') {
+    const { url } = options;
+    const connection = new PgPoolConnection({
       name: 'default',
       ...(options.logger === undefined ? {} : { logger: options.logger }),
-      createPool: () => new pg.Pool({ connectionString, max: POOL_SIZE }),
+      // A full pool, a stalled server or a held lock answers 503 after `timeoutMs` instead of holding the request.
+      createPool: () =>
+        new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs }),
     });
-
-  if (options.url !== undefined && options.url !== '') {
-    const connection = pooled(options.url);
     await migrate(connection);
     return { kind: 'postgres', connection, close: () => connection.close() };
   }
 
   const dataDir = options.pgliteDataDir ?? IN_MEMORY;
   // PGlite is one process's engine: a second host on the same folder would corrupt it.
-  const unlock = dataDir === IN_MEMORY ? () => undefined : lockDataDirectory(dataDir);
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const db = await PGlite.create(dataDir);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: POOL_SIZE * 2 });
-  await server.start();
-  const connection = pooled(`postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`);
-  await migrate(connection);
-  return {
-    kind: 'pglite',
-    connection,
-    async close() {
-      await connection.close();
-      await server.stop();
-      await db.close();
-      unlock();
-    },
-  };
+  let unlock = (): void => undefined;
+  if (dataDir !== IN_MEMORY) {
+    secureDataDirectory(dataDir);
+    unlock = lockDataDirectory(dataDir);
+  }
+  try {
+    const { PGlite } = await import('@electric-sql/pglite');
+    const connection = new PgliteConnection({ name: 'default', db: await PGlite.create(dataDir), timeoutMs });
+    // A first start has just created the cluster's files.
+    if (dataDir !== IN_MEMORY) secureDataDirectory(dataDir);
+    await migrate(connection);
+    return {
+      kind: 'pglite',
+      connection,
+      async close() {
+        await connection.end();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }

@@ -1,5 +1,9 @@
-import { CorsListener } from '@switchboard/cors';
+import { compileOriginRules, CorsListener, LOOPBACK_ORIGIN } from '@switchboard/cors';
 import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
+
+/** The origins the CORS step lets in (its default); the login's same-origin check trusts them too. */
+const CORS_ORIGINS = [LOOPBACK_ORIGIN];
+export const isCorsOrigin = compileOriginRules(CORS_ORIGINS);
 
 /**
  * The cross-origin step: origins `http(s)://localhost` or `http(s)://127.0.0.1`
@@ -9,6 +13,7 @@ import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
 export function wireCors(host: { dispatcher: EventDispatcher<KernelEventMap> }): void {
   host.dispatcher.addSubscriber(
     new CorsListener({
+      allowOrigins: CORS_ORIGINS,
       allowHeaders: ['content-type', 'authorization', 'x-requested-with'],
       exposeHeaders: ['location', 'x-debug-token', 'x-debug-token-link'],
       maxAge: 3600,

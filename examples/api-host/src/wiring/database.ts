@@ -1,14 +1,14 @@
 import { IdleConnectionListener } from '@switchboard/database';
 import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import { resolve } from 'node:path';
-import { HOST_ROOT } from '../config.js';
-import { IN_MEMORY, openDatabase, type Database } from '../database/open-database.js';
+import { ConfigError, HOST_ROOT } from '../config.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS, IN_MEMORY, openDatabase, type Database } from '../database/open-database.js';
 
 /** What this wiring needs from the app (the `App` of `app.ts` fits). */
 export interface DatabaseHost {
   dispatcher: EventDispatcher<KernelEventMap>;
   logger?: Logger;
-  /** Where `DATABASE_URL`, `PGLITE_DATA_DIR` and `DATABASE_IDLE_TTL` are read. */
+  /** Where `DATABASE_URL`, `PGLITE_DATA_DIR`, `DATABASE_IDLE_TTL` and `DATABASE_TIMEOUT` are read. */
   config?: { env: NodeJS.ProcessEnv };
   /** The database is closed there when the host stops. */
   onShutdown?(cleanup: () => Promise<void>): void;
@@ -24,17 +24,26 @@ export interface DatabaseConfig {
   pgliteDataDir?: string;
   /** Close connections older than this before a request; keep it under the server's idle limit. Env `DATABASE_IDLE_TTL`, default 600. */
   idleConnectionTtlSeconds?: number;
+  /**
+   * Longest wait, in seconds, for a connection of the pool (or the embedded database's turn), and
+   * longest statement; past it the request answers 503 with `Retry-After`. Env `DATABASE_TIMEOUT`, default 5.
+   */
+  timeoutSeconds?: number;
 }
 
 export function databaseConfigFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   const ttl = env['DATABASE_IDLE_TTL']?.trim();
   if (ttl !== undefined && ttl !== '' && !(Number(ttl) >= 0)) throw new RangeError(`DATABASE_IDLE_TTL must be seconds ≥ 0, got "${ttl}".`);
+  const timeout = env['DATABASE_TIMEOUT']?.trim();
+  if (timeout !== undefined && timeout !== '' && !(Number(timeout) > 0))
+    throw new ConfigError(`DATABASE_TIMEOUT must be seconds > 0, got "${timeout}".`);
   const dataDir = env['PGLITE_DATA_DIR']?.trim();
   return {
     url: env['DATABASE_URL']?.trim(),
     pgliteDataDir:
       dataDir === undefined || dataDir === '' ? DEFAULT_PGLITE_DATA_DIR : dataDir === IN_MEMORY ? IN_MEMORY : resolve(HOST_ROOT, dataDir),
     ...(ttl === undefined || ttl === '' ? {} : { idleConnectionTtlSeconds: Number(ttl) }),
+    ...(timeout === undefined || timeout === '' ? {} : { timeoutSeconds: Number(timeout) }),
   };
 }
 
@@ -61,7 +70,8 @@ export async function wireDatabase(
         : `Database: starting embedded PGlite in ${dataDir} (no DATABASE_URL)…`,
     );
   }
-  const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, ...logger });
+  const timeoutMs = config.timeoutSeconds === undefined ? DEFAULT_DATABASE_TIMEOUT_MS : config.timeoutSeconds * 1000;
+  const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, timeoutMs, ...logger });
   const ttl = config.idleConnectionTtlSeconds ?? IdleConnectionListener.DEFAULT_TTL_SECONDS;
   host.dispatcher.addSubscriber(new IdleConnectionListener(logger).register(database.connection, ttl));
   host.onShutdown?.(() => database.close());

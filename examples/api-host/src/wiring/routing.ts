@@ -1,5 +1,7 @@
 import { JsonResponse, defineController, type EventDispatcher, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import { defineResponses } from '@switchboard/openapi';
 import { type RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { z } from 'zod';
 
 /** What the routing wiring needs from the app. */
 export interface RoutingHost {
@@ -13,6 +15,8 @@ export interface RoutingHost {
 /** `GET /health`: the process is up and answers; no dependency is checked (a liveness probe). */
 const healthController = defineController([], () => new JsonResponse({ status: 'ok' }, 200, { 'cache-control': 'no-store' }), 'health');
 
+const HEALTH_RESPONSES = defineResponses({ 200: z.object({ status: z.literal('ok') }) });
+
 /**
  * The routing step: adds the host's own demo route `GET /health`,
  * then compiles every route the wirings before it added and registers the router listener
@@ -20,7 +24,7 @@ const healthController = defineController([], () => new JsonResponse({ status: '
  * Call it after every wiring that adds routes; the router does not see routes added later.
  */
 export function wireRouting(host: RoutingHost): Router {
-  host.routes.add('health', '/health', { methods: ['GET'], controller: healthController });
+  host.routes.add('health', '/health', { methods: ['GET'], controller: healthController, defaults: { _responses: HEALTH_RESPONSES } });
   const router = new Router(host.routes);
   host.dispatcher.addSubscriber(
     new RouterListener(router, { debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }),

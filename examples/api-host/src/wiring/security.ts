@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  BadRequestHttpError,
   defineController,
   JsonResponse,
   nullLogger,
@@ -13,6 +12,7 @@ import {
   type Logger,
   type Request,
 } from '@switchboard/http-kernel';
+import { defineTypedController, mapPayload } from '@switchboard/payload';
 import type { RouteOptions } from '@switchboard/router';
 import {
   currentUser,
@@ -23,6 +23,7 @@ import {
   JwtAuthenticator,
   JwtTokenIssuer,
   KeyLoadError,
+  type LoginThrottle,
   loadJwtKeys,
   PUBLIC_ACCESS,
   SameOriginListener,
@@ -32,8 +33,12 @@ import {
   SessionGuard,
   StatelessCheckListener,
   type JwtKeys,
+  type SameOriginOptions,
 } from '@switchboard/security';
+import { z } from 'zod';
 import { ConfigError, HOST_ROOT } from '../config.js';
+import { isCorsOrigin } from './cors.js';
+import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 
 /** What this wiring needs from the app: the dispatcher, somewhere to add routes, the mode, a logger, the environment. */
 export interface SecurityHost {
@@ -89,8 +94,29 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
     publicKeyPath: nonEmpty(env['JWT_PUBLIC_KEY']) ?? join(jwtDir, 'public.pem'),
     passphrase,
     ttl: Number(nonEmpty(env['JWT_TTL']) ?? 900),
-    usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? join(HOST_ROOT, 'config/security-users.json'),
+    usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? DEMO_USERS_FILE,
   };
+}
+
+/** The users file shipped with the example: its passwords are published in the docs. */
+export const DEMO_USERS_FILE = join(HOST_ROOT, 'config/security-users.json');
+
+/**
+ * Production mode does not start with the demo accounts (their passwords are in the docs): a
+ * users file holding any of the shipped entries (the shipped file, a copy, a file they were
+ * pasted into) is refused with a `ConfigError` naming `SECURITY_USERS_FILE`, unless
+ * `ALLOW_DEMO_USERS=1` says the operator wants the demo. Entries are compared by their stored
+ * hash, which is unique to the shipped file (its own salt).
+ */
+export function refuseDemoUsers(usersFile: string, debug: boolean, env: NodeJS.ProcessEnv): void {
+  if (debug || env['ALLOW_DEMO_USERS']?.trim() === '1') return;
+  const demoHashes = new Set([...readUsers(DEMO_USERS_FILE).values()].map((user) => user.password));
+  const demoUsers = [...readUsers(usersFile).values()].filter((user) => demoHashes.has(user.password)).map((user) => user.username);
+  if (demoUsers.length === 0) return;
+  throw new ConfigError(
+    `Production mode (APP_DEBUG=0) refuses the demo accounts (${demoUsers.join(', ')}) of ${usersFile}: their passwords are published. ` +
+      'Set SECURITY_USERS_FILE to your own users file (or ALLOW_DEMO_USERS=1 to serve the demo accounts anyway).',
+  );
 }
 
 /**
@@ -140,15 +166,19 @@ export function securitySecrets(config: SecurityConfig): string[] {
  * and the problem, never the passphrase.
  */
 export interface WiredSecurity {
+  /** The firewalls, in matching order (the OpenAPI document reads which paths they guard). */
+  firewalls: FirewallMap;
   sessionGuard: SessionGuard;
   secrets: string[];
   /** Bounds the password checks of `POST /api/token` (one at a time, eight waiting). */
   passwordHashing: PasswordHashingQueue;
   /** Runs those checks in a child process at the lowest CPU priority; the app closes it at shutdown. */
   passwordChecker: PasswordHasherProcess;
+  /** Signs the tokens `POST /api/token` hands out; tests log users in with it (`client.loginAs`). */
+  tokenIssuer: JwtTokenIssuer;
 }
 
-export function wireSecurity(host: SecurityHost, config?: SecurityConfig): WiredSecurity {
+export function wireSecurity(host: SecurityHost, config?: SecurityConfig, loginThrottle: LoginThrottle | null = null): WiredSecurity {
   const logger = host.logger ?? nullLogger;
   const settings = config ?? securityConfigFromEnv(host.config?.env ?? process.env, logger);
   let keys: JwtKeys;
@@ -158,33 +188,30 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
     if (error instanceof KeyLoadError) throw new ConfigError(error.message);
     throw error;
   }
+  const { dispatcher, debug } = host;
+  refuseDemoUsers(settings.usersFile, debug, host.config?.env ?? process.env);
+  const users = readUsers(settings.usersFile);
   const issuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const authenticator = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
-  const { dispatcher, debug } = host;
 
-  dispatcher.addSubscriber(
-    new FirewallListener(
-      new FirewallMap([
-        { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
-        { name: 'health', pattern: /^\/health(\/|$)/, security: false },
-        { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
-      ]),
-      { logger },
-    ),
-  );
+  const firewalls = new FirewallMap([
+    { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
+    { name: 'health', pattern: /^\/health(\/|$)/, security: false },
+    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [authenticator] },
+  ]);
+  dispatcher.addSubscriber(new FirewallListener(firewalls, { logger }));
   dispatcher.addSubscriber(new SameOriginListener());
   dispatcher.addSubscriber(new IsGrantedListener());
   dispatcher.addSubscriber(new StatelessCheckListener({ debug, logger }));
 
-  const users = readUsers(settings.usersFile);
   const passwordHashing = new PasswordHashingQueue({ logger });
   const passwordChecker = new PasswordHasherProcess({ logger });
   // Started now so the first login does not wait for it; a failed start is logged, and the next check tries again.
   passwordChecker.start().catch(() => undefined);
   host.routes.add('api_token', '/api/token', {
     methods: ['POST'],
-    controller: tokenController(users, issuer, passwordHashing, passwordChecker),
-    defaults: { _is_granted: PUBLIC_ACCESS },
+    controller: tokenController(users, issuer, passwordHashing, passwordChecker, loginThrottle),
+    defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN, _responses: TOKEN_RESPONSES },
   });
   host.routes.add('api_me', '/api/me', {
     methods: ['GET'],
@@ -196,7 +223,7 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
       },
       'api_me',
     ),
-    defaults: { _is_granted: IS_AUTHENTICATED },
+    defaults: { _is_granted: IS_AUTHENTICATED, _responses: ME_RESPONSES },
   });
   host.routes.add('api_admin', '/api/admin', {
     methods: ['GET'],
@@ -205,13 +232,15 @@ export function wireSecurity(host: SecurityHost, config?: SecurityConfig): Wired
       (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }),
       'api_admin',
     ),
-    defaults: { _is_granted: 'ROLE_ADMIN' },
+    defaults: { _is_granted: 'ROLE_ADMIN', _responses: ADMIN_RESPONSES },
   });
   return {
+    firewalls,
     sessionGuard: new SessionGuard({ debug, logger }),
     secrets: securitySecrets(settings),
     passwordHashing,
     passwordChecker,
+    tokenIssuer: issuer,
   };
 }
 
@@ -229,19 +258,36 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
 let unknownUserHash: Promise<string> | undefined;
 const hashForUnknownUsers = (): Promise<string> => (unknownUserHash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex')));
 
+/**
+ * Who may ask for a token: a page of this origin or of an origin CORS lets in, and programs
+ * (curl, servers: neither `Origin` nor `Sec-Fetch-Site`). Any other page is refused (403) before
+ * a password is checked; with the 415 for a body that is not JSON, no cross-site page can make
+ * its visitors' browsers run password checks.
+ */
+const TOKEN_SAME_ORIGIN: SameOriginOptions = { trustedOrigins: isCorsOrigin, allowNonBrowserClients: true };
+
+/** The body of `POST /api/token`, `application/json` only (415 otherwise, 400 malformed, 422 wrong shape). */
+const CredentialsSchema = z.object({
+  username: z.string().max(200),
+  password: z.string().max(1024),
+});
+
 function tokenController(
   users: ReadonlyMap<string, ConfiguredUser>,
   issuer: JwtTokenIssuer,
   passwordHashing: PasswordHashingQueue,
   passwordChecker: PasswordHasherProcess,
+  loginThrottle: LoginThrottle | null,
 ): Controller {
-  return defineController(
-    ['request'],
-    async (request: Request) => {
-      const { username, password } = await readCredentials(request);
+  return defineTypedController(
+    ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
+    async (request: Request, { username, password }) => {
       const forUnknownUsers = await hashForUnknownUsers();
       const user = users.get(username);
       const stored = user?.password ?? forUnknownUsers;
+      // Throttled before the hashing queue, known user or not: 429 with Retry-After, even for the right password.
+      const throttled = await loginThrottle?.check(request, username);
+      if (throttled) return throttled;
       // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
       // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
       let valid: boolean;
@@ -259,24 +305,10 @@ function tokenController(
       if (user === undefined || !valid) {
         return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
       }
+      await loginThrottle?.succeeded(request, username);
       const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
       return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
     },
     'api_token',
   );
-}
-
-async function readCredentials(request: Request): Promise<{ username: string; password: string }> {
-  const text = (await request.body?.text()) ?? '';
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
-  }
-  const { username, password } = (parsed ?? {}) as { username?: unknown; password?: unknown };
-  if (typeof username !== 'string' || typeof password !== 'string' || username.length > 200 || password.length > 1024) {
-    throw new BadRequestHttpError('The body must be JSON: {"username": "…", "password": "…"}.');
-  }
-  return { username, password };
 }

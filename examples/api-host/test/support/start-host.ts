@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
 import { scryptPasswordHasher } from '@switchboard/security';
+import { createTestClient, type TestClient } from '@switchboard/testing';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/database/test/support/pglite-data.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -62,16 +63,61 @@ export interface StartedHost {
   stop(): Promise<void>;
 }
 
+export interface BuiltHost {
+  app: App;
+  logger: MemoryLogger;
+  /** The test client of `app.kernel`, in process (`@switchboard/testing`). */
+  client: TestClient;
+  stop(): Promise<void>;
+}
+
+/** The example host in this process, as main.ts wires it, without listening: requests go through the test client. */
+export async function buildHostInProcess(env: Record<string, string> = {}): Promise<BuiltHost> {
+  const database = await databaseFolder(env);
+  try {
+    const { app, logger } = await createTestApp(env, database.env);
+    const { baseUrl, trustedHosts, trustedProxies } = app.config;
+    // Served as main.ts serves it: the same public origin, trusted hosts and proxies.
+    const client = createTestClient(app.kernel, {
+      trustedHosts,
+      trustedProxies,
+      adapter: { logger, ...(baseUrl === null ? {} : { baseUrl }) },
+    });
+    return {
+      app,
+      logger,
+      client,
+      async stop() {
+        await client.settled();
+        await app.shutdown();
+        await database.remove();
+      },
+    };
+  } catch (error) {
+    await database.remove();
+    throw error;
+  }
+}
+
+async function createTestApp(
+  env: Record<string, string>,
+  databaseEnv: { PGLITE_DATA_DIR?: string },
+): Promise<{ app: App; logger: MemoryLogger }> {
+  const config = loadConfig({ ...process.env, ...databaseEnv, API_HOST_CONFIG: '', ...(await testEnv(env)) });
+  const logger = new MemoryLogger();
+  return { app: await createApp(config, { logger }), logger };
+}
+
 /** The example host in this process, as main.ts wires it, on a free port of 127.0.0.1. */
 export async function startHostInProcess(env: Record<string, string> = {}, tls?: TlsOptions): Promise<StartedHost> {
   const database = await databaseFolder(env);
   try {
-    const config = loadConfig({ ...process.env, ...database.env, API_HOST_CONFIG: '', ...(await testEnv(env)) });
-    const logger = new MemoryLogger();
-    const app = await createApp(config, { logger });
+    const { app, logger } = await createTestApp(env, database.env);
+    const config = app.config;
     const running = await serve(app.kernel, {
       port: 0,
       handleSignals: false,
+      trustedProxies: config.trustedProxies,
       ...(tls === undefined ? {} : { tls }),
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
       trustedHosts: config.trustedHosts,

@@ -5,7 +5,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { pgliteDataFolder } from './pglite-data.js';
 
 const run = promisify(execFile);
 
@@ -71,29 +70,6 @@ export async function startPostgres(): Promise<TestDatabaseServer> {
     async stop() {
       await asPostgres('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Embedded PGlite served on 127.0.0.1 by pglite-socket, so `pg` reaches it as it would a server;
- * the socket server drops connections idle for `SERVER_IDLE_TIMEOUT_MS`, as PostgreSQL does.
- * Its data folder is a copy of the run's empty cluster (see `pgliteDataFolder`), deleted on stop.
- */
-export async function startPglite(): Promise<TestDatabaseServer> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-  const folder = await pgliteDataFolder();
-  const db = await PGlite.create(folder.path);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, idleTimeout: SERVER_IDLE_TIMEOUT_MS, maxConnections: 16 });
-  await server.start();
-  return {
-    kind: 'PGlite',
-    connectionString: `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
-    async stop() {
-      await server.stop();
-      await db.close();
-      await folder.remove();
     },
   };
 }

@@ -1,7 +1,6 @@
 import {
   HttpError,
   isLogged,
-  isThenable,
   logAt,
   RequestType,
   Response,
@@ -15,7 +14,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
+import { andThen, attempt, fromThenable, handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -110,20 +109,12 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
         ['logger', this.#controllerLogger],
       ],
     });
-    let outcome: Response | Promise<Response>;
-    try {
-      outcome = handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false);
-    } catch (failure) {
-      this.#subRequestFailed(event, error, failure);
-      return;
-    }
-    if (!isThenable(outcome)) {
-      this.#answer(event, outcome);
-      return;
-    }
-    return outcome.then(
-      (response) => this.#answer(event, response),
-      (failure: unknown) => this.#subRequestFailed(event, error, failure),
+    return attempt(
+      () =>
+        andThen(fromThenable(handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false)), (response) =>
+          this.#answer(event, response),
+        ),
+      (failure) => this.#subRequestFailed(event, error, failure),
     );
   }
 

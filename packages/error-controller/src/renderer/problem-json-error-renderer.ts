@@ -12,10 +12,26 @@ const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance
  */
 export class ProblemJsonErrorRenderer implements ErrorRenderer {
   readonly accepts = ['application/problem+json', 'application/json'] as const;
+  /**
+   * Outside debug mode, a problem without extension members is a function of its status and
+   * reason phrase alone: written once per status, then reused (a scanner's 404s all read alike).
+   */
+  readonly #plainProblems = new Map<number, { readonly title: string; readonly body: string }>();
 
   constructor(private readonly options: { debug: boolean }) {}
 
   render(error: FlattenedError): RenderedError {
+    if (this.options.debug || hasMembers(error.details)) return { body: this.#write(error), contentType: 'application/problem+json' };
+    let plain = this.#plainProblems.get(error.status);
+    if (plain === undefined || plain.title !== error.statusText) {
+      plain = { title: error.statusText, body: this.#write(error) };
+      // Statuses are 4xx and 5xx: the map stays small.
+      this.#plainProblems.set(error.status, plain);
+    }
+    return { body: plain.body, contentType: 'application/problem+json' };
+  }
+
+  #write(error: FlattenedError): string {
     const problem: Record<string, unknown> = {
       type: 'about:blank',
       title: error.statusText,
@@ -34,8 +50,13 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
       }
       if (causes.length > 0) problem['causes'] = causes;
     }
-    return { body: safeStringify(problem), contentType: 'application/problem+json' };
+    return safeStringify(problem);
   }
+}
+
+function hasMembers(record: Readonly<Record<string, unknown>>): boolean {
+  for (const _ in record) return true;
+  return false;
 }
 
 function traceEntry(frame: FlattenedFrame): Record<string, unknown> {

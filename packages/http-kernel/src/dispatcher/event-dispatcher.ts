@@ -2,6 +2,7 @@ import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-prom
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
 import type {
+  AnyListener,
   DispatchableEvent,
   EventDispatcherInterface,
   EventMap,
@@ -12,8 +13,6 @@ import type {
   RegisteredListener,
 } from './types.js';
 import { subscriberListeners } from './subscriber-listeners.js';
-
-export type AnyListener = (event: unknown, eventName: string) => unknown;
 
 /**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)

@@ -1,8 +1,10 @@
-import { andThen, attempt, isThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
-import { type AnyListener, callListeners } from './event-dispatcher.js';
+import { callListeners } from './event-dispatcher.js';
+import { thrownIfFailed } from './failed-event.js';
 import type {
+  AnyListener,
   DispatchableEvent,
   EventDispatcherInterface,
   EventMap,
@@ -144,23 +146,20 @@ class DispatchRecording {
     readonly listeners: ReadonlyArray<RegisteredListener<unknown>>,
   ) {}
 
-  /** Calls `listener`, timing it until it returns or, when it returns a promise, until that settles. */
+  /**
+   * Calls `listener`, timing it until it returns or, when it returns a promise, until that settles.
+   * A listener that fails its event (`RequestEvent.failWith`) is recorded as one that threw.
+   */
   call(listener: RegisteredListener<unknown>, event: unknown, eventName: string): unknown {
     const startedAt = performance.now();
-    let result: unknown;
-    try {
-      result = listener.listener(event, eventName);
-    } catch (error) {
-      this.#ended(listener, startedAt, true);
-      throw error;
-    }
-    if (!isThenable(result)) {
-      this.#ended(listener, startedAt, false);
-      return result;
-    }
-    return Promise.resolve(result).then(
-      () => this.#ended(listener, startedAt, false),
-      (error: unknown) => {
+    return attempt(
+      () =>
+        andThen(fromThenable(listener.listener(event, eventName)), (result) => {
+          thrownIfFailed(event, result);
+          this.#ended(listener, startedAt, false);
+          return result;
+        }),
+      (error) => {
         this.#ended(listener, startedAt, true);
         throw error;
       },
@@ -170,12 +169,17 @@ class DispatchRecording {
   #ended(listener: RegisteredListener<unknown>, startedAt: number, threw: boolean): void {
     const info = { name: listener.name, priority: listener.priority };
     this.#called.push({ ...info, durationMs: performance.now() - startedAt, ...(threw ? { threw } : {}) });
-    if (this.#stoppedBy === null && (this.event as DispatchableEvent).propagationStopped === true) this.#stoppedBy = listener.name;
+    if (this.#stoppedBy === null && this.#stopped()) this.#stoppedBy = listener.name;
+  }
+
+  /** Whether a listener stopped propagation; one that failed the event stopped it as a throw ends a dispatch, which this does not count. */
+  #stopped(): boolean {
+    const event = this.event as DispatchableEvent;
+    return event.propagationStopped === true && (event.failure === undefined || event.failure === null);
   }
 
   finish(error?: unknown): DispatchTrace {
-    const stopped = (this.event as DispatchableEvent).propagationStopped === true;
-    const notCalled = stopped
+    const notCalled = this.#stopped()
       ? this.listeners.slice(this.#called.length).map((listener) => ({ name: listener.name, priority: listener.priority }))
       : [];
     return {

@@ -3,6 +3,16 @@ import type { MaybePromise } from '../internal/maybe-promise.js';
 /** Any object may be dispatched; one with `propagationStopped === true` reaches no further listener. */
 export interface DispatchableEvent {
   readonly propagationStopped?: boolean;
+  /**
+   * Set when a listener ended the dispatch with an error without throwing it
+   * (`RequestEvent.failWith`). Dispatchers that trace listeners report it as thrown by that listener.
+   */
+  readonly failure?: ListenerFailure | null;
+}
+
+/** The error a listener ended a dispatch with (see `DispatchableEvent.failure`). */
+export interface ListenerFailure {
+  readonly error: unknown;
 }
 
 /** A map from event name to the event class dispatched under it, e.g. `KernelEventMap`. */
@@ -73,3 +83,6 @@ export interface EventDispatcherInterface<M extends EventMap> {
    */
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]>;
 }
+
+/** A listener as the dispatcher calls it, its event's type erased (not exported from the package). */
+export type AnyListener = (event: unknown, eventName: string) => unknown;

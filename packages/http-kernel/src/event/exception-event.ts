@@ -1,6 +1,6 @@
 import type { Request } from '../http/request.js';
-import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
-import type { RequestType } from '../kernel/request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import type { RequestType } from '../contract/request-type.js';
 import { RequestEvent } from './request-event.js';
 
 /**

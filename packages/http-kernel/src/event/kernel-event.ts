@@ -1,8 +1,7 @@
 import { Event } from '../dispatcher/event.js';
-import type { Request } from '../http/request.js';
-import type { RequestStack } from '../http/request-stack.js';
-import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
-import { RequestType } from '../kernel/request-type.js';
+import type { Request, RequestStack } from '../http/request.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import { RequestType } from '../contract/request-type.js';
 
 /** Base of every kernel event: the kernel, the request being handled and whether it is the main one. */
 export abstract class KernelEvent extends Event {

@@ -1,7 +1,7 @@
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
-import type { RequestType } from '../kernel/request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import type { RequestType } from '../contract/request-type.js';
 import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.response`: the response is about to be returned; listeners may change or replace it. */

@@ -1,7 +1,7 @@
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import type { HttpKernelInterface } from '../kernel/http-kernel-interface.js';
-import { RequestType } from '../kernel/request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import { RequestType } from '../contract/request-type.js';
 import { KernelEvent } from './kernel-event.js';
 
 /** `kernel.terminate`: after the response was sent; slow work (saving profiles) goes here. */

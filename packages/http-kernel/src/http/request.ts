@@ -2,7 +2,6 @@ import { decodePath } from './decode-path.js';
 import { BadRequestHttpError } from '../error/http-error.js';
 import type { Controller } from '../controller/controller.js';
 import { HeaderBag, type HeaderInit } from './header-bag.js';
-import type { RequestStack } from './request-stack.js';
 
 /**
  * Known request attributes. Packages add their own keys by declaration merging:
@@ -262,5 +261,41 @@ function decodedPath(raw: string): string {
     return decodePath(raw);
   } catch (cause) {
     throw new BadRequestHttpError(`Malformed percent-encoding in the request path "${raw}".`, { cause });
+  }
+}
+
+/**
+ * The requests being handled: the main request at the bottom, the current sub-request on top.
+ * Kept beside `Request`: a request knows the stack it is handled on and the stack holds requests,
+ * so two files would import each other.
+ */
+export class RequestStack {
+  readonly #stack: Request[] = [];
+
+  push(request: Request): void {
+    this.#stack.push(request);
+  }
+
+  pop(): Request | undefined {
+    return this.#stack.pop();
+  }
+
+  getCurrentRequest(): Request | null {
+    const size = this.#stack.length;
+    return size === 0 ? null : this.#stack[size - 1]!;
+  }
+
+  getMainRequest(): Request | null {
+    return this.#stack.length === 0 ? null : this.#stack[0]!;
+  }
+
+  /** The request below the current one; `null` while the main request is current. */
+  getParentRequest(): Request | null {
+    const size = this.#stack.length;
+    return size < 2 ? null : this.#stack[size - 2]!;
+  }
+
+  get size(): number {
+    return this.#stack.length;
   }
 }

@@ -2,7 +2,7 @@ import { ArgumentResolver } from '../controller/argument-resolver.js';
 import type { Controller } from '../controller/controller.js';
 import { controllerName } from '../controller/controller.js';
 import { ControllerResolver } from '../controller/controller-resolver.js';
-import type { EventDispatcherInterface } from '../dispatcher/types.js';
+import type { EventDispatcherInterface, ListenerFailure } from '../dispatcher/types.js';
 import { HttpError, NotFoundHttpError, statusOf, statusText } from '../error/http-error.js';
 import { ControllerArgumentsEvent } from '../event/controller-arguments-event.js';
 import { ControllerEvent } from '../event/controller-event.js';
@@ -13,15 +13,14 @@ import { RequestEvent } from '../event/request-event.js';
 import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
-import type { Request } from '../http/request.js';
-import { RequestStack } from '../http/request-stack.js';
+import { type Request, RequestStack } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import { tracedCall } from '../tracing/traced-call.js';
 import { KernelRequestTrace, kernelRequestChannel } from '../tracing/tracing-channels.js';
-import type { HttpKernelInterface } from './http-kernel-interface.js';
-import { RequestType } from './request-type.js';
+import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
+import { RequestType } from '../contract/request-type.js';
 
 export interface HttpKernelOptions {
   /** `EventDispatcher`, or a decorator of it (`TraceableEventDispatcher` in debug mode). */
@@ -98,10 +97,11 @@ export class HttpKernel implements HttpKernelInterface {
     stack.push(request);
     let response: MaybePromise<Response>;
     try {
-      response = attempt(
+      const outcome = attempt(
         () => this.#handleRaw(handling),
         (error) => this.#handleError(error, handling),
       );
+      response = andThen(outcome, (answer) => (answer instanceof Response ? answer : this.#handleError(answer.error, handling)));
     } catch (error) {
       stack.pop();
       return Promise.reject(error);
@@ -120,10 +120,14 @@ export class HttpKernel implements HttpKernelInterface {
     }
   }
 
-  /** The lifecycle, step by step; an error thrown anywhere in it goes to `#handleError`. */
-  #handleRaw(h: Handling): MaybePromise<Response> {
+  /**
+   * The lifecycle, step by step. An error thrown anywhere in it goes to `#handleError`, and so
+   * does the one a `kernel.request` listener failed the request with (returned here).
+   */
+  #handleRaw(h: Handling): MaybePromise<Response | ListenerFailure> {
     const { request, type } = h;
     return andThen(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, request, type)), (requested) => {
+      if (requested.failure !== null) return requested.failure;
       if (requested.response !== null) return this.#filterResponse(requested.response, h);
       return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
         andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
@@ -188,13 +192,27 @@ export class HttpKernel implements HttpKernelInterface {
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, h.request, h.type));
   }
 
-  /** An error left the lifecycle: it becomes the error response, or reaches the caller who asked for errors. */
+  /**
+   * An error left the lifecycle. The rule: `kernel.exception` turns it into the response. When no
+   * listener answers, or the error branch fails, a sub-request's caller (and a caller who asked for
+   * errors) gets the error; a main request gets one more `kernel.exception` pass for the error
+   * that escaped, and if that fails too, a plain page with the original error's status.
+   */
   #handleError(error: unknown, h: Handling): MaybePromise<Response> {
     if (h.trace !== null) h.trace.exception = error;
     if (!h.catchErrors) return this.#finishThenThrow(error, h);
     return attempt(
       () => this.#handleThrowable(error, h),
-      (escaped) => this.#errorBranchFailed(escaped, error, h),
+      (escaped) => {
+        if (h.type !== RequestType.MAIN) throw escaped;
+        return attempt(
+          () => this.#handleThrowable(escaped, h),
+          (final) => {
+            logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
+            return this.#plainErrorPage(statusOf(error), h);
+          },
+        );
+      },
     );
   }
 
@@ -224,28 +242,13 @@ export class HttpKernel implements HttpKernelInterface {
     });
   }
 
-  /**
-   * The error branch failed: a `kernel.exception` listener threw, or none answered. A
-   * sub-request's caller gets the error; a main request gets one more error pass, then a plain
-   * page with the original status.
-   */
-  #errorBranchFailed(escaped: unknown, original: unknown, h: Handling): MaybePromise<Response> {
-    if (h.type !== RequestType.MAIN) throw escaped;
+  /** The last resort: a plain page with `status`, after the request's `kernel.finish_request` if it is still due. */
+  #plainErrorPage(status: number, h: Handling): MaybePromise<Response> {
     return attempt(
-      () => this.#handleThrowable(escaped, h),
-      (final) => this.#lastResort(final, original, h),
-    );
-  }
-
-  /** The plain page with the original status, after the request's `kernel.finish_request` if it is still due. */
-  #lastResort(final: unknown, original: unknown, h: Handling): MaybePromise<Response> {
-    logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
-    const page = (): Response => plainErrorPage(statusOf(original));
-    return attempt(
-      () => andThen(this.#finishRequest(h), page),
+      () => andThen(this.#finishRequest(h), () => plainErrorPage(status)),
       (failed) => {
         logAt(this.#logger, 'CRITICAL', { exception: failed }, `Error during kernel.finish_request: ${describeError(failed)}`);
-        return page();
+        return plainErrorPage(status);
       },
     );
   }

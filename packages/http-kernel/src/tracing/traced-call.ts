@@ -1,5 +1,5 @@
 import type { TracingChannel } from 'node:diagnostics_channel';
-import type { MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, attempt, type MaybePromise } from '../internal/maybe-promise.js';
 
 /** What every traced call's context carries once the call is over (Node's tracing-channel convention). */
 export interface TracedCallContext<T> {
@@ -26,35 +26,34 @@ export function tracedCall<T, C extends TracedCallContext<T>>(
   context: C,
   call: () => MaybePromise<T>,
 ): MaybePromise<T> {
-  let returned: MaybePromise<T>;
-  try {
-    returned = channel.start.runStores(context, call);
-  } catch (error) {
-    context.error = error;
-    channel.error.publish(context);
-    channel.end.publish(context);
-    throw error;
-  }
-  if (!(returned instanceof Promise)) {
-    context.result = returned;
-    channel.end.publish(context);
-    return returned;
-  }
-  context.async = true;
-  channel.end.publish(context);
-  return returned.then(
-    (value) => {
-      context.result = value;
-      channel.asyncStart.publish(context);
-      channel.asyncEnd.publish(context);
-      return value;
+  return attempt(
+    () => {
+      const returned = channel.start.runStores(context, call);
+      if (returned instanceof Promise) {
+        context.async = true;
+        channel.end.publish(context);
+      }
+      return andThen(returned, (value) => {
+        context.result = value;
+        publishEnd(channel, context);
+        return value;
+      });
     },
-    (error: unknown) => {
+    (error) => {
       context.error = error;
       channel.error.publish(context);
-      channel.asyncStart.publish(context);
-      channel.asyncEnd.publish(context);
+      publishEnd(channel, context);
       throw error;
     },
   );
+}
+
+/** The end of a call: `end` when it was over at once; once its promise settled, `asyncStart` and `asyncEnd` (`end` was published when it returned the promise). */
+function publishEnd<C extends TracedCallContext<unknown>>(channel: TracingChannel<unknown, C>, context: C): void {
+  if (!context.async) {
+    channel.end.publish(context);
+    return;
+  }
+  channel.asyncStart.publish(context);
+  channel.asyncEnd.publish(context);
 }

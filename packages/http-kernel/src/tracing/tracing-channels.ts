@@ -1,7 +1,7 @@
 import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
 import type { Request } from '../http/request.js';
 import type { Response } from '../http/response.js';
-import { RequestType } from '../kernel/request-type.js';
+import { RequestType } from '../contract/request-type.js';
 import type { TracedCallContext } from './traced-call.js';
 
 /**

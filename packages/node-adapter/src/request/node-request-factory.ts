@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { isIP } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import type { Readable } from 'node:stream';
 import { HeaderBag, Request, type Scheme } from '@switchboard/http-kernel';
 import type { ResolvedAdapterOptions } from '../adapter-options.js';
 import { readForwardedHeaders } from './forwarded-headers.js';
@@ -13,6 +13,29 @@ import { TrustedProxies, unmapIpv4 } from './trusted-proxies.js';
 
 /** A request as node:http (HTTP/1.x) or the node:http2 compatibility API presents it. */
 export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
+
+/**
+ * What the factory reads of an HTTP/1 request head and its connection. An `IncomingMessage` has
+ * this shape; an in-process client (`@switchboard/testing`) describes its requests with it, so they
+ * go through the same checks as those a server receives.
+ */
+export interface RequestHead {
+  readonly method?: string | undefined;
+  /** The request target as sent (`/items?page=2`). */
+  readonly url?: string | undefined;
+  readonly httpVersion: string;
+  readonly httpVersionMajor: number;
+  readonly httpVersionMinor: number;
+  /** Names and values alternating, as received. */
+  readonly rawHeaders: readonly string[];
+  readonly socket: {
+    /** True for TLS. */
+    readonly encrypted?: boolean;
+    readonly remoteAddress?: string | undefined;
+    readonly localAddress?: string | undefined;
+    readonly localPort?: number | undefined;
+  };
+}
 
 /**
  * Builds the kernel's `Request` from a node request: path and query exactly as sent, headers
@@ -35,7 +58,26 @@ export class NodeRequestFactory {
   }
 
   create(req: NodeIncomingRequest): Request {
-    const http2 = isHttp2(req);
+    if (isHttp2(req)) return this.#build(req, req, req.stream.endAfterHeaders ? null : req, req.stream);
+    return this.#build(req, null, req, req.socket);
+  }
+
+  /**
+   * The same rules for an HTTP/1 request that no node server received (an in-process client):
+   * `body` is read lazily under the same limits when the head declares one (`Content-Length`).
+   */
+  createFromHead(head: RequestHead, body: Readable | null): Request {
+    return this.#build(head, null, body, undefined);
+  }
+
+  /** `http2Request`: the same request when it came over HTTP/2 (its `:authority` is read), else `null`. */
+  #build(
+    req: RequestHead,
+    http2Request: Http2ServerRequest | null,
+    bodySource: Readable | null,
+    connection: Request['connection'] | undefined,
+  ): Request {
+    const http2 = http2Request !== null;
     // Node's HTTP/1 parser also lets through request lines naming HTTP/0.9 and HTTP/2.0.
     if (!http2 && req.httpVersionMajor !== 1) {
       throw new InvalidRequestError('This server speaks HTTP/1.0 and HTTP/1.1 here (HTTP/2 only over TLS, negotiated).', 505);
@@ -50,9 +92,9 @@ export class NodeRequestFactory {
     const headers = HeaderBag.fromRawList(req.rawHeaders);
 
     const socket = req.socket;
-    let scheme: Scheme = (socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
+    let scheme: Scheme = socket.encrypted === true ? 'https' : 'http';
     let clientIp = unmapIpv4(socket.remoteAddress ?? '');
-    let authority = http2 ? http2Authority(req as Http2ServerRequest, framing) : framing.host;
+    let authority = http2 ? http2Authority(http2Request, framing) : framing.host;
     let forwardedPort: number | undefined;
     const fromTrustedProxy = !this.#proxies.isEmpty && this.#proxies.has(clientIp);
 
@@ -99,8 +141,8 @@ export class NodeRequestFactory {
       headers,
       clientIp,
       protocolVersion: req.httpVersion,
-      body: this.#body(req, framing, http2),
-      connection: http2 ? (req as Http2ServerRequest).stream : req.socket,
+      body: this.#body(bodySource, framing, http2),
+      connection,
       fromTrustedProxy,
     });
   }
@@ -113,14 +155,12 @@ export class NodeRequestFactory {
     return this.#lastHost;
   }
 
-  #body(req: NodeIncomingRequest, framing: Framing, http2: boolean): IncomingBody | null {
-    if (http2) {
-      if ((req as Http2ServerRequest).stream.endAfterHeaders) return null;
-    } else if (framing.contentLength === undefined && framing.transferEncoding === undefined) {
-      return null;
-    }
+  /** `source` is null when HTTP/2 said the stream ends after the headers. */
+  #body(source: Readable | null, framing: Framing, http2: boolean): IncomingBody | null {
+    if (source === null) return null;
+    if (!http2 && framing.contentLength === undefined && framing.transferEncoding === undefined) return null;
     const declared = framing.contentLength;
-    return new IncomingBody(req, declared === undefined ? undefined : Number(declared), {
+    return new IncomingBody(source, declared === undefined ? undefined : Number(declared), {
       maxBytes: this.#options.bodyLimit,
       timeoutMs: this.#options.bodyTimeout,
     });
@@ -145,7 +185,7 @@ interface Framing {
  * Node's parser already refuses conflicting `Content-Length`s and `Content-Length` with
  * `Transfer-Encoding`; what it lets through is checked here (RFC 9112 §3.2 and §6.1).
  */
-function checkHttp1Framing(req: NodeIncomingRequest, framing: Framing): void {
+function checkHttp1Framing(req: RequestHead, framing: Framing): void {
   if (framing.hostCount === 0 && req.httpVersionMinor >= 1) throw new InvalidRequestError('The request has no Host header.');
   const codings = framing.transferEncoding;
   if (codings === undefined) return;

@@ -11,13 +11,21 @@ export function writePlainResponse(res: NodeServerResponse, status: number, mess
     destroyResponse(res);
     return;
   }
-  const body = `${status} ${statusText(status)}: ${message}\n`;
-  const headers: Record<string, string> = {
-    'content-type': 'text/plain; charset=UTF-8',
-    'content-length': String(Buffer.byteLength(body)),
-    'cache-control': 'no-store',
-  };
+  const { body, headers } = plainAnswer(status, message);
   if (!http2) headers['connection'] = 'close';
   res.writeHead(status, headers);
   endResponse(res, body, endGate);
+}
+
+/** The body and headers of a plain answer (without `Connection`), also what an in-process client shows for it. */
+export function plainAnswer(status: number, message: string): { body: string; headers: Record<string, string> } {
+  const body = `${status} ${statusText(status)}: ${message}\n`;
+  return {
+    body,
+    headers: {
+      'content-type': 'text/plain; charset=UTF-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'no-store',
+    },
+  };
 }

@@ -5,6 +5,7 @@ import { LoggerCollector } from './logger-collector.js';
 import { MemoryCollector } from './memory-collector.js';
 import { RequestCollector } from './request-collector.js';
 import { RouterCollector } from './router-collector.js';
+import { RateLimitCollector } from './rate-limit-collector.js';
 import { SecurityCollector } from './security-collector.js';
 import { TimeCollector } from './time-collector.js';
 
@@ -19,5 +20,6 @@ export function defaultCollectors(): DataCollector[] {
     new TimeCollector(),
     new MemoryCollector(),
     new SecurityCollector(),
+    new RateLimitCollector(),
   ];
 }

@@ -24,7 +24,7 @@ export interface LoggerData {
 export class LoggerCollector implements DataCollector<LoggerData> {
   readonly name = 'logger';
 
-  collect({ recording, chain }: CollectContext): LoggerData {
+  collect({ recording, chain, redactor }: CollectContext): LoggerData {
     const records: LogRecordData[] = [];
     for (const owner of chain.descendantsOf(recording)) {
       for (const record of owner.logs) {
@@ -33,7 +33,7 @@ export class LoggerCollector implements DataCollector<LoggerData> {
           level: record.level,
           channel: record.channel,
           message: record.message,
-          context: describeValue(record.context) as Record<string, unknown>,
+          context: redactor.namedValues(describeValue(record.context)) as Record<string, unknown>,
           requestType: owner.parent === null ? 'main' : 'sub',
           token: owner.token,
         });

@@ -53,7 +53,7 @@ export class RequestCollector implements DataCollector<RequestData> {
       routeParams: describeValue(request.attributes.get('_route_params') ?? {}) as Record<string, unknown>,
       controller: controller === undefined ? null : controllerName(controller),
       locale: request.locale,
-      query: [...request.query].map(([name, value]) => [redactor.text(name), redactor.text(value)] as const),
+      query: [...request.query].map(([name, value]) => [redactor.text(name), redactor.parameter(name, value)] as const),
       requestHeaders: redactHeaders([...request.headers], redactor),
       attributes: describeAttributes(request),
       statusCode: status,

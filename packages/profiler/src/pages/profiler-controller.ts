@@ -8,7 +8,7 @@ import { PROFILER_CSP } from './layout.js';
 import { defaultPanels } from './panels/default-panels.js';
 import { jsonPanel } from './panels/json-panel.js';
 import type { PanelView } from './panels/panel-view.js';
-import type { RouteMatchExplainer } from './panels/router-panel.js';
+import type { RouteMatchExplainer } from './panels/route-match-explainer.js';
 import { profilePage } from './profile-page.js';
 import { messagePage } from './message-page.js';
 import { searchPage } from './search-page.js';

@@ -2,7 +2,7 @@ import type { Request } from '@switchboard/http-kernel';
 import { RouteCollection, type Router } from '@switchboard/router';
 import type { ProfileLinkGenerator } from '../listener/debug-token-link-listener.js';
 import type { ProfilerController } from './profiler-controller.js';
-import type { RouteMatchExplainer } from './panels/router-panel.js';
+import type { RouteMatchExplainer } from './panels/route-match-explainer.js';
 
 /** Route name of the profile page; `x-debug-token-link` is generated from it. */
 export const PROFILER_ROUTE = '_profiler';

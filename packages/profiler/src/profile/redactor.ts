@@ -3,34 +3,129 @@ import { REDACTED, redactCredentials } from '@switchboard/http-kernel';
 /** What stored profiles and pages show instead of a secret. */
 export { REDACTED };
 
-/** Headers whose values never reach a profile , plus the response's cookies. */
-export const DEFAULT_REDACTED_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization', 'set-cookie'];
+/**
+ * Headers whose values never reach a profile, plus the response's cookies. Headers named like a
+ * secret (`DEFAULT_SECRET_NAMES`: `X-Amz-Security-Token`, `X-Upload-Api-Key`…) are redacted too.
+ */
+export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
+  'authorization',
+  'cookie',
+  'proxy-authorization',
+  'set-cookie',
+  'x-api-key',
+  'x-auth-token',
+  'x-amz-security-token',
+  'x-csrf-token',
+  'x-xsrf-token',
+];
 
 /**
- * Removes secrets from profile data: values of sensitive headers by name, every occurrence
- * of a configured secret (a key passphrase, a signing key) in any string, wherever it ended up —
- * a query string, a log context, an error message — and every bearer-shaped credential
- * (`redactCredentials`: a JWT, a `Bearer …` value) sent outside the `Authorization` header.
+ * Names of query parameters and headers whose values are secrets. A name matches when, lowercased
+ * with `_`, `.`, `+` or a space read as `-`, it is one of these or ends with `-` and one of these: `password`,
+ * `user_password`, `access_token`, `X-Amz-Security-Token`, `X-Amz-Signature`, `api_key`.
+ */
+export const DEFAULT_SECRET_NAMES: readonly string[] = [
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'secret',
+  'token',
+  'api-key',
+  'apikey',
+  'auth',
+  'jwt',
+  'session',
+  'sessionid',
+  'session-id',
+  'sid',
+  'signature',
+  'sig',
+  'credential',
+  'credentials',
+  'private-key',
+];
+
+/** The profiler's own headers: its tokens are on every response, not secrets, and the pages link them. */
+const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-previous-debug-token']);
+
+/** `name=value` in a query string, a form body or a log line; the name is decided in the replacement (linear). */
+const PARAMETER = /(?<=^|[?&;\s])([^\s=&;?#]{1,100})=([^\s&;#"'<>]*)/g;
+/** The userinfo of a URL (`https://user:password@host`); a run up to the first delimiter, decided in one pass. */
+const USERINFO = /(?<=:\/\/)[^\s/?#@]+@/g;
+
+export interface RedactorOptions {
+  /** Values to hide wherever they occur (key passphrases, signing keys…). */
+  secrets?: Iterable<string>;
+  /** Header names whose values are never stored; default `DEFAULT_REDACTED_HEADERS`. */
+  headers?: Iterable<string>;
+  /** Names of query parameters and headers holding secrets; default `DEFAULT_SECRET_NAMES`. */
+  secretNames?: Iterable<string>;
+}
+
+/**
+ * Removes secrets from profile data: values of sensitive headers by name (listed, or named like a
+ * secret), values of query parameters named like a secret (in a URL, a query string, a log line:
+ * `password=…`, `access_token=…`), the userinfo of URLs (`https://user:pass@host`, a `Referer`),
+ * every occurrence of a configured secret (a key passphrase, a signing key) in any string, and every
+ * bearer-shaped credential (`redactCredentials`: a JWT, a `Bearer …` value).
  */
 export class Redactor {
   readonly #headers: ReadonlySet<string>;
+  readonly #secretNames: ReadonlySet<string>;
+  /** The names as one pattern: a name is tested in one pass, without building strings (a query may hold thousands). */
+  readonly #secretName: RegExp;
+  /** Any of the names inside a text: without one (decoded too), a text has no `name=value` to hide. */
+  readonly #secretWord: RegExp;
   readonly #secrets: readonly string[];
 
-  constructor(secrets: Iterable<string> = [], headers: Iterable<string> = DEFAULT_REDACTED_HEADERS) {
-    this.#headers = new Set([...headers].map((name) => name.toLowerCase()));
+  constructor(options: RedactorOptions = {}) {
+    this.#headers = new Set([...(options.headers ?? DEFAULT_REDACTED_HEADERS)].map((name) => name.toLowerCase()));
+    this.#secretNames = new Set([...(options.secretNames ?? DEFAULT_SECRET_NAMES)].map(normaliseName));
+    const words =
+      [...this.#secretNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, '[-_.+\\s]')).join('|') || '(?!)';
+    // Whole name, or its last separated parts: `(anything separator)? word` to the end.
+    this.#secretName = new RegExp(`^(?:[^]*[-_.+\\s])?(?:${words})$`, 'i');
+    this.#secretWord = new RegExp(words, 'i');
     // Longest first, so a secret containing another is replaced whole.
-    this.#secrets = [...new Set([...secrets].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
+    this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
   }
 
   /** A redactor that also hides `secrets` (the values of this request's credentials, say). */
   with(secrets: Iterable<string>): Redactor {
     const extra = [...secrets].filter((secret) => secret !== '');
     if (extra.length === 0) return this;
-    return new Redactor([...this.#secrets, ...extra], this.#headers);
+    return new Redactor({ secrets: [...this.#secrets, ...extra], headers: this.#headers, secretNames: this.#secretNames });
   }
 
   isSensitiveHeader(name: string): boolean {
-    return this.#headers.has(name.toLowerCase());
+    const lower = name.toLowerCase();
+    return this.#headers.has(lower) || (!PROFILER_HEADERS.has(lower) && this.isSecretName(lower));
+  }
+
+  /** Whether a query parameter (or header) of this name holds a secret. */
+  isSecretName(name: string): boolean {
+    return this.#secretName.test(name);
+  }
+
+  #mayNameSecret(text: string): boolean {
+    if (this.#secretWord.test(text)) return true;
+    if (!text.includes('%')) return false;
+    try {
+      return this.#secretWord.test(decodeURIComponent(text));
+    } catch {
+      return true;
+    }
+  }
+
+  /** A name as sent (`pass%77ord`, `api+key`), decoded; undecodable names only match as they are. */
+  #isEncodedSecretName(name: string): boolean {
+    if (!name.includes('%') && !name.includes('+')) return false;
+    try {
+      return this.isSecretName(decodeURIComponent(name.replace(/\+/g, ' ')));
+    } catch {
+      return false;
+    }
   }
 
   /** The value to show for header `name`. */
@@ -38,17 +133,45 @@ export class Redactor {
     return this.isSensitiveHeader(name) ? REDACTED : this.text(value);
   }
 
+  /** The value to show for query parameter `name` (decoded). */
+  parameter(name: string, value: string): string {
+    return this.isSecretName(name) ? REDACTED : this.text(value);
+  }
+
   text(value: string): string {
     let out = value;
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
+    if (out.includes('=') && this.#mayNameSecret(out)) {
+      out = out.replace(PARAMETER, (pair, name: string) =>
+        this.isSecretName(name) || this.#isEncodedSecretName(name) ? `${name}=${REDACTED}` : pair,
+      );
+    }
+    if (out.includes('://')) out = out.replace(USERINFO, `${REDACTED}@`);
     return redactCredentials(out);
   }
 
   /** Redacts every string in plain data (arrays, objects, strings); object keys included. */
   deep<T>(value: T): T {
     return this.#walk(value, 0) as T;
+  }
+
+  /**
+   * Hides the values of keys named like secrets in plain data (a log context's `{ password }`,
+   * `{ query: { api_key } }`), at any depth. For data whose keys are the caller's own, not a
+   * profile's fields (a profile's `token` is no secret).
+   */
+  namedValues<T>(value: T): T {
+    return this.#walkNames(value, 0) as T;
+  }
+
+  #walkNames(value: unknown, depth: number): unknown {
+    if (value === null || typeof value !== 'object' || depth > 64) return value;
+    if (Array.isArray(value)) return value.map((item) => this.#walkNames(item, depth + 1));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, this.isSecretName(key) ? REDACTED : this.#walkNames(item, depth + 1)]),
+    );
   }
 
   #walk(value: unknown, depth: number): unknown {
@@ -60,14 +183,21 @@ export class Redactor {
 }
 
 /**
- * Credentials a request carried, to be redacted wherever they reappear in its profile: the
- * whole header value and its parts (`Bearer <token>`, each cookie value).
+ * Credentials a request carried, to be redacted wherever they reappear in its profile (a log
+ * message, an error header quoting the URL): the whole value of a sensitive header and its parts
+ * (`Bearer <token>`, each cookie value), the values of query parameters named like secrets, and the
+ * userinfo of URLs in headers (a `Referer`); each as sent, decoded and percent-encoded.
  */
-export function credentialsOf(headerValues: Iterable<readonly [string, readonly string[]]>, redactor: Redactor): string[] {
+export function credentialsOf(
+  headerValues: Iterable<readonly [string, readonly string[]]>,
+  query: Iterable<readonly [string, string]>,
+  redactor: Redactor,
+): string[] {
   const found: string[] = [];
   for (const [name, values] of headerValues) {
-    if (!redactor.isSensitiveHeader(name)) continue;
     for (const value of values) {
+      found.push(...userinfoOf(value));
+      if (!redactor.isSensitiveHeader(name)) continue;
       found.push(value);
       const scheme = /^\s*\S+\s+(.+)$/.exec(value);
       if (scheme !== null) found.push(scheme[1]!.trim());
@@ -77,5 +207,29 @@ export function credentialsOf(headerValues: Iterable<readonly [string, readonly 
       }
     }
   }
-  return found.filter((value) => value.length >= 4);
+  for (const [name, value] of query) if (redactor.isSecretName(name)) found.push(value);
+  // Shorter values would hide every occurrence of common words; a short secret is still hidden where it is named.
+  return [...new Set(found.flatMap(encodings))].filter((value) => value.length >= 4);
+}
+
+/** The user name and password of a URL (as written in it), when the text is one. */
+function userinfoOf(text: string): string[] {
+  if (!text.includes('@') || !URL.canParse(text)) return [];
+  const url = new URL(text);
+  return [url.username, url.password].filter((part) => part !== '');
+}
+
+/** A value as sent, decoded, and percent-encoded (an error message quoting a URL encodes it again). */
+function encodings(value: string): string[] {
+  let decoded = value;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    // Not percent-encoded: the value as it is.
+  }
+  return [value, decoded, encodeURIComponent(value), encodeURIComponent(decoded)];
+}
+
+function normaliseName(name: string): string {
+  return name.toLowerCase().replace(/[_.\s]/g, '-');
 }

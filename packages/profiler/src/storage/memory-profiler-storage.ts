@@ -1,24 +1,38 @@
-import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
-import {
-  DEFAULT_SEARCH_LIMIT,
-  matchesSearch,
-  resolveBounds,
-  type ProfilerStorage,
-  type ProfileSearch,
-  type StorageBounds,
-} from './profiler-storage.js';
+import type { ProfileData, ProfileSummary } from '../profile/profile.js';
+import { findNewestFirst, resolveBounds, type ProfilerStorage, type ProfileSearch, type StorageBounds } from './profiler-storage.js';
+
+export interface MemoryStorageBounds extends StorageBounds {
+  /**
+   * Most JSON kept, in characters of the serialised profiles (default 16 MiB): past it the oldest
+   * profiles go, so a few huge profiles cannot fill memory before `maxProfiles` is reached.
+   */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MEMORY_STORAGE_MAX_BYTES = 16 * 1024 * 1024;
+
+interface StoredProfile {
+  readonly profile: ProfileData;
+  readonly bytes: number;
+}
 
 /**
  * Keeps profiles in memory, in write order (a Map keeps insertion order), dropping the oldest past
- * `maxProfiles` and any older than `maxAgeMs`. The default storage: nothing touches the disk.
+ * `maxProfiles` or `maxBytes` and any older than `maxAgeMs`. The default storage: nothing touches the disk.
  */
 export class MemoryProfilerStorage implements ProfilerStorage {
-  readonly #profiles = new Map<string, ProfileData>();
+  readonly #profiles = new Map<string, StoredProfile>();
   readonly #bounds: Required<StorageBounds>;
+  readonly #maxBytes: number;
   readonly #now: () => number;
+  #bytes = 0;
 
-  constructor(bounds: StorageBounds = {}, now: () => number = Date.now) {
+  constructor(bounds: MemoryStorageBounds = {}, now: () => number = Date.now) {
     this.#bounds = resolveBounds(bounds);
+    this.#maxBytes = bounds.maxBytes ?? DEFAULT_MEMORY_STORAGE_MAX_BYTES;
+    if (!Number.isInteger(this.#maxBytes) || this.#maxBytes < 1) {
+      throw new RangeError(`maxBytes must be a positive integer, got ${String(bounds.maxBytes)}.`);
+    }
     this.#now = now;
   }
 
@@ -26,21 +40,28 @@ export class MemoryProfilerStorage implements ProfilerStorage {
     return this.#profiles.size;
   }
 
+  /** Characters of JSON the stored profiles serialise to (what `maxBytes` bounds). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   async write(profile: ProfileData): Promise<void> {
     // Re-inserting moves the token to the newest end.
-    this.#profiles.delete(profile.token);
-    this.#profiles.set(profile.token, profile);
+    this.#delete(profile.token);
+    const stored = { profile, bytes: JSON.stringify(profile).length };
+    this.#profiles.set(profile.token, stored);
+    this.#bytes += stored.bytes;
     this.#evict();
   }
 
   async read(token: string): Promise<ProfileData | null> {
-    const profile = this.#profiles.get(token);
-    if (profile === undefined) return null;
-    if (this.#expired(profile)) {
+    const stored = this.#profiles.get(token);
+    if (stored === undefined) return null;
+    if (this.#expired(stored.profile)) {
       this.#evict();
       return null;
     }
-    return profile;
+    return stored.profile;
   }
 
   has(token: string): boolean {
@@ -49,37 +70,38 @@ export class MemoryProfilerStorage implements ProfilerStorage {
 
   async find(search: ProfileSearch): Promise<ProfileSummary[]> {
     this.#evict();
-    const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
-    const found: ProfileSummary[] = [];
-    if (limit <= 0) return found;
-    const newestFirst = [...this.#profiles.values()].reverse();
-    for (const profile of newestFirst) {
-      if (!matchesSearch(profile, search)) continue;
-      found.push(summaryOf(profile));
-      if (found.length >= limit) break;
-    }
-    return found;
+    return findNewestFirst(
+      Array.from(this.#profiles.values(), (stored) => stored.profile),
+      search,
+      (summary) => this.#expired(summary),
+    );
   }
 
   async purge(): Promise<void> {
     this.#profiles.clear();
+    this.#bytes = 0;
   }
 
-  #expired(profile: ProfileData): boolean {
+  #expired(profile: ProfileSummary): boolean {
     return profile.time < this.#now() - this.#bounds.maxAgeMs;
   }
 
   #evict(): void {
-    while (this.#profiles.size > this.#bounds.maxProfiles) this.#dropOldest();
+    // The newest profile stays even when it alone is larger than maxBytes.
+    while (this.#profiles.size > this.#bounds.maxProfiles || (this.#bytes > this.#maxBytes && this.#profiles.size > 1)) {
+      this.#delete(this.#profiles.keys().next().value as string);
+    }
     // Write order is nearly time order, so expired profiles sit at the front.
-    for (const profile of this.#profiles.values()) {
+    for (const { profile } of this.#profiles.values()) {
       if (!this.#expired(profile)) break;
-      this.#profiles.delete(profile.token);
+      this.#delete(profile.token);
     }
   }
 
-  #dropOldest(): void {
-    const oldest = this.#profiles.keys().next();
-    if (!oldest.done) this.#profiles.delete(oldest.value);
+  #delete(token: string): void {
+    const stored = this.#profiles.get(token);
+    if (stored === undefined) return;
+    this.#profiles.delete(token);
+    this.#bytes -= stored.bytes;
   }
 }

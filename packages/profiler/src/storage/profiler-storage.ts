@@ -1,4 +1,4 @@
-import type { ProfileData, ProfileSummary } from '../profile/profile.js';
+import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
 
 /** Criteria of `ProfilerStorage.find`; every given criterion must hold. */
 export interface ProfileSearch {
@@ -89,15 +89,39 @@ export function resolveBounds(bounds: StorageBounds = {}): Required<StorageBound
   return resolved;
 }
 
+/** `find` over summaries held oldest first: the live matching ones, newest first, up to the limit. */
+export function findNewestFirst(
+  oldestFirst: Iterable<ProfileSummary>,
+  search: ProfileSearch,
+  expired: (summary: ProfileSummary) => boolean,
+): ProfileSummary[] {
+  const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
+  const found: ProfileSummary[] = [];
+  if (limit <= 0) return found;
+  for (const summary of [...oldestFirst].reverse()) {
+    if (expired(summary) || !matchesSearch(summary, search)) continue;
+    found.push(summaryOf(summary));
+    if (found.length >= limit) break;
+  }
+  return found;
+}
+
 /**
- * The bound of a storage's write queue (`maxPendingWrites`): 256 by default, a few MiB of
- * serialised profiles.
+ * `find` of a write-behind storage: the queued summaries (oldest first, not stored yet) that match,
+ * merged with what the backend found, newest first, each token once, up to the limit.
  */
-export function resolveMaxPendingWrites(value: number | undefined): number {
-  const resolved = value ?? 256;
-  if (!Number.isInteger(resolved) || resolved < 1)
-    throw new RangeError(`maxPendingWrites must be a positive integer, got ${String(value)}.`);
-  return resolved;
+export function mergeQueuedAndStored(
+  queuedOldestFirst: Iterable<ProfileSummary>,
+  stored: readonly ProfileSummary[],
+  search: ProfileSearch,
+  expired: (summary: ProfileSummary) => boolean,
+): ProfileSummary[] {
+  const limit = search.limit ?? DEFAULT_SEARCH_LIMIT;
+  const waiting = findNewestFirst(queuedOldestFirst, search, expired);
+  const seen = new Set(waiting.map((summary) => summary.token));
+  const merged = [...waiting, ...stored.filter((summary) => !seen.has(summary.token))];
+  // Stable: of equal times, queued profiles (written last) stay first.
+  return merged.sort((a, b) => b.time - a.time).slice(0, Math.max(0, limit));
 }
 
 /** `::ffff:127.0.0.1` (an IPv4 client on a dual-stack socket) is `127.0.0.1`; brackets dropped. */

@@ -36,7 +36,7 @@ export interface RouterListenerOptions {
 
 /**
  * Routes each request on `kernel.request`: sets `_route`, `_route_path`, `_controller`, the route's parameters
- * and defaults, and `_route_params`; or throws 404 / 405 / 400 with the routing error as `cause`;
+ * and defaults, and `_route_params`; or fails it (`RequestEvent.failWith`) with a 404, 405 or 400 whose `cause` is the routing error;
  * or routes to a 301 when only the trailing slash differs. A request that already has a
  * `_controller` (the error sub-request) is not matched.
  */
@@ -76,10 +76,10 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
-  /** Routes the request; the routing step returns its failure and only this method throws it (docs/decisions.md D9). */
+  /** Routes the request, or fails it with the HTTP error it gets instead (no throw: docs/decisions.md D9). */
   onKernelRequest(event: RequestEvent): void {
     const failure = this.#route(event);
-    if (failure !== null) throw failure;
+    if (failure !== null) event.failWith(failure);
   }
 
   /** Sets the routing attributes, or returns the HTTP error the request gets instead. */

@@ -1,3 +1,5 @@
+import { union, type RefusedRoutes } from './after-pass.js';
+import { comment } from '../internal/source-comment.js';
 import type { Candidate } from './candidate.js';
 import {
   methodNotAllowedMatch,
@@ -56,7 +58,7 @@ export class SlashToggled {
 export type WalkOutcome = RouteMatch | typeof REFUSED | typeof STOP | undefined;
 
 /** What a collecting walk gathers from the routes that refused a request for its method or scheme alone. */
-export class Refusals {
+export class CollectedRefusals implements RefusedRoutes {
   allow: string[] | null = null;
   schemes: string[] | null = null;
 }
@@ -64,7 +66,12 @@ export class Refusals {
 /** The first walk: one pass over the decoded path. */
 export type Walk = (path: string, method: string, context: MatchContext) => WalkOutcome | MethodNotAllowedMatch;
 /** The collecting walk: the same pass, gathering what refused routes allow into `refusals`. */
-export type CollectingWalk = (path: string, method: string, context: MatchContext, refusals: Refusals) => WalkOutcome | SlashToggled;
+export type CollectingWalk = (
+  path: string,
+  method: string,
+  context: MatchContext,
+  refusals: CollectedRefusals,
+) => WalkOutcome | SlashToggled;
 
 export interface EmittedMatcher {
   readonly walk: Walk;
@@ -388,81 +395,6 @@ class MatcherEmitter {
   }
 }
 
-/** The answers kept for exact static paths: those of `path`, or `undefined` when it is not one of them. */
-export type StaticLookup<T> = (path: string) => T | undefined;
-
-/**
- * Emits the lookup of exact static paths: a `switch` on the path's length, then on the character
- * that best tells the paths of that length apart, then one string comparison. A path that is no
- * static route's is mostly turned away by its length or that one character, without reading the
- * rest of it (a map lookup would hash all of it first; docs/decisions.md, R1). Called once
- * `emitMatcher` has succeeded, so code generation from strings is allowed.
- */
-export function emitStaticLookup<T>(answers: ReadonlyMap<string, T>): { lookup: StaticLookup<T>; source: string } {
-  const lines: string[] = [];
-  const constants = new Map<string, T>();
-  const line = (indent: number, text: string) => lines.push(`${'  '.repeat(indent)}${text}`);
-  const answerFor = (path: string, indent: number) => {
-    const name = `s${constants.size}`;
-    constants.set(name, answers.get(path)!);
-    line(indent, `if (path === ${JSON.stringify(path)}) return ${name};`);
-  };
-  const byLength = groupBy([...answers.keys()].sort(), (path) => path.length);
-  line(0, '// Exact static paths: their length, then the character that tells those of one length apart, then one comparison.');
-  line(0, '"use strict";');
-  line(0, 'return function staticAnswers(path) {');
-  line(1, 'switch (path.length) {');
-  for (const [length, paths] of [...byLength].sort(([a], [b]) => a - b)) {
-    line(2, `case ${length}:`);
-    if (paths.length === 1) {
-      answerFor(paths[0]!, 3);
-      line(3, 'return undefined;');
-      continue;
-    }
-    const at = tellingPosition(paths);
-    line(3, `switch (path.charCodeAt(${at})) {`);
-    for (const [code, same] of groupBy(paths, (path) => path.charCodeAt(at))) {
-      line(4, `case ${code}: // ${comment(JSON.stringify(same[0]![at]))}`);
-      for (const path of same) answerFor(path, 5);
-      line(5, 'return undefined;');
-    }
-    line(3, '}');
-    line(3, 'return undefined;');
-  }
-  line(1, '}');
-  line(1, 'return undefined;');
-  line(0, '};');
-  const source = lines.join('\n');
-  const factory = new Function(...constants.keys(), source) as (...values: T[]) => StaticLookup<T>;
-  return { lookup: factory(...constants.values()), source };
-}
-
-/** The items by key, keys in order of first appearance. */
-function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const key = keyOf(item);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [item]);
-    else group.push(item);
-  }
-  return groups;
-}
-
-/** The offset (after the leading `/`) at which the paths, all of one length, have the most different characters. */
-function tellingPosition(paths: readonly string[]): number {
-  let best = 1;
-  let bestCount = 0;
-  for (let at = 1; at < paths[0]!.length; at++) {
-    const count = new Set(paths.map((path) => path.charCodeAt(at))).size;
-    if (count > bestCount) {
-      best = at;
-      bestCount = count;
-    }
-  }
-  return best;
-}
-
 /** `a0, b0, a1, b1…`: the offsets of the parameters captured above a node at `depth`. */
 function offsetNames(depth: number): string[] {
   return Array.from({ length: depth }, (_, i) => [`a${i}`, `b${i}`]).flat();
@@ -481,21 +413,9 @@ function methodDiffers(methods: readonly string[]): string {
   return accepted.map((method) => `method !== ${JSON.stringify(method)}`).join(' && ');
 }
 
-/** Text safe inside a `//` comment. */
-function comment(text: string): string {
-  return text.replace(/[\r\n\u2028\u2029]/g, ' ');
-}
-
 /** Adds a host match's captures to a route's params (a group that did not take part sets nothing). */
 function hostParams(route: Candidate['route'], params: Record<string, unknown>, host: RegExpExecArray): Record<string, unknown> {
   const names = route.compiled.host!.variables;
   for (let i = 0; i < names.length; i++) if (host[i + 1] !== undefined) params[names[i]!] = host[i + 1];
   return params;
-}
-
-/** `into` with the values it lacks appended (a new list when `into` is `null`). */
-function union(into: string[] | null, values: readonly string[]): string[] {
-  if (into === null) return [...values];
-  for (const value of values) if (!into.includes(value)) into.push(value);
-  return into;
 }

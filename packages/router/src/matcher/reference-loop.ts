@@ -1,15 +1,7 @@
 import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
-import {
-  methodNotAllowedMatch,
-  notFoundMatch,
-  redirectMatch,
-  routeMatch,
-  type MatchContext,
-  type MatchResult,
-  type RouteMatch,
-  type TrailingSlashMode,
-} from './match-result.js';
+import { afterPass, union, type RefusedRoutes } from './after-pass.js';
+import { routeMatch, type MatchContext, type MatchResult, type RouteMatch, type TrailingSlashMode } from './match-result.js';
 
 /**
  * The matching rules as the plainest loop: every route in declaration order, tried with its own
@@ -27,75 +19,82 @@ import {
  * 5. the method (HEAD counts as GET too) must be one of the route's (else its methods join Allow).
  * The first route that passes all five wins; its params are its defaults overlaid by the captures.
  *
- * After a pass without a route: 405 when some route was refused for its method alone; otherwise,
- * for GET and HEAD in `redirect` mode, a redirect to the first refused scheme, or to the path with
- * its trailing slash toggled when that path matches; else 404.
+ * After a pass without a route: 405, a scheme or trailing-slash redirect, or 404 (after-pass.ts,
+ * shared with the generated matcher). The profiler's match log is this pass, observed.
  */
 export function referenceMatch(routes: readonly Route[], rawPath: string, context: MatchContext, mode: TrailingSlashMode): MatchResult {
-  const { method, host, scheme } = context;
-  const first = pass(routes, rawPath, method, host, scheme, mode);
+  const first = referencePass(routes, rawPath, context, mode);
   if (first.kind === 'match') return first;
-  if (first.allow.length > 0) return methodNotAllowedMatch(first.allow);
-  if (mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
-  const schemeRedirect = (path: string, to: string): MatchResult => {
-    const again = pass(routes, path, method, host, to, mode);
-    return again.kind === 'match' ? redirectMatch(again.route, again.params, path, to) : notFoundMatch(path);
-  };
-  if (first.schemes.length > 0) return schemeRedirect(rawPath, first.schemes[0]!);
-  const trimmed = trimTrailingSlashes(rawPath);
-  if (trimmed === '/') return notFoundMatch(rawPath);
-  const toggled = trimmed === rawPath ? `${rawPath}/` : trimmed;
-  const retry = pass(routes, toggled, method, host, scheme, mode);
-  if (retry.kind === 'match') return redirectMatch(retry.route, retry.params, toggled, null);
-  if (retry.schemes.length > 0) return schemeRedirect(toggled, retry.schemes[0]!);
-  return notFoundMatch(toggled);
+  return afterPass(first, rawPath, context, mode, (path, again) => referencePass(routes, path, again, mode));
 }
 
-/** A pass without a route: the methods and schemes of the routes refused for them alone. */
-interface Refusals {
+/**
+ * How the rule ended for one route, in its order: its path, host, trailing slash, scheme or method
+ * refused the request, or it matched. `slash-redirect`: a GET or HEAD reached a GET route across
+ * the trailing slash in `redirect` mode, which ends the pass.
+ */
+export type RuleVerdict = 'path' | 'host' | 'slash' | 'slash-redirect' | 'scheme' | 'method' | 'match';
+
+/** Told each route's verdict as the pass reaches it (the match log words them); routes after the pass's end are not told. */
+export type RuleObserver = (route: Route, verdict: RuleVerdict) => void;
+
+/** What a pass refused, gathered as it goes. */
+interface PassRefusals extends RefusedRoutes {
   readonly kind: 'refused';
-  readonly allow: string[];
-  readonly schemes: string[];
+  allow: string[] | null;
+  schemes: string[] | null;
 }
 
-function pass(
-  routes: readonly Route[],
+/** One pass of the rule over the routes in order: the first route that passes it, or what those refused allow. */
+export function referencePass(
+  routes: Iterable<Route>,
   rawPath: string,
-  method: string,
-  host: string,
-  scheme: string,
+  context: MatchContext,
   mode: TrailingSlashMode,
-): RouteMatch | Refusals {
+  observe?: RuleObserver,
+): RouteMatch | PassRefusals {
+  const { method, host, scheme } = context;
   const path = decodePath(rawPath);
   const trimmed = trimTrailingSlashes(path);
   const requestSlash = trimmed !== path;
   const canonical = method === 'HEAD' ? 'GET' : method;
-  const refusals: Refusals = { kind: 'refused', allow: [], schemes: [] };
+  const refusals: PassRefusals = { kind: 'refused', allow: null, schemes: null };
   for (const route of routes) {
     const compiled = route.compiled;
     let match = compiled.regex.exec(path);
-    if (match === null) continue;
+    if (match === null) {
+      observe?.(route, 'path');
+      continue;
+    }
     let hostMatch: RegExpExecArray | null = null;
     if (compiled.hostRegex !== null) {
       hostMatch = compiled.hostRegex.exec(host);
-      if (hostMatch === null) continue;
+      if (hostMatch === null) {
+        observe?.(route, 'host');
+        continue;
+      }
     }
     const kept = requestSlash && compiled.hasTrailingVar ? trailingParameterMatch(route, match, path) : null;
     if (kept !== null) match = kept;
     if (mode !== 'ignore' && kept === null && path !== '/' && compiled.hasTrailingSlash !== requestSlash) {
       if (mode === 'redirect' && canonical === 'GET' && (route.methods.length === 0 || route.methods.includes('GET'))) {
-        return { kind: 'refused', allow: [], schemes: [] };
+        observe?.(route, 'slash-redirect');
+        return { kind: 'refused', allow: null, schemes: null };
       }
+      observe?.(route, 'slash');
       continue;
     }
     if (route.schemes.length > 0 && !route.schemes.includes(scheme)) {
-      for (const s of route.schemes) if (!refusals.schemes.includes(s)) refusals.schemes.push(s);
+      refusals.schemes = union(refusals.schemes, route.schemes);
+      observe?.(route, 'scheme');
       continue;
     }
     if (route.methods.length > 0 && !route.methods.includes(canonical) && !route.methods.includes(method)) {
-      for (const m of route.methods) if (!refusals.allow.includes(m)) refusals.allow.push(m);
+      refusals.allow = union(refusals.allow, route.methods);
+      observe?.(route, 'method');
       continue;
     }
+    observe?.(route, 'match');
     return routeMatch(route, paramsOf(route, match, hostMatch));
   }
   return refusals;

@@ -1,29 +1,22 @@
-import { decodePath, trimTrailingSlashes } from '../internal/decode-path.js';
+import { decodePath } from '../internal/decode-path.js';
 import type { Route } from '../route/route.js';
 import type { RouteCollection } from '../route/route-collection.js';
+import { afterPass, NO_REFUSALS, toggleSlash, type Pass } from './after-pass.js';
 import { candidateOf } from './candidate.js';
-import {
-  emitMatcher,
-  emitStaticLookup,
-  Refusals,
-  REFUSED,
-  SlashToggled,
-  type CollectingWalk,
-  type StaticLookup,
-  type Walk,
-} from './matcher-emitter.js';
+import { CollectedRefusals, emitMatcher, REFUSED, SlashToggled, type CollectingWalk, type Walk } from './matcher-emitter.js';
 import {
   methodNotAllowedMatch,
   notFoundMatch,
   redirectMatch,
   routeMatch,
   type MatchContext,
-  type RouteMatch,
   type MatchResult,
+  type RouteMatch,
   type TrailingSlashMode,
 } from './match-result.js';
 import { referenceMatch } from './reference-loop.js';
 import { SegmentTreeBuilder } from './segment-tree.js';
+import { emitStaticLookup, StaticAnswers, type StaticLookup } from './static-answers.js';
 
 export interface UrlMatcherOptions {
   trailingSlash?: TrailingSlashMode;
@@ -91,50 +84,44 @@ export class UrlMatcher {
     if (path.charCodeAt(path.length - 1) === 47 && path.length > 1) return undefined;
     const found = this.#walk(path, context.method, context);
     if (typeof found === 'object') return found;
-    if (found === undefined && !this.#toggleMayReachNewRoutes) return this.#notFound(rawPath, context.method);
+    // No route's path matched, and the toggled path cannot match one either: a 404 (its message
+    // names the path a slash retry would have tried). This is `notFoundWithoutRetry` (after-pass.ts)
+    // for a path without a trailing slash, written out: the call cost misses ~10 ns (about 20%) in
+    // bench/router.bench.ts; the property tests keep both equal to the reference loop.
+    if (found === undefined && !this.#toggleMayReachNewRoutes) {
+      if (this.#mode !== 'redirect' || (context.method !== 'GET' && context.method !== 'HEAD') || rawPath === '/')
+        return notFoundMatch(rawPath);
+      return notFoundMatch(`${rawPath}/`);
+    }
     return undefined;
   }
 
   /**
-   * No route's path matched, and the toggled path cannot match one either: the 404, its message
-   * naming the path a slash retry would have tried.
-   */
-  #notFound(rawPath: string, method: string): MatchResult {
-    // The decoded path does not end with a slash (those take the collecting walk), nor does the
-    // raw one, so toggling adds one.
-    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD') || rawPath === '/') return notFoundMatch(rawPath);
-    return notFoundMatch(`${rawPath}/`);
-  }
-
-  /**
-   * The rest: the collecting walk over the path, gathering what refused routes allow, then 405,
-   * a scheme or trailing-slash redirect, or 404 (or the reference loop, without generated code).
+   * The rest: the collecting walk over the path, gathering what refused routes allow, then what
+   * follows a pass without a route (after-pass.ts); or the reference loop, without generated code.
    */
   #matchRest(rawPath: string, context: MatchContext): MatchResult {
     if (this.#collect === null) return referenceMatch(this.#routes, rawPath, context, this.#mode);
-    const method = context.method;
-    const refusals = new Refusals();
+    const refusals = new CollectedRefusals();
     const path = decodePath(rawPath);
-    const found = this.#collect(path, method, context, refusals);
+    const found = this.#collect(path, context.method, context, refusals);
     if (found instanceof SlashToggled && this.#toggleReachesSameRoute(rawPath, path))
       return redirectMatch(found.match.route, found.match.params, toggleSlash(rawPath), null);
     if (isRouteMatch(found)) return found;
+    // No route's path matched: with plain segments, the toggled path cannot match one either.
+    const toggledMayMatch = found !== undefined || this.#toggleMayReachNewRoutes || rawPath.endsWith('//');
     // What refused routes allow counts only when every route whose path matched refused (a GET
     // that reached a GET route across the slash ends the pass: a redirect follows).
-    const refused = found === REFUSED;
-    if (refused && refusals.allow !== null) return methodNotAllowedMatch(refusals.allow);
-    if (this.#mode !== 'redirect' || (method !== 'GET' && method !== 'HEAD')) return notFoundMatch(rawPath);
-    if (refused && refusals.schemes !== null) return this.#redirectScheme(rawPath, context, refusals.schemes[0]!);
-    const toggled = toggleSlash(rawPath);
-    if (toggled === '/') return notFoundMatch(rawPath);
-    // No route's path matched: with plain segments, the toggled path cannot match one either.
-    if (found === undefined && !this.#toggleMayReachNewRoutes && !rawPath.endsWith('//')) return notFoundMatch(toggled);
-    const again = new Refusals();
-    const retry = this.#collect(decodePath(toggled), method, context, again);
-    if (isRouteMatch(retry)) return redirectMatch(retry.route, retry.params, toggled, null);
-    if (retry === REFUSED && again.schemes !== null) return this.#redirectScheme(toggled, context, again.schemes[0]!);
-    return notFoundMatch(toggled);
+    return afterPass(found === REFUSED ? refusals : NO_REFUSALS, rawPath, context, this.#mode, this.#pass, toggledMayMatch);
   }
+
+  /** One more pass of the collecting walk, for the after-pass decision's redirects. */
+  readonly #pass: Pass = (rawPath, context) => {
+    const refusals = new CollectedRefusals();
+    const found = this.#collect!(decodePath(rawPath), context.method, context, refusals);
+    if (isRouteMatch(found)) return found;
+    return found === REFUSED ? refusals : NO_REFUSALS;
+  };
 
   /**
    * Whether the route that refused `path` for its trailing slash alone is the one its toggled
@@ -144,16 +131,6 @@ export class UrlMatcher {
    */
   #toggleReachesSameRoute(rawPath: string, path: string): boolean {
     return !this.#toggleMayReachNewRoutes && path === rawPath && !rawPath.endsWith('//');
-  }
-
-  #redirectScheme(rawPath: string, context: MatchContext, scheme: string): MatchResult {
-    const found = this.#collect!(
-      decodePath(rawPath),
-      context.method,
-      { method: context.method, host: context.host, scheme },
-      new Refusals(),
-    );
-    return isRouteMatch(found) ? redirectMatch(found.route, found.params, rawPath, scheme) : notFoundMatch(rawPath);
   }
 
   /**
@@ -194,7 +171,7 @@ export class UrlMatcher {
         return '';
       },
     };
-    const refusals = new Refusals();
+    const refusals = new CollectedRefusals();
     const found = collect(path, method, probe, refusals);
     if (readsMore) return undefined;
     if (isRouteMatch(found)) return Object.isFrozen(found.params) ? found : routeMatch(found.route, Object.freeze(found.params));
@@ -203,62 +180,7 @@ export class UrlMatcher {
   }
 }
 
-/**
- * The finished results of one exact static path, by method. The common methods each have a field
- * found by string comparisons (pointer compares for the interned method strings servers pass), so
- * a static hit costs no map lookup; other methods some route names are looked up in the full map,
- * and a method no route names gets `#other`.
- */
-class StaticAnswers {
-  readonly #get: MatchResult | undefined;
-  readonly #head: MatchResult | undefined;
-  readonly #post: MatchResult | undefined;
-  readonly #put: MatchResult | undefined;
-  readonly #delete: MatchResult | undefined;
-  readonly #patch: MatchResult | undefined;
-  readonly #all: ReadonlyMap<string, MatchResult | undefined>;
-  readonly #other: MatchResult | undefined;
-
-  /** `byMethod`: an entry for each method some route names; `other`: the answer for every other method. */
-  constructor(byMethod: ReadonlyMap<string, MatchResult | undefined>, other: MatchResult | undefined) {
-    const answerOf = (method: string) => (byMethod.has(method) ? byMethod.get(method) : other);
-    this.#get = answerOf('GET');
-    this.#head = answerOf('HEAD');
-    this.#post = answerOf('POST');
-    this.#put = answerOf('PUT');
-    this.#delete = answerOf('DELETE');
-    this.#patch = answerOf('PATCH');
-    this.#all = byMethod;
-    this.#other = other;
-  }
-
-  for(method: string): MatchResult | undefined {
-    switch (method) {
-      case 'GET':
-        return this.#get;
-      case 'HEAD':
-        return this.#head;
-      case 'POST':
-        return this.#post;
-      case 'PUT':
-        return this.#put;
-      case 'DELETE':
-        return this.#delete;
-      case 'PATCH':
-        return this.#patch;
-      default:
-        return this.#all.has(method) ? this.#all.get(method) : this.#other;
-    }
-  }
-}
-
 /** A collecting walk's outcome that is a route's match (not a slash toggle, nor a symbol). */
 function isRouteMatch(outcome: ReturnType<CollectingWalk>): outcome is RouteMatch {
   return typeof outcome === 'object' && !(outcome instanceof SlashToggled);
-}
-
-/** The path with its trailing slashes removed, or with one added when it has none (`/` stays `/`). */
-function toggleSlash(rawPath: string): string {
-  const trimmed = trimTrailingSlashes(rawPath);
-  return trimmed === rawPath && rawPath !== '/' ? `${rawPath}/` : trimmed;
 }

@@ -1,8 +1,18 @@
 import type { Request } from '@switchboard/http-kernel';
 
 export interface SameOriginOptions {
-  /** Other origins allowed to send unsafe requests (`https://app.example.com`), compared case-insensitively. */
-  trustedOrigins?: readonly string[];
+  /**
+   * Other origins allowed to send unsafe requests: a list (`https://app.example.com`), compared
+   * case-insensitively, or a predicate (e.g. the CORS step's origin matcher, so that the pages CORS
+   * lets in pass this check too).
+   */
+  trustedOrigins?: readonly string[] | ((origin: string) => boolean);
+  /**
+   * Let through a request with neither `Sec-Fetch-Site` nor `Origin`. Browsers send `Origin` on every
+   * cross-origin unsafe request, so such a request comes from a program (curl, a server) that no web
+   * page drives: for routes programs call, such as a login. Default false (refused).
+   */
+  allowNonBrowserClients?: boolean;
   /**
    * A custom header (e.g. `x-csrf-protection`) whose presence proves the request came from script
    * allowed by CORS: a browser cannot add it cross-origin without a preflight. Off by default.
@@ -38,12 +48,14 @@ export function sameOriginRefusal(request: Request, options: SameOriginOptions =
     if (origin.toLowerCase() === request.schemeAndHttpHost.toLowerCase() || isTrusted) return null;
     return `Cross-site request refused: the origin "${shown(origin)}" is not this site's origin "${request.schemeAndHttpHost}".`;
   }
+  if (options.allowNonBrowserClients === true) return null;
   const alternative = options.header === undefined ? '' : ` or ${options.header}`;
   return `Cross-site request refused: an unsafe request needs an Origin or Sec-Fetch-Site header${alternative} to show where it comes from.`;
 }
 
-function isTrustedOrigin(origin: string, trustedOrigins: readonly string[] | undefined): boolean {
+function isTrustedOrigin(origin: string, trustedOrigins: SameOriginOptions['trustedOrigins']): boolean {
   if (trustedOrigins === undefined) return false;
+  if (typeof trustedOrigins === 'function') return trustedOrigins(origin);
   const lower = origin.toLowerCase();
   for (const trusted of trustedOrigins) if (trusted.toLowerCase() === lower) return true;
   return false;

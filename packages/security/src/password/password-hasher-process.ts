@@ -8,7 +8,29 @@ export interface PasswordHasherProcessOptions {
   logger?: Logger;
   /** The child's nice value: 19 (the lowest priority) by default. */
   niceness?: number;
+  /**
+   * The only variables of this process's environment the child gets (`DEFAULT_CHILD_ENVIRONMENT`
+   * by default): it needs none of the host's secrets (`JWT_PASSPHRASE`, `DATABASE_URL`…), so it
+   * does not hold them.
+   */
+  environment?: readonly string[];
 }
+
+/** What Node and the TypeScript loader may read; nothing an application configures. */
+export const DEFAULT_CHILD_ENVIRONMENT: readonly string[] = [
+  'PATH',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'TZ',
+  'LANG',
+  'LC_ALL',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_V8_COVERAGE',
+  'NODE_EXTRA_CA_CERTS',
+  'SYSTEMROOT',
+];
 
 /** Host → child: one password to check against one stored hash. */
 export interface HasherRequest {
@@ -64,6 +86,7 @@ const CHILD_EXEC_ARGV = import.meta.url.endsWith('.ts') ? ['--import', 'tsx'] : 
 export class PasswordHasherProcess {
   readonly #logger: Logger;
   readonly #niceness: number;
+  readonly #environment: readonly string[];
   #child: Child | undefined;
   #nextId = 0;
   #started = 0;
@@ -72,6 +95,7 @@ export class PasswordHasherProcess {
   constructor(options: PasswordHasherProcessOptions = {}) {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
     this.#niceness = options.niceness ?? 19;
+    this.#environment = options.environment ?? DEFAULT_CHILD_ENVIRONMENT;
   }
 
   get stats(): PasswordHasherStats {
@@ -137,6 +161,7 @@ export class PasswordHasherProcess {
   #spawn(): Child {
     const subprocess = fork(fileURLToPath(CHILD_MODULE), [], {
       execArgv: CHILD_EXEC_ARGV,
+      env: pick(process.env, this.#environment),
       // stderr stays visible for a crash (the child prints nothing itself).
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
@@ -208,4 +233,11 @@ const STOPPED = 'The password checker has been stopped.';
 
 function unavailable(message: string): ServiceUnavailableHttpError {
   return new ServiceUnavailableHttpError(message, { headers: { 'retry-after': '1' } });
+}
+
+/** The variables of `env` named in `names`, and no other. */
+function pick(env: NodeJS.ProcessEnv, names: readonly string[]): NodeJS.ProcessEnv {
+  const picked: NodeJS.ProcessEnv = {};
+  for (const name of names) if (env[name] !== undefined) picked[name] = env[name];
+  return picked;
 }

@@ -1,7 +1,7 @@
 import type { Profile } from '../../profile/profile.js';
 import type { Redactor } from '../../profile/redactor.js';
 import type { SafeHtml } from '../html.js';
-import type { RouteMatchExplainer } from './router-panel.js';
+import type { RouteMatchExplainer } from './route-match-explainer.js';
 
 /** What a panel may use besides its collector's data. */
 export interface PanelContext {

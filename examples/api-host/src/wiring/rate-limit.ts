@@ -1,0 +1,108 @@
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import {
+  ClientRateLimitListener,
+  MemoryStore,
+  RATE_LIMIT_POLICIES,
+  RateLimiter,
+  RouteRateLimitListener,
+  type RateLimitPolicy,
+  type RateLimitStore,
+} from '@switchboard/rate-limit';
+import { RedisStore } from '@switchboard/rate-limit/redis';
+import { currentUser, LoginThrottle } from '@switchboard/security';
+import { ConfigError } from '../config.js';
+
+/** What this wiring needs from the app. */
+export interface RateLimitHost {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  logger: Logger;
+  profilerPath: string | null;
+  config?: { env: NodeJS.ProcessEnv };
+  onShutdown(cleanup: () => void | Promise<void>): void;
+}
+
+/** One limit as the environment writes it: `[policy:]<limit>/<interval>`, e.g. `300/60s`, `token_bucket:20/1s`. */
+export interface LimitSetting {
+  readonly policy: RateLimitPolicy;
+  readonly limit: number;
+  /** Milliseconds. */
+  readonly interval: number;
+}
+
+export interface RateLimitSettings {
+  /** Env `RATE_LIMIT`: the per-client limiter, per client address. Default off (see docs/security.md). */
+  readonly client: LimitSetting | null;
+  /** Env `LOGIN_THROTTLING`: attempts per (username, address); the address alone gets 5 times that. Default `5/60s`. */
+  readonly login: LimitSetting | null;
+  /** Where the counts live: `REDIS_URL`, else `PROFILER_REDIS_URL`; `null` (memory) for one process without either. */
+  readonly redisUrl: string | null;
+}
+
+export const DEFAULT_LOGIN_THROTTLING = '5/60s';
+const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Reads `RATE_LIMIT`, `LOGIN_THROTTLING`, `REDIS_URL` / `PROFILER_REDIS_URL`; a malformed value is a `ConfigError`. */
+export function rateLimitSettingsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings {
+  const redisUrl = nonEmpty(env['REDIS_URL']) ?? nonEmpty(env['PROFILER_REDIS_URL']) ?? null;
+  return {
+    client: parseLimit('RATE_LIMIT', nonEmpty(env['RATE_LIMIT']) ?? 'off'),
+    login: parseLimit('LOGIN_THROTTLING', nonEmpty(env['LOGIN_THROTTLING']) ?? DEFAULT_LOGIN_THROTTLING),
+    redisUrl,
+  };
+}
+
+export function parseLimit(name: string, text: string): LimitSetting | null {
+  if (text === 'off' || text === '0') return null;
+  const match = /^(?:([a-z_]+):)?(\d+)\/(\d+)(ms|s|m|h)$/.exec(text);
+  const policy = (match?.[1] ?? 'sliding_window') as RateLimitPolicy;
+  if (match === null || !RATE_LIMIT_POLICIES.includes(policy) || Number(match[2]) < 1 || Number(match[3]) < 1) {
+    throw new ConfigError(
+      `${name} must be "off" or [policy:]<limit>/<interval> such as 300/60s or token_bucket:20/1s (policies: ${RATE_LIMIT_POLICIES.join(', ')}; units ms, s, m, h), got "${text}".`,
+    );
+  }
+  return { policy, limit: Number(match[2]), interval: Number(match[3]) * UNITS[match[4]!]! };
+}
+
+export interface WiredRateLimit {
+  /** Login throttling for `POST /api/token`, or `null` with `LOGIN_THROTTLING=off`. */
+  loginThrottle: LoginThrottle | null;
+}
+
+/**
+ * Rate limiting in the example host:
+ * - login throttling (on by default): `LoginThrottle`, used by the token controller;
+ * - the per-client limiter (`RATE_LIMIT`, off by default): every request but CORS preflights and the
+ *   profiler's pages, keyed by the client address (`TRUSTED_PROXIES` says whose X-Forwarded-For to believe);
+ * - the `_rate_limit` route default (item writes declare one), counted by the authenticated user.
+ * Counts are kept in Redis when a URL is set (every worker of a cluster shares them; the cluster
+ * refuses to start without one, see `workersFromEnv`), in this process's memory otherwise.
+ */
+export function wireRateLimit(host: RateLimitHost): WiredRateLimit {
+  const settings = rateLimitSettingsFromEnv(host.config?.env ?? process.env);
+  const store = storeOf(host, settings.redisUrl);
+  if (settings.client !== null) {
+    const limiter = new RateLimiter({ id: 'client', ...settings.client, store });
+    const exemptPaths = host.profilerPath === null ? [] : [host.profilerPath];
+    host.dispatcher.addSubscriber(new ClientRateLimitListener({ limiter, exemptPaths }));
+  }
+  host.dispatcher.addSubscriber(new RouteRateLimitListener({ store, userOf: (request) => currentUser(request)?.identifier ?? null }));
+  return { loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ...settings.login }) };
+}
+
+function storeOf(host: RateLimitHost, redisUrl: string | null): RateLimitStore {
+  if (redisUrl === null) return new MemoryStore();
+  let store: RedisStore;
+  try {
+    store = new RedisStore({ url: redisUrl, logger: host.logger });
+  } catch {
+    // The URL itself stays out of the message: it may hold a password.
+    throw new ConfigError('REDIS_URL (or PROFILER_REDIS_URL) must be a URL such as redis://127.0.0.1:6379.');
+  }
+  host.onShutdown(() => store.close());
+  return store;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,163 @@
+import { statusText } from '@switchboard/http-kernel/internal';
+import type { Route } from '@switchboard/router';
+import { assertResponseSchemas, RESPONSES_DEFAULT, responseDeclarationOf, type ResponseSchemas } from '../responses/declare-responses.js';
+import { cacheHeaders, errorResponsesFor } from '../responses/error-responses.js';
+import { jsonSchemaOf, type JsonSchemaConverter, SchemaConversionError } from '../schema/json-schema-of.js';
+import type { SchemaComponents } from '../schema/schema-components.js';
+import { routeAccess, type OpenApiSecurityOptions } from '../security/route-security.js';
+import type {
+  HttpMethod,
+  JsonSchema,
+  MediaTypeObject,
+  Operation,
+  Parameter,
+  Reference,
+  RequestBody,
+  ResponseObject,
+} from './openapi-types.js';
+import { hostServer, pathVariants } from './path-template.js';
+import { routePayloads, type RoutePayload } from './route-payloads.js';
+import { sortedRecord } from './stable-order.js';
+
+/** What turning routes into operations needs besides the route. */
+export interface OperationContext {
+  readonly components: SchemaComponents;
+  readonly converters: readonly JsonSchemaConverter[];
+  readonly security: OpenApiSecurityOptions | undefined;
+  /** Methods documented for a route that accepts every method. */
+  readonly anyMethod: readonly HttpMethod[];
+}
+
+/** One documented operation: where it goes in `paths`. */
+export interface PlacedOperation {
+  readonly path: string;
+  readonly method: HttpMethod;
+  readonly operation: Operation;
+}
+
+const BODY_MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+
+/** The operations of one route: one per method and path variant. */
+export function routeOperations(route: Route, context: OperationContext): PlacedOperation[] {
+  const methods = route.methods.length === 0 ? context.anyMethod : route.methods.map((method) => method.toLowerCase() as HttpMethod);
+  const payloads = routePayloads(route);
+  const query = queryParameters(route, payloads, context);
+  const requestBody = bodyOf(route, payloads, context);
+  const declared = declaredResponses(route, context);
+  const server = hostServer(route);
+  const placed: PlacedOperation[] = [];
+  pathVariants(route).forEach((variant, index) => {
+    const access = routeAccess(variant.template, route.defaults['_is_granted'], context.security);
+    const errors = errorResponsesFor({
+      unauthorized: access.unauthorized,
+      // `_same_origin` (the security package's request-forgery check) refuses cross-site requests with a 403.
+      forbidden: access.forbidden || isEnabled(route.defaults['_same_origin']),
+      readsBody: requestBody !== undefined,
+      readsQuery: query.length > 0,
+      cached: isObject(route.defaults['_cache']),
+      rateLimited: isEnabled(route.defaults['_rate_limit']),
+    });
+    for (const method of methods) {
+      const parameters = [...variant.parameters, ...query];
+      // Keys in the order OpenAPI lists them, for a document that reads (and diffs) the same way everywhere.
+      const operation: Operation = {
+        operationId: operationId(route.name, method, methods.length, index),
+        ...(server === null ? {} : { servers: [server] }),
+        ...(parameters.length === 0 ? {} : { parameters }),
+        ...(requestBody === undefined || method === 'get' || method === 'head' ? {} : { requestBody }),
+        responses: sortedRecord<ResponseObject | Reference>({ ...errors, ...declared }),
+        ...(access.security === undefined ? {} : { security: access.security }),
+      };
+      placed.push({ path: variant.template, method, operation });
+    }
+  });
+  return placed;
+}
+
+function operationId(name: string, method: HttpMethod, methodCount: number, variant: number): string {
+  return `${name}${methodCount > 1 ? `_${method}` : ''}${variant > 0 ? `_${variant + 1}` : ''}`;
+}
+
+/** Each property of a query payload's schema is a query parameter. */
+function queryParameters(route: Route, payloads: readonly RoutePayload[], context: OperationContext): Parameter[] {
+  const parameters: Parameter[] = [];
+  for (const payload of payloads.filter((candidate) => candidate.from === 'query')) {
+    const describes = `the query payload "${payload.argument}"`;
+    const schema = embed(payload, 'input', route, describes, context);
+    const properties = schema['properties'];
+    if (schema['type'] !== 'object' || !isObject(properties)) {
+      throw new SchemaConversionError(
+        `Route "${route.name}": ${describes} must be an object schema with properties to become query parameters.`,
+      );
+    }
+    const required = Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
+    for (const [name, property] of Object.entries(properties)) {
+      parameters.push({ name, in: 'query', required: required.includes(name), schema: property as JsonSchema });
+    }
+  }
+  return parameters;
+}
+
+/** The JSON or form payloads; several read the same body, so it must satisfy every schema. */
+function bodyOf(route: Route, payloads: readonly RoutePayload[], context: OperationContext): RequestBody | undefined {
+  const content: Record<string, MediaTypeObject> = {};
+  let required = false;
+  for (const from of ['json', 'form'] as const) {
+    const read = payloads.filter((payload) => payload.from === from);
+    if (read.length === 0) continue;
+    const schemas = read.map((payload) => embed(payload, 'input', route, `the ${from} body "${payload.argument}"`, context));
+    content[BODY_MEDIA_TYPES[from]] = { schema: schemas.length === 1 ? schemas[0]! : { allOf: schemas } };
+    required ||= read.some((payload) => payload.required);
+  }
+  return Object.keys(content).length === 0 ? undefined : { required, content };
+}
+
+function embed(payload: RoutePayload, direction: 'input', route: Route, describes: string, context: OperationContext): JsonSchema {
+  const schema = jsonSchemaOf(payload.schema, direction, context.converters, { route: route.name, describes });
+  return context.components.embed(schema, `${route.name}.${payload.argument}`);
+}
+
+/** The responses of the route's `_responses` default; without one, a generic success. */
+function declaredResponses(route: Route, context: OperationContext): Record<string, ResponseObject> {
+  const value = route.defaults[RESPONSES_DEFAULT];
+  if (value === undefined) return { '2XX': { description: 'Success (the answer is not declared: see the `_responses` route option).' } };
+  assertResponseSchemas(value, route.name);
+  const cache = route.defaults['_cache'];
+  const responses: Record<string, ResponseObject> = {};
+  for (const [status, declared] of Object.entries(value as ResponseSchemas)) {
+    const declaration = responseDeclarationOf(declared);
+    const response: ResponseObject = { description: declaration.description ?? describeStatus(status) };
+    const headers: NonNullable<ResponseObject['headers']> = {};
+    if (isObject(cache) && status.startsWith('2')) Object.assign(headers, cacheHeaders(cache));
+    for (const [name, header] of Object.entries(declaration.headers ?? {})) {
+      headers[name] = { ...header, schema: header.schema ?? { type: 'string' } };
+    }
+    if (Object.keys(headers).length > 0) response.headers = headers;
+    if (declaration.schema !== undefined) {
+      const converted = jsonSchemaOf(declaration.schema, 'output', context.converters, {
+        route: route.name,
+        describes: `the ${status} response`,
+      });
+      response.content = {
+        [declaration.contentType ?? 'application/json']: { schema: context.components.embed(converted, `${route.name}.${status}`) },
+      };
+    }
+    responses[status] = response;
+  }
+  return responses;
+}
+
+function describeStatus(status: string): string {
+  if (status === 'default') return 'Any other answer.';
+  if (status.endsWith('XX')) return `Any ${status} answer.`;
+  return statusText(Number(status)) || `Status ${status}.`;
+}
+
+/** A route default that is set and not switched off (`false`). */
+function isEnabled(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,180 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { defineController, JsonResponse } from '@switchboard/http-kernel';
+import { defineTypedController, mapPayload } from '@switchboard/payload';
+import { Route, RouteCollection } from '@switchboard/router';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createOpenApiDocument, type OpenApiDocument, type Operation, SchemaConversionError } from '../src/index.js';
+import { FIREWALLS, sampleOptions, sampleRoutes } from './support/sample-app.js';
+
+const document = createOpenApiDocument(sampleRoutes(), sampleOptions);
+const operation = (path: string, method: 'get' | 'post' | 'delete' | 'head'): Operation => {
+  const found = document.paths[path]?.[method];
+  if (found === undefined) throw new Error(`no ${method} ${path} in ${Object.keys(document.paths).join(', ')}`);
+  return found;
+};
+
+async function validateOpenApi(candidate: unknown): Promise<{ valid: boolean; errors?: unknown }> {
+  const validator = new Validator();
+  const result = await validator.validate(candidate as Record<string, unknown>);
+  expect(validator.version).toBe('3.1');
+  return result;
+}
+
+describe('createOpenApiDocument', () => {
+  it('writes a document the OpenAPI 3.1 schema validator accepts (and the validator refuses broken ones)', async () => {
+    expect(await validateOpenApi(document)).toEqual({ valid: true });
+    const noTitle = structuredClone(document) as { info: Partial<OpenApiDocument['info']> };
+    delete noTitle.info.title;
+    expect((await validateOpenApi(noTitle)).valid).toBe(false);
+    const bodyParameter = structuredClone(document);
+    bodyParameter.paths['/api/notes']!.get!.parameters![0]!.in = 'body' as 'query';
+    expect((await validateOpenApi(bodyParameter)).valid).toBe(false);
+  });
+
+  it('has one operation per route and method, named by the route; internal routes (`_…`) are left out', () => {
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    expect(operations).toEqual([
+      'GET /api/notes notes.list',
+      'POST /api/notes notes.create',
+      'POST /api/notes/import notes.import',
+      'GET /api/notes/{id} notes.show',
+      'DELETE /api/notes/{id} notes.delete',
+      'POST /api/search notes.search',
+      'GET /docs/{page} docs_2',
+      'GET /health health',
+      'GET /status tenant.status_get',
+      'HEAD /status tenant.status_head',
+      'GET /{lang}/docs/{page} docs',
+    ]);
+  });
+
+  it('turns requirements into anchored patterns, defaults into defaults, host patterns into servers', () => {
+    expect(operation('/api/notes/{id}', 'get').parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^(?:[1-9][0-9]*)$' } },
+    ]);
+    expect(operation('/{lang}/docs/{page}', 'get').parameters?.[0]).toEqual({
+      name: 'lang',
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^(?:en|fr)$', default: 'en' },
+    });
+    expect(operation('/status', 'get').servers).toEqual([
+      { url: 'https://{tenant}.example.com', variables: { tenant: { default: 'acme', enum: ['acme', 'globex'] } } },
+    ]);
+    expect(document.servers).toEqual([{ url: 'https://notes.example.com' }]);
+  });
+
+  it('documents payloads: query parameters, JSON and form bodies, from zod, ArkType (Standard JSON Schema) and Valibot (a converter)', () => {
+    expect(operation('/api/notes', 'get').parameters?.map((p) => [p.name, p.in, p.required])).toEqual([
+      ['q', 'query', false],
+      ['tag', 'query', false],
+      ['page', 'query', true],
+    ]);
+    expect(operation('/api/notes', 'post').requestBody).toEqual({
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { text: { type: 'string', minLength: 1, maxLength: 500 } }, required: ['text'] },
+        },
+      },
+    });
+    expect(operation('/api/search', 'post').requestBody?.content['application/json']?.schema).toMatchObject({
+      properties: { words: { type: 'array', items: { type: 'string' } }, limit: { type: 'integer' } },
+      required: ['words'],
+    });
+    expect(operation('/api/notes/import', 'post').requestBody?.content).toEqual({
+      'application/x-www-form-urlencoded': {
+        schema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } }, required: ['url'] },
+      },
+    });
+  });
+
+  it('moves named schemas into components and points to them', () => {
+    expect(document.components.schemas['Note']).toMatchObject({ type: 'object', required: ['id', 'text'], additionalProperties: false });
+    expect(operation('/api/notes/{id}', 'get').responses['200']).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } },
+    });
+    expect(JSON.stringify(document)).not.toContain('$defs');
+  });
+
+  it('marks security from the firewalls and _is_granted, with 401 and 403 where they can happen', () => {
+    expect(document.components.securitySchemes).toEqual({ bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } });
+    const guard = (path: string, method: 'get' | 'post' | 'delete') => {
+      const op = operation(path, method);
+      return [op.security, '401' in op.responses, '403' in op.responses];
+    };
+    // PUBLIC_ACCESS on a secured firewall: a token is optional, but a bad one is refused.
+    expect(guard('/api/notes', 'get')).toEqual([[{}, { bearerAuth: [] }], true, false]);
+    expect(guard('/api/notes', 'post')).toEqual([[{ bearerAuth: [] }], true, false]);
+    expect(guard('/api/notes/{id}', 'delete')).toEqual([[{ bearerAuth: [] }], true, true]);
+    expect(guard('/health', 'get')).toEqual([undefined, false, false]);
+    // The request-forgery check (`_same_origin`) refuses cross-site calls with a 403 too.
+    expect(guard('/api/search', 'post')).toEqual([[{}, { bearerAuth: [] }], true, true]);
+  });
+
+  it('lists the error answers each route can give, as problem+json responses', () => {
+    const statuses = (path: string, method: 'get' | 'post' | 'delete') => Object.keys(operation(path, method).responses);
+    expect(statuses('/health', 'get')).toEqual(['404', '405', '2XX']);
+    expect(statuses('/api/notes', 'post')).toEqual(['201', '400', '401', '404', '405', '413', '415', '422']);
+    expect(statuses('/api/notes/{id}', 'get')).toEqual(['200', '304', '401', '404', '405']);
+    expect(statuses('/api/notes/import', 'post')).toContain('429');
+    expect(operation('/api/notes/{id}', 'get').responses['200']).toMatchObject({
+      headers: { 'Cache-Control': { $ref: '#/components/headers/Cache-Control' }, ETag: { $ref: '#/components/headers/ETag' } },
+    });
+    expect(document.components.responses['MethodNotAllowed']).toMatchObject({ headers: { Allow: { $ref: '#/components/headers/Allow' } } });
+    expect(document.components.responses['UnprocessableContent']?.content?.['application/problem+json']).toEqual({
+      schema: { $ref: '#/components/schemas/ValidationProblem' },
+    });
+    expect(document.components.schemas['Violation']).toMatchObject({ required: ['path', 'message'] });
+  });
+
+  it('is deterministic: the same routes give the same text, whatever the order the options were written in', () => {
+    const again = createOpenApiDocument(sampleRoutes(), {
+      converters: sampleOptions.converters!,
+      security: { firewalls: FIREWALLS },
+      servers: [{ url: 'https://notes.example.com' }],
+      info: { version: '1.0.0', title: 'Notes' },
+    });
+    expect(JSON.stringify(again)).toBe(JSON.stringify(document));
+    expect(Object.keys(document.paths)).toEqual([...Object.keys(document.paths)].sort());
+    expect(Object.keys(document)).toEqual(['openapi', 'info', 'servers', 'paths', 'components']);
+  });
+
+  it('takes a Router, a RouteCollection or a list of routes', () => {
+    const routes = [new Route('ping', '/ping', { methods: 'GET', controller: defineController([], () => new JsonResponse('pong')) })];
+    const fromList: OpenApiDocument = createOpenApiDocument(routes, { info: { title: 't', version: '1' } });
+    expect(Object.keys(fromList.paths)).toEqual(['/ping']);
+    expect(createOpenApiDocument(new RouteCollection().add(routes[0]!), { info: { title: 't', version: '1' } })).toEqual(fromList);
+  });
+});
+
+describe('schemas that cannot be converted', () => {
+  const info = { title: 't', version: '1' };
+  const routeWith = (schema: Parameters<typeof mapPayload>[1]['schema']) =>
+    new RouteCollection().add('events.create', '/events', {
+      methods: 'POST',
+      controller: defineTypedController([mapPayload('event', { from: 'json', schema })], () => new JsonResponse(null)),
+    });
+
+  it('names the route and the payload when the library cannot express the schema', () => {
+    expect(() => createOpenApiDocument(routeWith(z.object({ at: z.date() })), { info })).toThrow(SchemaConversionError);
+    expect(() => createOpenApiDocument(routeWith(z.object({ at: z.date() })), { info })).toThrow(
+      /^Route "events\.create": the json body "event" \(a zod schema\) cannot be converted to JSON Schema: Date cannot be represented/,
+    );
+  });
+
+  it('asks for a converter when the library has no Standard JSON Schema (Valibot without one)', () => {
+    expect(() => createOpenApiDocument(routeWith(v.object({ name: v.string() })), { info })).toThrow(
+      'Route "events.create": the json body "event" (a valibot schema) has no JSON Schema conversion',
+    );
+  });
+
+  it('refuses a _responses option that is not statuses of schemas', () => {
+    const routes = new RouteCollection().add('x', '/x', { controller: () => null, defaults: { _responses: { ok: z.string() } } });
+    expect(() => createOpenApiDocument(routes, { info })).toThrow('The _responses option of route "x": "ok" is not a status');
+  });
+});

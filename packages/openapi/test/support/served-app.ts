@@ -1,0 +1,28 @@
+import { ErrorListener } from '@switchboard/error-controller';
+import { CacheAttributeListener } from '@switchboard/http-cache';
+import { DefaultCacheControlListener, MemoryLogger, type EventSubscriber, type KernelEventMap } from '@switchboard/http-kernel';
+import { type RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../../test/kit/index.js';
+
+export type ServedApp = TestKernel & ServedKernel & { readonly logger: MemoryLogger };
+
+/** `routes` behind the real router, error listener and cache attribute, with `subscribers` under test, over HTTP on 127.0.0.1. */
+export async function serveRoutes(
+  routes: RouteCollection,
+  subscribers: ReadonlyArray<EventSubscriber<KernelEventMap>>,
+): Promise<ServedApp> {
+  const logger = new MemoryLogger();
+  const wired = testKernel({
+    logger,
+    subscribers: [
+      new RouterListener(new Router(routes)),
+      ...subscribers,
+      new ErrorListener({ debug: false, logger }),
+      new CacheAttributeListener(),
+      new DefaultCacheControlListener(),
+    ],
+    textErrors: false,
+    recordTerminate: true,
+  });
+  return { ...wired, logger, ...(await serveKernel(wired.kernel)) };
+}

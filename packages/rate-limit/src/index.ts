@@ -1,0 +1,24 @@
+/**
+ * @switchboard/rate-limit — rate limits (fixed window, sliding window, token bucket, compound) in
+ * memory or in Redis (`@switchboard/rate-limit/redis`), the per-client limiter (`kernel.request`
+ * 300) and the per-route `_rate_limit` limiter (`kernel.controller_arguments` 15), answering 429
+ * with `Retry-After` and the IETF `RateLimit` / `RateLimit-Policy` fields.
+ * @module
+ */
+export { assertLimitDefinition, RATE_LIMIT_POLICIES, type LimitDefinition, type RateLimitPolicy } from './policy/limit-definition.js';
+export type { RateLimitStore, StoreCheck, StoreOutcome } from './store/rate-limit-store.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export { CompoundRateLimiter, RateLimiter, type RateLimiterOptions } from './limiter/rate-limiter.js';
+export type { LimitResult, RateLimitDecision } from './limiter/rate-limit-decision.js';
+export { RateLimitStoreUnavailableError, TooManyRequestsHttpError } from './http/too-many-requests-http-error.js';
+export { rateLimitHeaders, secondsOf, setRateLimitHeaders } from './http/rate-limit-headers.js';
+export { decisionOf, recordDecision, type RateLimitSource, type RecordedDecision } from './listener/decision-record.js';
+export { ClientRateLimitListener, type ClientRateLimitListenerOptions } from './listener/client-rate-limit-listener.js';
+export { RouteRateLimitListener, type RouteRateLimitListenerOptions } from './listener/route-rate-limit-listener.js';
+export {
+  assertRouteRateLimit,
+  defineRateLimit,
+  rateLimitOf,
+  type RouteRateLimit,
+  type RouteRateLimitDeclaration,
+} from './listener/route-rate-limit.js';

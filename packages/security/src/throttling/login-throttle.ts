@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { JsonResponse, type Request } from '@switchboard/http-kernel';
+import {
+  CompoundRateLimiter,
+  rateLimitHeaders,
+  RateLimiter,
+  RateLimitStoreUnavailableError,
+  recordDecision,
+  secondsOf,
+  type RateLimitDecision,
+  type RateLimitPolicy,
+  type RateLimitStore,
+} from '@switchboard/rate-limit';
+
+export interface LoginThrottleOptions {
+  /** Where attempts are counted: a `MemoryStore` for one process, a `RedisStore` shared by a cluster's workers. */
+  store: RateLimitStore;
+  /** Attempts per (username, client address) and interval. Default 5. */
+  limit?: number;
+  /** Milliseconds. Default 60,000. */
+  interval?: number;
+  /** The per-address limit is this many times `limit` (one address trying many usernames). Default 5. */
+  perAddressFactor?: number;
+  /** Default `sliding_window` (no double burst across a window's edge). */
+  policy?: RateLimitPolicy;
+  clock?: () => number;
+  /**
+   * While the store cannot answer: `false` (the default) refuses logins with a 503 and
+   * `Retry-After: 1` — guesses are not let through unlimited while Redis is down; `true` lets them
+   * through (the hashing queue still bounds their rate). The store logs the outage once.
+   */
+  failOpen?: boolean;
+}
+
+/**
+ * Login throttling: a login attempt takes a token from two limits at once — per (normalised
+ * username, client address), and per client address at `perAddressFactor` times the limit — before
+ * its password is checked (before it enters the password hashing queue). Both are taken in one
+ * atomic step of the store, so parallel attempts on several workers cannot overrun a limit. While
+ * throttled, every attempt is refused, a correct password too. A successful login gives the
+ * (username, address) limit back.
+ *
+ * The username is counted whether or not it exists, and the answer is the same: throttling reveals
+ * nothing about which usernames exist. Usernames are hashed before they become keys, so they never
+ * appear in the store (Redis) or the profiler.
+ */
+export class LoginThrottle {
+  readonly #perUser: RateLimiter;
+  readonly #limiter: CompoundRateLimiter;
+
+  constructor(options: LoginThrottleOptions) {
+    const { store, policy = 'sliding_window', interval = 60_000, limit = 5, perAddressFactor = 5, clock, failOpen = false } = options;
+    const common = { store, policy, interval, failOpen, ...(clock === undefined ? {} : { clock }) };
+    this.#perUser = new RateLimiter({ ...common, id: 'login', limit });
+    const perAddress = new RateLimiter({ ...common, id: 'login-address', limit: limit * perAddressFactor });
+    this.#limiter = new CompoundRateLimiter([this.#perUser, perAddress]);
+  }
+
+  /**
+   * Takes this attempt's tokens: `null` when it may go on to the password check, or the answer to
+   * send: 429 with `Retry-After` and the RateLimit fields, or — the store unavailable and the
+   * throttle failing closed — 503 with `Retry-After: 1`. Answered here rather than thrown: a flood
+   * of refused logins writes no error line per attempt (the store logs its outage once).
+   */
+  async check(request: Request, username: string): Promise<JsonResponse | null> {
+    let decision: RateLimitDecision;
+    try {
+      decision = await this.#limiter.consume([userKey(username, request.clientIp), request.clientIp]);
+    } catch (error) {
+      if (!(error instanceof RateLimitStoreUnavailableError)) throw error;
+      return new JsonResponse({ code: 503, message: 'Logins are unavailable for a moment: try again.' }, 503, { 'retry-after': '1' });
+    }
+    recordDecision(request, 'login', decision);
+    return decision.allowed ? null : throttledResponse(decision);
+  }
+
+  /** After a successful login: the (username, address) attempts are given back. */
+  async succeeded(request: Request, username: string): Promise<void> {
+    await this.#perUser.reset(userKey(username, request.clientIp));
+  }
+}
+
+/** Case, width and surrounding spaces do not make another username (`Demo`, `ｄｅｍｏ`, ` demo`). */
+export function normaliseUsername(username: string): string {
+  return username.normalize('NFKC').trim().toLowerCase();
+}
+
+function userKey(username: string, clientIp: string): string {
+  const hashed = createHash('sha256').update(normaliseUsername(username)).digest('base64url').slice(0, 22);
+  return `${hashed}|${clientIp}`;
+}
+
+function throttledResponse(decision: RateLimitDecision): JsonResponse {
+  const seconds = secondsOf(decision.retryAfter);
+  return new JsonResponse({ code: 429, message: `Too many login attempts. Try again in ${seconds} s.` }, 429, {
+    ...rateLimitHeaders(decision),
+    'cache-control': 'no-store',
+  });
+}
