@@ -67,7 +67,7 @@ function expectAnswered(answer: Answer): void {
 
 describe('stopping the host process', () => {
   it('on SIGTERM: answers the logins and requests in flight, refuses new connections, exits 0', async () => {
-    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ...SHIPPED_USERS });
+    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ALLOW_DEMO_USERS: '1', ...SHIPPED_USERS });
     try {
       const url = await host.url;
       const port = Number(new URL(url).port);
