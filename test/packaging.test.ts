@@ -102,6 +102,19 @@ describe('packages installed with npm from their release tarballs', () => {
     }
   });
 
+  it('every tarball ships the MIT license its package.json declares', () => {
+    const license = readFileSync(join(root, 'LICENSE'), 'utf8');
+    expect(license).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} Switchboard contributors\n/);
+    for (const name of workspacePackages) {
+      // pnpm pack falls back on the repository's LICENSE, `npm pack` and `npm publish` do not:
+      // each package folder has its own copy.
+      expect(readFileSync(join(root, 'packages', name, 'LICENSE'), 'utf8'), `packages/${name}/LICENSE`).toBe(license);
+      expect((manifestOf(installed(name)) as Manifest & { license?: string }).license, name).toBe('MIT');
+      expect(existsSync(join(installed(name), 'LICENSE')), `${name} ships no LICENSE`).toBe(true);
+      expect(readFileSync(join(installed(name), 'LICENSE'), 'utf8'), name).toBe(license);
+    }
+  });
+
   it('each package declares every package its shipped code imports, and npm resolved them all to one copy', {
     timeout: 60_000,
   }, async () => {

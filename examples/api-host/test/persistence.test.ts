@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,11 @@ it('keeps items across a restart, and refuses a second host on the same folder',
   const second = await start();
   await expect(second.url).rejects.toThrow(/exited with 78/);
   expect(second.log()).toContain(`in use by process ${first.child.pid}`);
+  // The refusal prints its message and nothing after it (the password checker process, which shares
+  // the pipe, printed an ERR_IPC_CHANNEL_CLOSED stack when it finished loading after the host exited).
+  const stderr = second.child.stderr!;
+  if (!stderr.closed) await once(stderr, 'close');
+  expect(second.log().slice(second.log().indexOf('Configuration error:'))).toMatch(/^Configuration error: [^\n]*\n$/);
 
   await stop(first);
   const restarted = await start();

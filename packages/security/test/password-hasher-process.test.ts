@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLogger, ServiceUnavailableHttpError } from '@switchboard/http-kernel';
@@ -115,4 +117,42 @@ describe('PasswordHasherProcess', () => {
     await expect(checker.verify('correct horse', stored)).rejects.toBeInstanceOf(ServiceUnavailableHttpError);
     expect(() => process.kill(pid, 0)).toThrow();
   });
+  it("the child outlives SIGINT and SIGTERM (a terminal's Ctrl-C reaches the whole process group): the host decides when it stops", async () => {
+    const logger = new MemoryLogger();
+    const checker = hasher(logger);
+    await checker.start();
+    const pid = checker.pid!;
+    process.kill(pid, 'SIGINT');
+    process.kill(pid, 'SIGTERM');
+    // Without its handlers the kernel would end the child before it ran again: this check would get a 503.
+    expect(await checker.verify('correct horse', stored)).toBe(true);
+    expect(checker.pid).toBe(pid);
+    expect(checker.stats.started).toBe(1);
+  });
+
+  it('a host that exits while its child is still starting leaves no error behind (the child exits quietly)', async () => {
+    // What a host refused at startup does (a port or a database in use): exit right after
+    // creating the checker. The child inherits stderr, so its output is read until it too is gone.
+    const host = spawn(
+      process.execPath,
+      [
+        '--conditions=@switchboard/source',
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '--eval',
+        `import { PasswordHasherProcess } from '@switchboard/security';
+         void new PasswordHasherProcess().start();
+         process.stderr.write('refused\\n');
+         process.exit(78);`,
+      ],
+      { cwd: import.meta.dirname, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    host.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // 'close': every process holding the pipe (host and child) has exited.
+    const [code] = (await once(host, 'close')) as [number];
+    expect(code).toBe(78);
+    expect(stderr).toBe('refused\n');
+  }, 30_000);
 });

@@ -108,10 +108,8 @@ export class ClusterPrimary {
   }
 
   #onSignal(signal: NodeJS.Signals): void {
-    if (this.#stopping !== null) {
-      this.#options.logger.info({ signal }, `Cluster: ${signal} received again: already stopping the workers.`);
-      return;
-    }
+    // Later signals are the same stop (one Ctrl-C arrives again from each pnpm or npm above us).
+    if (this.#stopping !== null) return;
     this.#options.logger.info(
       { signal },
       `Cluster: ${signal} received: stopping ${this.#liveWorkers().length} workers (each finishes its requests).`,

@@ -150,17 +150,37 @@ export interface HostProcess {
   exited: Promise<number | null>;
 }
 
+/** How a test starts the host process. */
+export interface HostCommand {
+  command: string;
+  args: string[];
+  /** Relative to the host's folder. */
+  cwd: string;
+  /** In a process group of its own (the child's pid is the group's id), as a terminal starts a command. */
+  detached?: boolean;
+}
+
+/** `node --import tsx src/main.ts`, the command behind `pnpm start`. */
+export const SOURCE_HOST: HostCommand = {
+  command: process.execPath,
+  args: ['--conditions=@switchboard/source', '--import', 'tsx', 'src/main.ts'],
+  cwd: '.',
+};
+
+/** `pnpm start` from the repository root, as a user types it, in its own process group. */
+export const PNPM_START: HostCommand = { command: 'npx', args: ['-y', 'pnpm@10.34.8', 'start'], cwd: '../..', detached: true };
+
 /**
- * `node --import tsx src/main.ts`, the command behind `pnpm start`, with `env` over this
- * environment; its database folder is deleted once it has exited.
+ * The host as a process (by default `SOURCE_HOST`), with `env` over this environment; its database
+ * folder is deleted once it has exited.
  */
-export async function startHostProcess(env: Record<string, string>): Promise<HostProcess> {
+export async function startHostProcess(env: Record<string, string>, how: HostCommand = SOURCE_HOST): Promise<HostProcess> {
   const database = await databaseFolder(env);
-  const main = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
-    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+  const child = spawn(how.command, how.args, {
+    cwd: fileURLToPath(new URL(`../../${how.cwd}`, import.meta.url)),
     env: { ...process.env, ...database.env, ...(await testEnv(env)) },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: how.detached ?? false,
   });
   let output = '';
   child.stdout!.setEncoding('utf8');
@@ -175,7 +195,7 @@ export async function startHostProcess(env: Record<string, string>): Promise<Hos
   );
   const url = new Promise<string>((resolve, reject) => {
     // Only a guard against a hang: a start on a loaded machine can take tens of seconds.
-    const timer = setTimeout(() => reject(new Error(`no startup line within 100 s; output: ${output}`)), 100_000);
+    const timer = setTimeout(() => reject(new Error(`no startup line within 200 s; output: ${output}`)), 200_000);
     const check = (): void => {
       const match = /listening on (\S+)/.exec(output);
       if (match === null) return;

@@ -105,14 +105,13 @@ export async function serve(kernel: HttpKernelInterface, options: ServeOptions =
       process.off('SIGINT', onSignal);
     }));
 
-  // Kept until the end of the shutdown: a second signal (Ctrl-C reaches `pnpm start` and node, and
-  // pnpm passes it on too) must not kill the process halfway; the shutdown is bounded anyway.
+  // Kept until the end of the shutdown, and silent after the first: one Ctrl-C reaches node from
+  // the terminal and again from each pnpm or npm above it (as SIGINT, then SIGTERM), so later
+  // signals are the same stop, not news; they must not kill the process halfway either. The
+  // shutdown is bounded anyway; SIGKILL or SIGQUIT (Ctrl-\) ends it at once.
   const onSignal = (signal: NodeJS.Signals): void => {
-    if (closing !== undefined) {
-      logger.info({ signal }, `${signal} received again: already shutting down (at most ${limits.shutdownTimeout} ms).`);
-      return;
-    }
-    logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting.`);
+    if (closing !== undefined) return;
+    logger.info({ signal }, `${signal} received: finishing in-flight requests, then exiting (at most ${limits.shutdownTimeout} ms).`);
     const received = Date.now();
     close().then(
       () => {

@@ -6,8 +6,16 @@
 import type { HasherReply, HasherRequest } from './password-hasher-process.js';
 import { scryptPasswordHasher } from './scrypt-password-hasher.js';
 
+/**
+ * A host that exits early (refused at startup, or killed) closes the channel, possibly before this
+ * child has loaded: with the callback, a send that fails is not an unhandled 'error' printing a
+ * stack into the host's terminal. Nobody is left to answer, so the child just exits.
+ */
 const send = (reply: HasherReply): void => {
-  process.send?.(reply);
+  if (!process.connected) process.exit(0);
+  process.send?.(reply, undefined, undefined, (error: Error | null) => {
+    if (error !== null) process.exit(0);
+  });
 };
 
 process.on('message', (request: HasherRequest) => {
@@ -19,4 +27,10 @@ process.on('message', (request: HasherRequest) => {
 });
 // The host has gone (or closed us): nothing is left to answer.
 process.on('disconnect', () => process.exit(0));
+// The host alone decides when this child stops (it kills it at the end of its shutdown; its exit
+// closes the channel). Ctrl-C in a terminal signals the whole process group, this child too, and a
+// service manager may send SIGTERM to every process: either would cut the logins the host's
+// shutdown is still finishing, and log a dead checker while the host stops on purpose.
+process.on('SIGINT', () => undefined);
+process.on('SIGTERM', () => undefined);
 send({ ready: true });

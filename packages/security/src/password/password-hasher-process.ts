@@ -164,6 +164,10 @@ export class PasswordHasherProcess {
       env: pick(process.env, this.#environment),
       // stderr stays visible for a crash (the child prints nothing itself).
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      // A process group of its own: a terminal's Ctrl-C (sent to the host's group) must not kill
+      // it, even while it is still loading, before its own signal handlers exist. It stops when
+      // the host closes it or exits (the channel closes).
+      detached: true,
     });
     this.#started++;
     // Set before the child hashes anything (it first has to load and say it is ready), and on
