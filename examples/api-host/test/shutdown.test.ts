@@ -37,6 +37,12 @@ function request(url: string, method: string, path: string, body?: string): Prom
 /** The shipped users, hashed at the production cost: a login is still being checked when the signal arrives. */
 const SHIPPED_USERS = { SECURITY_USERS_FILE: fileURLToPath(new URL('../config/security-users.json', import.meta.url)) };
 
+/**
+ * Production mode with the shipped users; login throttling off, since six logins of one user from
+ * one address are sent at once to be in flight when the host stops.
+ */
+const SHUTDOWN_HOST_ENV = { APP_DEBUG: '0', API_HOST_CONFIG: '', ALLOW_DEMO_USERS: '1', LOGIN_THROTTLING: 'off', ...SHIPPED_USERS };
+
 const login = (url: string) => request(url, 'POST', '/api/token', JSON.stringify({ username: 'demo', password: 'demo-password' }));
 
 /** Resolves once a new TCP connection to `port` is refused. */
@@ -67,7 +73,7 @@ function expectAnswered(answer: Answer): void {
 
 describe('stopping the host process', () => {
   it('on SIGTERM: answers the logins and requests in flight, refuses new connections, exits 0', async () => {
-    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ALLOW_DEMO_USERS: '1', ...SHIPPED_USERS });
+    const host = await startHostProcess(SHUTDOWN_HOST_ENV);
     try {
       const url = await host.url;
       const port = Number(new URL(url).port);
@@ -89,7 +95,7 @@ describe('stopping the host process', () => {
   it('on Ctrl-C under `pnpm start` (SIGINT to the whole process group): one shutdown, logged once, exit 0', async () => {
     // As a terminal does it: the signal goes to every process of the foreground group (npx, both
     // pnpm and node), and each pnpm passes it on to node again, as SIGINT and as SIGTERM.
-    const host = await startHostProcess({ APP_DEBUG: '0', API_HOST_CONFIG: '', ALLOW_DEMO_USERS: '1', ...SHIPPED_USERS }, PNPM_START);
+    const host = await startHostProcess(SHUTDOWN_HOST_ENV, PNPM_START);
     const group = -host.child.pid!;
     try {
       const url = await host.url;
