@@ -47,8 +47,10 @@ beforeAll(async () => {
   expect([...tarballs.keys()].sort()).toEqual(workspacePackages.map((name) => `@switchboard/${name}`));
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // The third-party dependencies come from npm's cache when it has them.
-  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values()], project);
+  // The third-party dependencies come from npm's cache when it has them. Vitest (the workspace's
+  // version) is installed with the tarballs, in one resolution, for the test-client consumer below.
+  const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
+  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`], project);
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -340,8 +342,6 @@ export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
         files: ['app.test.ts'],
       }),
     );
-    const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
-    await run('npm', ['install', '--no-save', ...NPM_FLAGS, `vitest@${vitestVersion}`], project);
     // The matchers' types come from the subpath import: `toHaveStatus` on vitest's expect type-checks.
     await run(process.execPath, [tsc, '-p', join(tests, 'tsconfig.json')], project);
     const { stdout } = await run(
