@@ -130,7 +130,6 @@ export class NodeRequestFactory {
       port = origin.port;
     }
 
-    // One literal of one shape (no conditional spread): V8 then builds it without runtime calls.
     return new Request({
       method: req.method ?? 'GET',
       scheme,

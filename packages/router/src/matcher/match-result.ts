@@ -49,8 +49,8 @@ export type MatchResult = RouteMatch | RedirectMatch | NotFoundMatch | MethodNot
 export type TrailingSlashMode = 'redirect' | 'strict' | 'ignore';
 
 /**
- * Every result is built by these functions with one object shape (absent fields `undefined`), so
- * the code that reads results sees a single hidden class whatever the outcome.
+ * Every result is built by these functions, with every field present (absent ones `undefined`),
+ * so a reader of a result never needs to ask which kind of outcome it holds before reading a field.
  */
 class Result {
   constructor(

@@ -40,7 +40,8 @@ import { END, LITERALS, OPAQUE, PARAM, type TreeItem, type TreeNode } from './se
  *   each route's slash check is settled while emitting); and the *collecting walk* (`cn<id>`),
  *   which gathers the refused methods and schemes into its `refusals` argument and serves paths
  *   ending with a slash and everything after a first walk without a route (405, redirects). Kept
- *   apart, the code hits and 404s run keeps JIT feedback of its own (docs/decisions.md).
+ *   apart, hits and 404s stay as fast as without the collecting code (measured: docs/decisions.md,
+ *   "One tree, one emitter, two walks").
  */
 
 /** Some route's path matched the path, and every such route refused the request. */
