@@ -4,7 +4,7 @@
  * the suite's clock; `settle` waits until what was written is stored (a write-behind storage's
  * `flush`), for assertions on `size`.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ProfileData } from '../../src/index.js';
 import type { ProfilerStorage, ProfileSearch, StorageBounds } from '../../src/storage.js';
 
@@ -19,12 +19,24 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
   let clock = Date.now();
   const now = () => clock;
   const settle = (storage: ProfilerStorage) => subject.settle?.(storage) ?? Promise.resolve();
+  // Every storage a test created is settled after it, so no write is still in flight when the
+  // storage's test file removes what the storage wrote.
+  const created: ProfilerStorage[] = [];
+  const create = async (bounds: StorageBounds, clockNow: () => number) => {
+    const storage = await subject.create(bounds, clockNow);
+    created.push(storage);
+    return storage;
+  };
 
   const profile = (token: string, overrides: Partial<ProfileData> = {}) => sampleProfile(token, clock, overrides);
 
   describe(`${name} (the storage contract)`, () => {
+    afterEach(async () => {
+      await Promise.all(created.splice(0).map(settle));
+    });
+
     it('reads back what it wrote, and nothing for an unknown token', async () => {
-      const storage = await subject.create({}, now);
+      const storage = await create({}, now);
       await storage.write(profile('aaaaaa'));
       expect(await storage.read('aaaaaa')).toEqual(profile('aaaaaa'));
       expect(storage.has('aaaaaa')).toBe(true);
@@ -35,7 +47,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('keeps at most maxProfiles, dropping the oldest', async () => {
-      const storage = await subject.create({ maxProfiles: 3 }, now);
+      const storage = await create({ maxProfiles: 3 }, now);
       for (const token of ['000001', '000002', '000003', '000004', '000005']) await storage.write(profile(token));
       await settle(storage);
       expect(storage.size).toBe(3);
@@ -45,7 +57,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('writing a token again replaces its profile and makes it the newest', async () => {
-      const storage = await subject.create({ maxProfiles: 2 }, now);
+      const storage = await create({ maxProfiles: 2 }, now);
       await storage.write(profile('00000a'));
       await storage.write(profile('00000b'));
       await storage.write(profile('00000a', { statusCode: 500 }));
@@ -59,7 +71,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('drops profiles older than maxAgeMs', async () => {
-      const storage = await subject.create({ maxAgeMs: 60_000 }, now);
+      const storage = await create({ maxAgeMs: 60_000 }, now);
       await storage.write(profile('0000aa'));
       clock += 40_000;
       await storage.write(profile('0000bb'));
@@ -72,7 +84,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('finds by ip, method, url substring, status, type and time range, newest first, up to the limit', async () => {
-      const storage = await subject.create({}, now);
+      const storage = await create({}, now);
       const start = clock;
       await storage.write(profile('000a01', { ip: '10.0.0.1', method: 'GET', url: 'http://h/robots.txt', statusCode: 404 }));
       clock += 10;
@@ -110,7 +122,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('treats tokens that are not lowercase hex as unknown', async () => {
-      const storage = await subject.create({}, now);
+      const storage = await create({}, now);
       await storage.write(profile('abcdef'));
       await settle(storage);
       for (const hostile of ['../../etc/passwd', '..', '%2e%2e', 'ABCDEF', '', 'abcdef/../abcdef', "abc'def"]) {
@@ -120,7 +132,7 @@ export function describeStorageContract(name: string, subject: StorageUnderTest)
     });
 
     it('purges everything', async () => {
-      const storage = await subject.create({}, now);
+      const storage = await create({}, now);
       await storage.write(profile('abcdef'));
       await settle(storage);
       await storage.purge();
