@@ -30,6 +30,7 @@ import {
   PasswordHasherProcess,
   PasswordHashingQueue,
   scryptPasswordHasher,
+  type ScryptCost,
   SessionGuard,
   StatelessCheckListener,
   type JwtKeys,
@@ -251,12 +252,25 @@ function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
 
 /**
  * Checked against for an unknown user, so that it costs one scrypt like a wrong password (no user
- * enumeration by timing). Hashed once, at the first login of any user rather than at startup: a
- * start does not pay a scrypt (~0.3 s of CPU, 128 MiB) for a host that may see no login, and the
- * first login waits for it whoever logs in.
+ * enumeration by timing): hashed at the users' cost (the highest, if they differ), since a
+ * stand-in dearer or cheaper than their hashes would tell unknown names apart. Hashed once, at
+ * the first login rather than at startup: a start does not pay a scrypt (~0.3 s of CPU and
+ * 128 MiB at the default cost) for a host that may see no login, and the first login waits for
+ * it whoever logs in.
  */
-let unknownUserHash: Promise<string> | undefined;
-const hashForUnknownUsers = (): Promise<string> => (unknownUserHash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex')));
+export function standInHashForUnknownUsers(users: ReadonlyMap<string, { password: string }>): () => Promise<string> {
+  let hash: Promise<string> | undefined;
+  return () => (hash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex'), usersCost(users)));
+}
+
+/** The highest cost among the users' hashes; the hasher's default when none can be read. */
+function usersCost(users: ReadonlyMap<string, { password: string }>): ScryptCost | undefined {
+  const costs = [...users.values()].flatMap((user) => scryptPasswordHasher.costOf(user.password) ?? []);
+  return costs.reduce<ScryptCost | undefined>(
+    (highest, cost) => (highest === undefined || cost.N * cost.r * cost.p > highest.N * highest.r * highest.p ? cost : highest),
+    undefined,
+  );
+}
 
 /**
  * Who may ask for a token: a page of this origin or of an origin CORS lets in, and programs
@@ -279,6 +293,7 @@ function tokenController(
   passwordChecker: PasswordHasherProcess,
   loginThrottle: LoginThrottle | null,
 ): Controller {
+  const hashForUnknownUsers = standInHashForUnknownUsers(users);
   return defineTypedController(
     ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
     async (request: Request, { username, password }) => {
