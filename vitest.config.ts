@@ -1,6 +1,6 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFilesFirst } from './test/support/slow-files-first.js';
-import { filesNeedingTheirOwnProcess, TEST_FILE_GLOBS } from './test/support/test-files.js';
+import { filesNeedingTheirOwnProcess, slowFilesSharingProcesses, TEST_FILE_GLOBS } from './test/support/test-files.js';
 
 // Tests run on the TypeScript sources: the `@switchboard/source` export condition points every
 // workspace package at its `src/index.ts`, so no build step stands between an edit and a test.
@@ -12,6 +12,7 @@ const sources = {
 // machine with both cores busy take many times longer than on a quiet one. No test relies on them.
 const timeouts = { testTimeout: 120_000, hookTimeout: 120_000 };
 const ownProcess = filesNeedingTheirOwnProcess(import.meta.dirname);
+const slowShared = slowFilesSharingProcesses(import.meta.dirname);
 
 export default defineConfig({
   ...sources,
@@ -30,13 +31,20 @@ export default defineConfig({
         test: { name: 'own-process', include: ownProcess, pool: 'forks', ...timeouts },
       },
       {
+        // Files that start processes, servers, databases or browsers share worker processes too: each
+        // imports the example host (every package) through vitest's transform, seconds of CPU per
+        // file when each had a process of its own.
+        ...sources,
+        test: { name: 'real-processes', include: slowShared, pool: 'forks', isolate: false, ...timeouts },
+      },
+      {
         // Unit and in-process HTTP tests share worker processes: the packages are imported once
         // per worker, not once per file (a third of the CPU time of these files).
         ...sources,
         test: {
           name: 'shared-process',
           include: TEST_FILE_GLOBS,
-          exclude: [...configDefaults.exclude, ...ownProcess],
+          exclude: [...configDefaults.exclude, ...ownProcess, ...slowShared],
           pool: 'forks',
           isolate: false,
           ...timeouts,

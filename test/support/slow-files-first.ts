@@ -19,8 +19,10 @@ export class SlowFilesFirst extends BaseSequencer {
   }
 
   #expectedDuration(file: TestSpecification): number {
-    const key = `${file.project.name}:${relative(this.ctx.config.root, file.moduleId)}`;
-    const last = this.ctx.cache.getFileTestResults(key);
+    const path = relative(this.ctx.config.root, file.moduleId);
+    // Its own project first; a file moved to another project (the split is read from its source) keeps its duration.
+    const projects = [file.project.name, ...this.ctx.projects.map((project) => project.name)];
+    const last = projects.map((name) => this.ctx.cache.getFileTestResults(`${name}:${path}`)).find((result) => result !== undefined);
     if (last !== undefined) return last.failed ? Number.MAX_SAFE_INTEGER : last.duration;
     const source = readFileSync(file.moduleId, 'utf8');
     // The size breaks ties, as vitest's own order does: larger files first.
