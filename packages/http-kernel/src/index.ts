@@ -112,4 +112,5 @@ export { REDACTED, redactCredentials } from './log/redact-credentials.js';
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
 export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
+export { RequestLogger, requestIdOf } from './log/request-logger.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';

@@ -18,6 +18,8 @@ export const ATTR = {
   requestType: 'switchboard.request.type',
   /** The matched route's name (the route's path is `http.route`). */
   routeName: 'switchboard.route.name',
+  /** The request's id (`RequestIdListener`), so a log line's or a problem document's id finds its trace. */
+  requestId: 'switchboard.request.id',
   /** The controller a sub-request runs (the error controller for an error page). */
   controller: 'switchboard.controller',
   eventName: 'switchboard.event.name',

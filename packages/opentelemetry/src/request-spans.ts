@@ -48,14 +48,18 @@ export class RequestSpans {
     }
   }
 
-  /** The request is over: its response's status, route and outcome go on its span, which ends. */
+  /** The request is over: its response's status, route, request id and outcome go on its span, which ends. */
   finish(request: KernelRequestContext): void {
     const span = this.#spans.get(request);
     if (span === undefined) return;
     this.#spans.delete(request);
     const status = request.result?.status;
     if (status !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, status);
-    if (request.type === 'main') this.#route(span, request);
+    if (request.type === 'main') {
+      this.#route(span, request);
+      const requestId = request.request.attributes.get('_request_id');
+      if (requestId !== undefined) span.setAttribute(ATTR.requestId, requestId);
+    }
     if (request.error !== undefined) {
       failed(span, request.error, errorType(request.error));
     } else if (status !== undefined && status >= 500 && request.type === 'main') {

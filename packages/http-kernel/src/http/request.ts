@@ -2,6 +2,7 @@ import { decodePath } from './decode-path.js';
 import { BadRequestHttpError } from '../error/http-error.js';
 import type { Controller } from '../controller/controller.js';
 import { HeaderBag, type HeaderInit } from './header-bag.js';
+import { nullLogger, type Logger } from '../log/logger.js';
 
 /**
  * Known request attributes. Packages add their own keys by declaration merging:
@@ -21,6 +22,8 @@ export interface RequestAttributes {
   _stateless?: boolean;
   /** The error an error sub-request renders. */
   exception?: unknown;
+  /** This request's id (`RequestIdListener`): echoed in `X-Request-Id`, in problem documents and log lines. */
+  _request_id?: string;
 }
 
 type AttributeKey = keyof RequestAttributes | (string & {});
@@ -144,6 +147,7 @@ export class Request {
   #locale: string | undefined;
   #path: string | undefined;
   #query: URLSearchParams | undefined;
+  #logger: Logger | undefined;
   /** Set by the kernel: the stack this request is handled on (sub-requests share their parent's). */
   requestStack: RequestStack | null = null;
 
@@ -221,6 +225,18 @@ export class Request {
     return this.queryString === '' ? this.url : `${this.url}?${this.queryString}`;
   }
 
+  /**
+   * The logger for this request's records: bound to its request id and route once
+   * `RequestIdListener` runs (see docs/observability.md); a logger that discards everything before.
+   */
+  get logger(): Logger {
+    return this.#logger ?? nullLogger;
+  }
+
+  set logger(logger: Logger) {
+    this.#logger = logger;
+  }
+
   get locale(): string {
     return this.#locale ?? this.defaultLocale;
   }
@@ -251,6 +267,7 @@ export class Request {
       fromTrustedProxy: this.fromTrustedProxy,
     });
     if (this.#locale !== undefined) copy.locale = this.#locale;
+    if (this.#logger !== undefined) copy.logger = this.#logger;
     copy.requestStack = this.requestStack;
     return copy;
   }
