@@ -105,6 +105,10 @@ describe('RequestIdListener', () => {
     expect(response.status).toBe(200);
     const said = trusting.records.find((record) => record.message === 'Said hello.')!;
     expect(said.context).toMatchObject({ requestId: 'bound-1', route: 'GET /hello', greeted: 'world' });
+    // The built-in listeners write through it too: the error listener's record of a failure.
+    await trusting.server.fetch('/fail', { headers: { 'x-request-id': 'bound-2' } });
+    const failure = trusting.records.find((record) => record.level === 'CRITICAL')!;
+    expect(failure).toMatchObject({ channel: 'request', context: { requestId: 'bound-2', route: 'GET /fail' } });
   });
 
   it('shows the id on the debug error page', async () => {

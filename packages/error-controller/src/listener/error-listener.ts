@@ -41,7 +41,7 @@ export interface ErrorListenerOptions {
 
 /**
  * Turns an uncaught error into the error response:
- * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError`, CRITICAL for
+ * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError` (or its `logLevel`), CRITICAL for
  *   anything else — with class, message and throw site;
  * - `kernel.exception` (`SUB_REQUEST_PRIORITY`): handles a GET duplicate of the failed request whose attributes are
  *   only the error controller, the error and the logger, as a SUB request (so it runs its own
@@ -95,7 +95,10 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);
     }
-    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
+    // Through the request's own logger once one is bound (RequestIdListener): the record carries its id and route.
+    const request = event.request;
+    const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
+    logAt(logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
   }
 
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
@@ -157,9 +160,10 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** A client's mistake is an ERROR, a server's failure CRITICAL. */
+/** A client's mistake is an ERROR, a server's failure CRITICAL, unless the error says otherwise (`logLevel`). */
 function levelOf(error: unknown): LogLevel {
-  return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
+  if (!(error instanceof HttpError)) return 'CRITICAL';
+  return error.logLevel ?? (error.status < 500 ? 'ERROR' : 'CRITICAL');
 }
 
 function stackOf(error: unknown): string {

@@ -65,6 +65,8 @@ export class PressureListener implements EventSubscriber<KernelEventMap> {
         new ServiceUnavailableHttpError('The server is overloaded; please retry later.', {
           headers: { 'retry-after': String(this.#monitor.retryAfterSeconds()) },
           thrownBy: 'PressureListener.onKernelRequest',
+          // Refusing is the plan, not a failure; the monitor reports the pressure itself once.
+          logLevel: 'INFO',
         }),
     );
   }

@@ -1,3 +1,4 @@
+import type { Logger } from '@switchboard/http-kernel';
 import { monitorEventLoopDelay, performance, type EventLoopUtilization, type IntervalHistogram } from 'node:perf_hooks';
 
 /** One sample of what the process is going through. */
@@ -27,6 +28,8 @@ export interface PressureMonitorOptions extends PressureThresholds {
    * elsewhere (a container's memory limit). Called once per `sampleInterval`, and by `sample()`.
    */
   readings?: () => PressureReadings;
+  /** Told when pressure starts (WARNING, with its causes and readings) and ends (INFO), on its `pressure` channel. */
+  logger?: Logger;
   /** Monotonic clock in ms. Default `performance.now`; tests pass their own to control `Retry-After`. */
   now?: () => number;
 }
@@ -49,6 +52,7 @@ export class PressureMonitor {
   readonly #readings: () => PressureReadings;
   readonly #now: () => number;
   readonly #measuresItself: boolean;
+  readonly #logger: Logger | undefined;
   #histogram: IntervalHistogram | undefined;
   #lastUtilization: EventLoopUtilization | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -63,6 +67,7 @@ export class PressureMonitor {
     this.#measuresItself = options.readings === undefined;
     this.#readings = options.readings ?? (() => this.#measure());
     this.#now = options.now ?? (() => performance.now());
+    this.#logger = options.logger?.child({ channel: 'pressure' });
   }
 
   /** True from the sample that passed a threshold to the first one that passes none. */
@@ -117,8 +122,16 @@ export class PressureMonitor {
     this.#last = readings;
     const causes = exceeded(readings, this.#thresholds);
     this.#causes = causes;
-    if (causes.length === 0) this.#pressureSince = undefined;
-    else this.#pressureSince ??= this.#now();
+    if (causes.length === 0) {
+      if (this.#pressureSince !== undefined) {
+        const lastedMs = Math.round(this.#now() - this.#pressureSince);
+        this.#logger?.info({ lastedMs, readings }, `Pressure over after ${lastedMs} ms.`);
+      }
+      this.#pressureSince = undefined;
+    } else if (this.#pressureSince === undefined) {
+      this.#pressureSince = this.#now();
+      this.#logger?.warn({ causes, readings }, `Under pressure (${causes.join(', ')}): shedding load.`);
+    }
   }
 
   #measure(): PressureReadings {

@@ -130,10 +130,9 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   #apply(request: Request, route: Route, params: Record<string, unknown>): void {
     const name = route.name;
     if (this.#logsMatches) {
-      this.#logger.info(
-        { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
-        `Matched route "${name}".`,
-      );
+      // Through the request's own logger once one is bound (RequestIdListener): the line carries its id.
+      const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
+      logger.info({ route: name, route_parameters: params, request_uri: request.uri, method: request.method }, `Matched route "${name}".`);
     }
     const attributes = request.attributes;
     const routeParams: Record<string, unknown> = {};
