@@ -1,9 +1,10 @@
 import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import type { OpenApiDocument } from '@switchboard/openapi';
 import { RouteCollection, type Router } from '@switchboard/router';
+import type { Readiness } from '@switchboard/operations';
 import type { JwtTokenIssuer, PasswordHashingQueue } from '@switchboard/security';
 import type { AppConfig } from './config.js';
-import { createConsoleLogger } from './console-logger.js';
+import { createHostLogger } from './operations/host-logger.js';
 import type { Database } from './database/open-database.js';
 import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
@@ -13,6 +14,7 @@ import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
 import { wireOpenApi } from './wiring/openapi.js';
+import { wireOperations } from './wiring/operations.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
@@ -46,6 +48,8 @@ export interface App {
   openApiDocument: () => OpenApiDocument;
   /** Signs access tokens, set by the security wiring: what a test's `client.loginAs(user, app.tokenIssuer)` uses. */
   tokenIssuer: JwtTokenIssuer | null;
+  /** `GET /ready`'s state, set by the operations wiring: `main.ts` tells it when shutdown starts. */
+  readiness: Readiness | null;
   /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
   profilerPath: string | null;
   /** Registers work for shutdown (closing the database…); run last-registered first. */
@@ -55,7 +59,7 @@ export interface App {
 }
 
 export interface CreateAppOptions {
-  /** Default: lines on stderr (INFO and up; DEBUG too in debug mode). */
+  /** Default: lines on stderr (INFO and up; DEBUG too in debug mode), JSON with `LOG_FORMAT=json`. */
   logger?: Logger;
 }
 
@@ -64,7 +68,7 @@ export interface CreateAppOptions {
  * tests hand it to `createTestClient` (`@switchboard/testing`). Call `app.shutdown()` when done.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
-  const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
+  const app = createHost(config, options.logger ?? createHostLogger(config.env, config.debug ? 'DEBUG' : 'INFO'));
 
   // First: in debug mode it wraps app.logger (logger panel), so every later wiring's logs reach the profiles.
   const profiler = wireProfiler(app);
@@ -82,6 +86,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireObservability(app);
   wireHttpCache(app);
   wireServedBy(app);
+  app.readiness = wireOperations(app);
   app.database = await wireDatabase(app);
   wireItems(app, app.database);
   app.openApiDocument = wireOpenApi(app, security.firewalls);
@@ -109,6 +114,7 @@ function createHost(config: AppConfig, logger: Logger): App {
     routes: new RouteCollection(),
     router: null,
     profilerPath: null,
+    readiness: null,
     passwordHashing: null,
     database: null,
     openApiDocument: () => {

@@ -10,7 +10,7 @@ import { createApp } from './app.js';
 import { ClusterPrimary, reportListening } from './cluster/cluster-primary.js';
 import { workersFromEnv } from './cluster/workers-setting.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { createConsoleLogger } from './console-logger.js';
+import { createHostLogger } from './operations/host-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
@@ -53,6 +53,7 @@ async function runHost(config: AppConfig): Promise<void> {
     logger: app.logger,
     shutdownTimeout: SHUTDOWN_TIMEOUT_MS,
     shutdownGracePeriod: SHUTDOWN_GRACE_PERIOD_MS,
+    onShutdownStart: () => app.readiness?.startDraining(),
     onShutdown: () => app.shutdown(),
   });
   if (cluster.isWorker) reportListening(running.url);
@@ -61,7 +62,7 @@ async function runHost(config: AppConfig): Promise<void> {
 
 /** The cluster primary: serves nothing itself; forks, replaces and stops the workers. Resolves with the exit code. */
 async function runPrimary(config: AppConfig, workers: number): Promise<number> {
-  const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
+  const logger = createHostLogger(config.env, config.debug ? 'DEBUG' : 'INFO');
   warnIfDebugIsExposed(config, logger);
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
   const security = securityConfigFromEnv(config.env, logger);

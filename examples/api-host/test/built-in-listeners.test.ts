@@ -13,6 +13,7 @@ import * as httpKernel from '@switchboard/http-kernel';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
 import * as openapi from '@switchboard/openapi';
+import * as operations from '@switchboard/operations';
 import * as payload from '@switchboard/payload';
 import * as profiler from '@switchboard/profiler';
 import * as rateLimit from '@switchboard/rate-limit';
@@ -38,6 +39,7 @@ const PACKAGES: Record<string, object> = {
   'http-kernel': httpKernel,
   'node-adapter': nodeAdapter,
   openapi,
+  operations,
   payload,
   profiler,
   'rate-limit': rateLimit,

@@ -132,7 +132,9 @@ describe('AccessLogListener', () => {
     });
     await done;
     const [line] = accessLines(trusting.records);
-    expect(line!.message).toBe('GET /hello?access_token=[redacted]&q=Bearer%20[redacted] 200');
+    expect(line!.message).toBe(
+      `GET /hello?access_token=[redacted]&q=Bearer%20[redacted] 200 ${line!.context['durationMs']} ms ${Buffer.byteLength(response.body)} B 127.0.0.1 access-1`,
+    );
     expect(line!.level).toBe('INFO');
     expect(line!.context).toMatchObject({
       method: 'GET',

@@ -24,7 +24,11 @@ const HEALTH_RESPONSES = defineResponses({ 200: z.object({ status: z.literal('ok
  * Call it after every wiring that adds routes; the router does not see routes added later.
  */
 export function wireRouting(host: RoutingHost): Router {
-  host.routes.add('health', '/health', { methods: ['GET'], controller: healthController, defaults: { _responses: HEALTH_RESPONSES } });
+  host.routes.add('health', '/health', {
+    methods: ['GET'],
+    controller: healthController,
+    defaults: { _load_shedding: 'exempt', _responses: HEALTH_RESPONSES },
+  });
   const router = new Router(host.routes);
   host.dispatcher.addSubscriber(
     new RouterListener(router, { debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }),

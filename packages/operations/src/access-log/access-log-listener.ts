@@ -43,8 +43,8 @@ export type AccessLogContext = {
  * One line per main request, written at `kernel.terminate`, after the client got its answer:
  *
  * - `kernel.request` (`REQUEST_PRIORITY`, first): notes when the request started.
- * - `kernel.terminate` (`TERMINATE_PRIORITY`): writes `GET /items 200` at INFO on the `access`
- *   channel with the fields of `AccessLogContext`.
+ * - `kernel.terminate` (`TERMINATE_PRIORITY`): writes `GET /items 200 1.2 ms 17 B 127.0.0.1 <id>`
+ *   at INFO on the `access` channel, with the fields of `AccessLogContext` as its context.
  */
 export class AccessLogListener implements EventSubscriber<KernelEventMap> {
   static readonly REQUEST_PRIORITY = 8192;
@@ -93,7 +93,11 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
       clientIp: request.clientIp,
       requestId: request.attributes.get('_request_id') ?? null,
     };
-    this.#logger.info(context, `${request.method} ${path} ${response.status}`);
+    // The fields again in the message, for formats that print only the message.
+    this.#logger.info(
+      context,
+      `${context.method} ${path} ${context.status} ${context.durationMs} ms ${context.bytes ?? '-'} B ${context.clientIp} ${context.requestId ?? '-'}`,
+    );
   }
 }
 

@@ -1,0 +1,93 @@
+import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import { AccessLogListener, PressureListener, PressureMonitor, Readiness, RequestIdListener } from '@switchboard/operations';
+import { defineResponses } from '@switchboard/openapi';
+import type { RouteCollection } from '@switchboard/router';
+import { z } from 'zod';
+import { ConfigError } from '../config.js';
+import type { Database } from '../database/open-database.js';
+
+/** What this wiring needs from the app. */
+export interface OperationsHost {
+  dispatcher: EventDispatcher<KernelEventMap>;
+  logger: Logger;
+  routes: RouteCollection;
+  config: { env: NodeJS.ProcessEnv };
+  /** Read when a probe comes, so the database may be wired after this. */
+  database: Database | null;
+  onShutdown(cleanup: () => void | Promise<void>): void;
+}
+
+export interface OperationsSettings {
+  /** Env `ACCESS_LOG_SAMPLE_2XX`: the share of 2xx answers that get an access line, 0 to 1. Default 1. */
+  readonly successSampleRate: number;
+  /** Env `PRESSURE_MAX_EVENT_LOOP_DELAY_MS`: p99 event-loop delay past which requests are shed. Default 1000. */
+  readonly maxEventLoopDelayMs: number;
+  /** Env `PRESSURE_MAX_RSS_MB`: resident memory past which requests are shed. Default none. */
+  readonly maxRssBytes: number | undefined;
+}
+
+const READY_RESPONSES = defineResponses({
+  200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) }),
+  503: z.object({ status: z.enum(['draining', 'unavailable']), checks: z.record(z.string(), z.enum(['ok', 'failed', 'timeout'])) }),
+});
+
+/**
+ * Request ids and `request.logger` (kernel.request 8192, kernel.response −2048), the access line
+ * (kernel.request 8192, kernel.terminate 0), load shedding under pressure (kernel.request 31,
+ * health and readiness exempt), and `GET /ready`: 503 once shutdown starts or while the database
+ * does not answer. Returns the readiness, for `serve({ onShutdownStart })`.
+ */
+export function wireOperations(host: OperationsHost): Readiness {
+  const settings = operationsSettingsFromEnv(host.config.env);
+  host.dispatcher.addSubscriber(new RequestIdListener({ logger: host.logger }));
+  host.dispatcher.addSubscriber(new AccessLogListener({ logger: host.logger, successSampleRate: settings.successSampleRate }));
+
+  const monitor = new PressureMonitor({
+    maxEventLoopDelayMs: settings.maxEventLoopDelayMs,
+    ...(settings.maxRssBytes === undefined ? {} : { maxRssBytes: settings.maxRssBytes }),
+    logger: host.logger,
+  }).start();
+  host.onShutdown(() => monitor.stop());
+  host.dispatcher.addSubscriber(new PressureListener({ monitor }));
+
+  const readiness = new Readiness({
+    checks: {
+      database: async () => {
+        if (host.database === null) return false;
+        await host.database.connection.query('SELECT 1');
+        return true;
+      },
+    },
+  });
+  host.routes.add('ready', '/ready', {
+    methods: ['GET'],
+    controller: readiness.controller,
+    defaults: { _load_shedding: 'exempt', _responses: READY_RESPONSES },
+  });
+  return readiness;
+}
+
+export function operationsSettingsFromEnv(env: NodeJS.ProcessEnv): OperationsSettings {
+  const rss = number(env, 'PRESSURE_MAX_RSS_MB', undefined, 1);
+  return {
+    successSampleRate: number(env, 'ACCESS_LOG_SAMPLE_2XX', 1, 0, 1)!,
+    maxEventLoopDelayMs: number(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 1)!,
+    maxRssBytes: rss === undefined ? undefined : rss * 1024 * 1024,
+  };
+}
+
+function number(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number | undefined,
+  min: number,
+  max = Number.POSITIVE_INFINITY,
+): number | undefined {
+  const text = env[name]?.trim() ?? '';
+  if (text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number from ${min}${Number.isFinite(max) ? ` to ${max}` : ''}, got "${text}".`);
+  }
+  return value;
+}
