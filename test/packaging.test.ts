@@ -206,7 +206,7 @@ describe('packages installed with npm from their release tarballs', () => {
       '404 application/problem+json Accept',
       '500 application/problem+json',
       '500 text/plain; charset=UTF-8',
-      ['loaded: 6'],
+      ['loaded: 7'],
     ]);
 
     // Built without a logger, the error listener and the bare kernel each report their 500 on
@@ -371,6 +371,7 @@ import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { CacheAttributeListener } from '@switchboard/http-cache';
 import { Profiler } from '@switchboard/profiler';
 import { RedisProfilerStorage } from '@switchboard/profiler-redis';
+import { RequestIdListener } from '@switchboard/operations';
 
 async function start(label: string, errors?: ErrorListenerOptions, logger?: Logger) {
   const routes = new RouteCollection()
@@ -409,7 +410,7 @@ for (const path of ['/broken', '/nope']) {
 console.log(JSON.stringify([...files]));
 await debug.close();
 
-const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage];
+const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage, RequestIdListener];
 console.log('loaded:', others.filter((value) => typeof value === 'function').length);
 `;
 
