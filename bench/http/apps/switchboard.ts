@@ -36,7 +36,10 @@ export const droppingLogger: Logger = {
 export function createListener({
   debug = false,
   operations,
-}: { debug?: boolean; operations?: 'request-id+access-log' | 'pressure' } = {}): RequestListener {
+}: {
+  debug?: boolean;
+  operations?: 'request-id+access-log' | 'pressure';
+} = {}): RequestListener {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const routes = new RouteCollection().add('hello', HELLO_PATH, {
     methods: ['GET'],

@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type DestinationStream } from 'pino';
 import type { Logger, LogLevel } from '@switchboard/http-kernel';
 import { Redactor } from '@switchboard/profiler';
 import { ConfigError } from '../config.js';
@@ -19,9 +19,10 @@ const messageRedactor = new Redactor();
  * The host's logger, chosen by env `LOG_FORMAT`: `human` (default) writes the console lines of
  * `createConsoleLogger`; `json` writes one JSON object per record on stderr through pino, with
  * every binding and context member (`requestId`, `route`, the access line's fields) and errors
- * serialized with their stack. Messages are redacted the same way in both formats.
+ * serialized with their stack. Messages are redacted the same way in both formats. Tests pass
+ * their own `jsonDestination`.
  */
-export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel): Logger {
+export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel, jsonDestination?: DestinationStream): Logger {
   const format = env['LOG_FORMAT']?.trim() || 'human';
   if (format === 'human') return createConsoleLogger(minLevel);
   if (format !== 'json') throw new ConfigError(`LOG_FORMAT must be "human" or "json", got "${format}".`);
@@ -38,6 +39,6 @@ export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel): Lo
         },
       },
     },
-    pino.destination({ dest: 2, sync: true }),
+    jsonDestination ?? pino.destination({ dest: 2, sync: true }),
   );
 }
