@@ -17,6 +17,7 @@ import {
   JsonResponse,
   MemoryLogger,
   type KernelEventMap,
+  type Request,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
@@ -59,6 +60,14 @@ function appKernel(): HttpKernel {
       methods: ['GET'],
       controller: defineController([], () => {
         throw new TypeError('The controller broke.');
+      }),
+    })
+    .add('identified', '/identified', {
+      methods: ['GET'],
+      // What RequestIdListener (@switchboard/operations) sets on every request.
+      controller: defineController(['request'], (request: Request) => {
+        request.attributes.set('_request_id', 'id-for-the-trace');
+        return new JsonResponse({ ok: true });
       }),
     })
     .add('denied', '/denied', {
@@ -143,6 +152,14 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main req
     });
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(server.parentSpanContext).toBeUndefined();
+  });
+
+  it('records the request id, so an id quoted by a client finds its trace', async () => {
+    enableBridge();
+    const { spans } = await get('/identified');
+    expect(serverSpan(spans).attributes['switchboard.request.id']).toBe('id-for-the-trace');
+    exporter.reset();
+    expect(serverSpan((await get('/items/1')).spans).attributes).not.toHaveProperty('switchboard.request.id');
   });
 
   it("is the active span in the controller: the application's spans nest under it, also after an await", async () => {
