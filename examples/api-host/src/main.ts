@@ -14,7 +14,8 @@ import { createHostLogger } from './operations/host-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
-import { refuseDemoUsers, securityConfigFromEnv } from './wiring/security.js';
+import { securityConfigFromEnv } from './security/security-config.js';
+import { refuseDemoUsers } from './security/users.js';
 
 /** What README.md promises for SIGTERM and Ctrl-C: requests get 7 s, then a 503; all done within 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -53,7 +54,7 @@ async function runHost(config: AppConfig): Promise<void> {
     logger: app.logger,
     shutdownTimeout: SHUTDOWN_TIMEOUT_MS,
     shutdownGracePeriod: SHUTDOWN_GRACE_PERIOD_MS,
-    onShutdownStart: () => app.readiness?.startDraining(),
+    onShutdownStart: () => app.readiness.startDraining(),
     onShutdown: () => app.shutdown(),
   });
   if (cluster.isWorker) reportListening(running.url);

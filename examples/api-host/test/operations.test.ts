@@ -37,7 +37,7 @@ describe('operations in the example host', () => {
   });
 
   it('reports draining on /ready once shutdown starts, and writes an access line per request', async () => {
-    host.app.readiness!.startDraining();
+    host.app.readiness.startDraining();
     const draining = await get('/ready');
     expect(draining.status).toBe(503);
     expect(await draining.json()).toEqual({ status: 'draining', checks: {} });

@@ -1,21 +1,10 @@
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import { AccessLogListener, PressureListener, PressureMonitor, Readiness, RequestIdListener } from '@switchboard/operations';
 import { defineResponses } from '@switchboard/openapi';
-import type { RouteCollection } from '@switchboard/router';
+import { Route } from '@switchboard/router';
 import { z } from 'zod';
 import { ConfigError } from '../config.js';
 import type { Database } from '../database/open-database.js';
-
-/** What this wiring needs from the app. */
-export interface OperationsHost {
-  dispatcher: EventDispatcher<KernelEventMap>;
-  logger: Logger;
-  routes: RouteCollection;
-  config: { env: NodeJS.ProcessEnv };
-  /** Read when a probe comes, so the database may be wired after this. */
-  database: Database | null;
-  onShutdown(cleanup: () => void | Promise<void>): void;
-}
+import type { HostContext, Wiring } from './wiring.js';
 
 export interface OperationsSettings {
   /** Env `ACCESS_LOG_SAMPLE_2XX`: the share of 2xx answers that get an access line, 0 to 1. Default 1. */
@@ -26,6 +15,11 @@ export interface OperationsSettings {
   readonly maxRssBytes: number | undefined;
 }
 
+export interface WiredOperations extends Wiring {
+  /** `GET /ready`'s state: `main.ts` tells it when shutdown starts (`serve({ onShutdownStart })`). */
+  readonly readiness: Readiness;
+}
+
 const READY_RESPONSES = defineResponses({
   200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) }),
   503: z.object({ status: z.enum(['draining', 'unavailable']), checks: z.record(z.string(), z.enum(['ok', 'failed', 'timeout'])) }),
@@ -33,38 +27,40 @@ const READY_RESPONSES = defineResponses({
 
 /**
  * Request ids and `request.logger` (kernel.request 8192, kernel.response −2048), the access line
- * (kernel.request 8192, kernel.terminate 0), load shedding under pressure (kernel.request 31,
- * health and readiness exempt), and `GET /ready`: 503 once shutdown starts or while the database
- * does not answer. Returns the readiness, for `serve({ onShutdownStart })`.
+ * (kernel.request 8192, kernel.terminate 0), load shedding under pressure (kernel.request 31;
+ * `/health`, `/ready` and the profiler exempt), and `GET /ready`: 503 once shutdown starts or while
+ * the database does not answer.
  */
-export function wireOperations(host: OperationsHost): Readiness {
-  const settings = operationsSettingsFromEnv(host.config.env);
-  host.dispatcher.addSubscriber(new RequestIdListener({ logger: host.logger }));
-  host.dispatcher.addSubscriber(new AccessLogListener({ logger: host.logger, successSampleRate: settings.successSampleRate }));
-
+export function wireOperations(host: Pick<HostContext, 'env' | 'logger'>, database: Database): WiredOperations {
+  const settings = operationsSettingsFromEnv(host.env);
   const monitor = new PressureMonitor({
     maxEventLoopDelayMs: settings.maxEventLoopDelayMs,
     ...(settings.maxRssBytes === undefined ? {} : { maxRssBytes: settings.maxRssBytes }),
     logger: host.logger,
   }).start();
-  host.onShutdown(() => monitor.stop());
-  host.dispatcher.addSubscriber(new PressureListener({ monitor }));
-
   const readiness = new Readiness({
     checks: {
       database: async () => {
-        if (host.database === null) return false;
-        await host.database.connection.query('SELECT 1');
-        return true;
+        await database.connection.query('SELECT 1');
       },
     },
   });
-  host.routes.add('ready', '/ready', {
-    methods: ['GET'],
-    controller: readiness.controller,
-    defaults: { _load_shedding: 'exempt', _responses: READY_RESPONSES },
-  });
-  return readiness;
+  return {
+    readiness,
+    subscribers: [
+      new RequestIdListener({ logger: host.logger }),
+      new AccessLogListener({ logger: host.logger, successSampleRate: settings.successSampleRate }),
+      new PressureListener({ monitor }),
+    ],
+    routes: [
+      new Route('ready', '/ready', {
+        methods: ['GET'],
+        controller: readiness.controller,
+        defaults: { _load_shedding: 'exempt', _responses: READY_RESPONSES },
+      }),
+    ],
+    onShutdown: () => monitor.stop(),
+  };
 }
 
 export function operationsSettingsFromEnv(env: NodeJS.ProcessEnv): OperationsSettings {

@@ -122,7 +122,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
       trustedHosts: config.trustedHosts,
       logger,
-      onShutdownStart: () => app.readiness?.startDraining(),
+      onShutdownStart: () => app.readiness.startDraining(),
       onShutdown: () => app.shutdown(),
     });
     return {
