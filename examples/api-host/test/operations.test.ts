@@ -22,7 +22,7 @@ describe('operations in the example host', () => {
   it('answers /health (liveness) and /ready (readiness, the database checked), each with a request id', async () => {
     const health = await get('/health');
     expect(health.status).toBe(200);
-    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    expect(health.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]{8}$/);
     const ready = await get('/ready', { 'x-request-id': 'probe-1' });
     expect(ready.status).toBe(200);
     expect(ready.headers.get('x-request-id')).toBe('probe-1');

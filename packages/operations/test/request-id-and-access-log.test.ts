@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
 import { AccessLogListener, isSafeRequestId, RequestIdListener } from '../src/index.js';
 
-const GENERATED = /^[0-9a-f]{12}-[0-9a-z]+$/;
+const GENERATED = /^[0-9a-f]{12}-[0-9a-z]{8}$/;
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 
 const routes = {

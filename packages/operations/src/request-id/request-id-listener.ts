@@ -40,7 +40,8 @@ export function isSafeRequestId(value: string): boolean {
 }
 
 /**
- * 12 hex digits (48 random bits) chosen once per process, then a counter in base 36: unique within
+ * 12 hex digits (48 random bits) chosen once per process, then a counter in base 36, 8 digits wide
+ * (ids keep one length, and sort in the order they were made, for 2.8 × 10¹² requests): unique within
  * the process, and across processes and restarts as long as their prefixes differ. No random
  * number per request: the bench measured `crypto.randomUUID()` at several times the cost (pass it
  * as `generate` when ids must not reveal how many requests came before).
@@ -50,7 +51,7 @@ let requestCounter = 0;
 
 export function generateRequestId(): string {
   requestCounter += 1;
-  return `${PROCESS_PREFIX}-${requestCounter.toString(36)}`;
+  return `${PROCESS_PREFIX}-${requestCounter.toString(36).padStart(8, '0')}`;
 }
 
 /**
