@@ -148,6 +148,7 @@ describe.each([
         statuses: '200,400,401,403,404,405,413,415,422,429,503',
       },
       { op: 'GET /health', security: 'none', body: '', parameters: '', statuses: '200,404,405' },
+      { op: 'GET /ready', security: 'none', body: '', parameters: '', statuses: '200,404,405,503' },
     ]);
     expect(committed.paths['/api/items']?.post?.requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/NewItem',

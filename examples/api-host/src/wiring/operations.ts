@@ -9,8 +9,8 @@ import type { HostContext, Wiring } from './wiring.js';
 export interface OperationsSettings {
   /** Env `ACCESS_LOG_SAMPLE_2XX`: the share of 2xx answers that get an access line, 0 to 1. Default 1. */
   readonly successSampleRate: number;
-  /** Env `PRESSURE_MAX_EVENT_LOOP_DELAY_MS`: p99 event-loop delay past which requests are shed. Default 1000. */
-  readonly maxEventLoopDelayMs: number;
+  /** Env `PRESSURE_MAX_EVENT_LOOP_DELAY_MS`: p99 event-loop delay past which requests are shed. Default none. */
+  readonly maxEventLoopDelayMs: number | undefined;
   /** Env `PRESSURE_MAX_RSS_MB`: resident memory past which requests are shed. Default none. */
   readonly maxRssBytes: number | undefined;
 }
@@ -34,10 +34,12 @@ const READY_RESPONSES = defineResponses({
 export function wireOperations(host: Pick<HostContext, 'env' | 'logger'>, database: Database): WiredOperations {
   const settings = operationsSettingsFromEnv(host.env);
   const monitor = new PressureMonitor({
-    maxEventLoopDelayMs: settings.maxEventLoopDelayMs,
+    ...(settings.maxEventLoopDelayMs === undefined ? {} : { maxEventLoopDelayMs: settings.maxEventLoopDelayMs }),
     ...(settings.maxRssBytes === undefined ? {} : { maxRssBytes: settings.maxRssBytes }),
     logger: host.logger,
-  }).start();
+  });
+  // Off until a threshold is set: what overload means depends on the machine and the service.
+  if (settings.maxEventLoopDelayMs !== undefined || settings.maxRssBytes !== undefined) monitor.start();
   const readiness = new Readiness({
     checks: {
       database: async () => {
@@ -67,7 +69,7 @@ export function operationsSettingsFromEnv(env: NodeJS.ProcessEnv): OperationsSet
   const rss = number(env, 'PRESSURE_MAX_RSS_MB', undefined, 1);
   return {
     successSampleRate: number(env, 'ACCESS_LOG_SAMPLE_2XX', 1, 0, 1)!,
-    maxEventLoopDelayMs: number(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 1)!,
+    maxEventLoopDelayMs: number(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', undefined, 1),
     maxRssBytes: rss === undefined ? undefined : rss * 1024 * 1024,
   };
 }
