@@ -38,7 +38,6 @@ interface StartedServer {
   readonly origin: string;
   readonly port: number;
   readonly child: ChildProcess;
-  readonly output: () => string;
 }
 
 /** Runs `start:<runtime>` as pnpm would (through `sh`, the example's bins first on PATH) and waits for its listening line. */
@@ -62,7 +61,7 @@ async function start(runtime: Runtime): Promise<StartedServer> {
     child.stderr!.on('data', read);
     child.once('exit', (code) => reject(new Error(`${runtime} exited with ${code} before listening:\n${output}`)));
   });
-  return { origin: `http://127.0.0.1:${port}`, port, child, output: () => output };
+  return { origin: `http://127.0.0.1:${port}`, port, child };
 }
 
 function stop(server: StartedServer | undefined): void {
@@ -84,18 +83,32 @@ function wireChunks(raw: string): string[] {
 }
 
 const runtimes: Runtime[] = ['node', 'bun', 'deno'];
+const skipReasons = new Map(runtimes.map((runtime) => [runtime, unavailable(runtime)]));
+
+// The servers start side by side (each takes seconds to load the sources), then each block uses its own.
+const starting = new Map<Runtime, Promise<StartedServer>>();
+beforeAll(() => {
+  for (const runtime of runtimes) {
+    if (skipReasons.get(runtime) !== null) continue;
+    const server = start(runtime);
+    server.catch(() => {}); // reported by the block that awaits it
+    starting.set(runtime, server);
+  }
+});
+afterAll(async () => {
+  for (const server of starting.values()) stop(await server.catch(() => undefined));
+});
 
 for (const runtime of runtimes) {
-  const reason = unavailable(runtime);
+  const reason = skipReasons.get(runtime);
   describe.skipIf(reason !== null)(`the example app on ${runtime}${reason === null ? '' : ` (skipped: ${reason})`}`, () => {
     let server: StartedServer | undefined;
     const url = (path: string): string => `${server!.origin}${path}`;
     const json = { accept: 'application/json' };
 
     beforeAll(async () => {
-      server = await start(runtime);
+      server = await starting.get(runtime)!;
     });
-    afterAll(() => stop(server));
 
     it('GET /hello answers 200 {"hello":"world"}', async () => {
       const response = await fetch(url('/hello'));
