@@ -59,7 +59,13 @@ export abstract class LimitedBody implements RequestBody {
     }
     if (chunks.length === 0) return EMPTY;
     if (chunks.length === 1) return chunks[0]!;
-    return Buffer.concat(chunks, length);
+    const all = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return all;
   }
 
   async *#chunks(): AsyncGenerator<Uint8Array> {
