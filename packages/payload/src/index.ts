@@ -11,5 +11,4 @@ export { defineTypedController, type ArgumentTypes } from './argument/define-typ
 export { PendingPayload } from './resolver/pending-payload.js';
 export { DEFAULT_MAX_FIELDS, RequestPayloadValueResolver, type RequestPayloadOptions } from './resolver/request-payload-value-resolver.js';
 export type { Violation } from './validation/violation.js';
-export { UploadedFile } from './multipart/uploaded-file.js';
 export type { MultipartOptions } from './multipart/multipart-uploads.js';

@@ -6,7 +6,7 @@ import { JsonResponse } from '@switchboard/http-kernel';
 import { createFetchHandler } from '@switchboard/node-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTypedController, mapPayload, UploadedFile } from '../src/index.js';
+import { defineTypedController, mapPayload } from '../src/index.js';
 import { hostKernel } from '../../../test/kit/host-kernel.js';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
@@ -18,7 +18,7 @@ const MEMORY_FILE_BYTES = 16 * 1024;
 const Upload = z.object({
   title: z.string().min(1),
   count: z.coerce.number().int(),
-  doc: z.instanceof(UploadedFile),
+  doc: z.file(),
   tags: z.array(z.string()).optional(),
 });
 const uploadLimits = { maxBodyBytes: 64 * MiB, maxFileBytes: MiB, maxFiles: 2, maxFields: 4, maxFieldBytes: 1024 };
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const { kernel } = hostKernel(
     {
       'POST /upload': defineTypedController([mapPayload('form', { from: 'multipart', schema: Upload, ...uploadLimits })], async (form) => {
-        const bytes = await form.doc.bytes();
+        const bytes = new Uint8Array(await form.doc.arrayBuffer());
         return new JsonResponse({
           title: form.title,
           count: form.count,

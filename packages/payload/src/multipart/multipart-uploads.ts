@@ -50,7 +50,7 @@ export class MultipartUploads {
   }
 
   /**
-   * The body's parts as an object (fields as strings, files as `UploadedFile`s). 415 for another
+   * The body's parts as an object (fields as strings, files as web `File`s). 415 for another
    * media type, 413 when `Content-Length` already says the body is over its limit (nothing read).
    */
   async decode(request: Request, options: PayloadOptions, limits: DecodeLimits): Promise<DecodedPayload> {

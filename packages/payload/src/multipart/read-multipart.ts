@@ -1,12 +1,16 @@
+import { openAsBlob } from 'node:fs';
 import { Busboy, type BusboyFileStream, type BusboyInstance } from '@fastify/busboy';
 import { BadRequestHttpError, HttpError, PayloadTooLargeHttpError, type RequestBody } from '@switchboard/http-kernel';
 import { groupByName } from '../body/decode-payload.js';
 import type { MultipartLimits } from './multipart-limits.js';
 import type { UploadStorage } from './upload-storage.js';
-import { UploadedFile } from './uploaded-file.js';
 
+/**
+ * A part's value: a field's text, or a file as a web `File` (held in memory, or backed by its
+ * temporary file and read from disk when it is read).
+ */
+export type MultipartValue = string | File;
 /** A multipart body as an object: a name given once maps to its value, a name repeated to the array of its values. */
-export type MultipartValue = string | UploadedFile;
 export type MultipartObject = Record<string, MultipartValue | MultipartValue[]>;
 
 /**
@@ -125,7 +129,7 @@ class MultipartReading {
         else await spilled.handle.write(chunk);
       }
     } catch (error) {
-      this.#fail(isStorageError(error) ? new HttpError(500, 'The upload could not be stored.', { cause: error }) : asHttpError(error));
+      this.#fail(isStorageError(error) ? notStored(error) : asHttpError(error));
     } finally {
       this.#fileStreams.delete(stream);
       stream.resume();
@@ -134,8 +138,13 @@ class MultipartReading {
     if (this.#failure !== undefined) return;
     // A file input left empty: browsers send a part with an empty name and no bytes.
     if (filename === '' && size === 0) return;
-    const content = spilled === undefined ? { bytes: Buffer.concat(chunks, size) } : { path: spilled.path };
-    this.#entries.push([name, new UploadedFile(filename, mimeType || 'application/octet-stream', size, content)]);
+    const type = mimeType || 'application/octet-stream';
+    try {
+      const bits = spilled === undefined ? chunks : [await openAsBlob(spilled.path)];
+      this.#entries.push([name, new File(bits, filename, { type })]);
+    } catch (error) {
+      this.#fail(notStored(error));
+    }
   }
 }
 
@@ -147,6 +156,10 @@ function tooLarge(message: string): PayloadTooLargeHttpError {
 function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   return new BadRequestHttpError('The multipart body could not be read.', { cause: error });
+}
+
+function notStored(cause: unknown): HttpError {
+  return new HttpError(500, 'The upload could not be stored.', { cause });
 }
 
 /** A failure of the disk (full, not writable), not of the client's body. */
