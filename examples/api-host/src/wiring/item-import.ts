@@ -1,17 +1,12 @@
 import { JsonResponse } from '@switchboard/http-kernel';
 import { defineResponses } from '@switchboard/openapi';
 import { defineTypedController, mapPayload } from '@switchboard/payload';
-import type { RouteOptions } from '@switchboard/router';
+import { RouteCollection } from '@switchboard/router';
 import { ConfigError } from '../config.js';
 import type { Database } from '../database/open-database.js';
 import { insertItems, ItemImportForm, ItemImportResultSchema, readItemLines } from '../items/item-import.js';
 import { ITEM_WRITES_RATE_LIMIT } from './items.js';
-
-/** What this wiring needs from the app: somewhere to add routes, and the environment. */
-export interface ItemImportHost {
-  routes: { add(name: string, path: string, options: RouteOptions): unknown };
-  config?: { env: NodeJS.ProcessEnv };
-}
+import type { HostContext, Wiring } from './wiring.js';
 
 /** Largest import file by default (env `ITEM_IMPORT_MAX_BYTES`). */
 export const DEFAULT_ITEM_IMPORT_MAX_BYTES = 1024 * 1024;
@@ -40,8 +35,8 @@ export function itemImportBodyBytes(env: NodeJS.ProcessEnv): number {
  * are valid (201 `{ imported }`), else 422 with each bad line's violations. The file is refused
  * with 413 as soon as it grows past its limit, while it streams.
  */
-export function wireItemImport(host: ItemImportHost, database: Database): void {
-  const maxFileBytes = itemImportMaxBytes(host.config?.env ?? {});
+export function wireItemImport(host: Pick<HostContext, 'env'>, database: Database): Wiring {
+  const maxFileBytes = itemImportMaxBytes(host.env);
   const importItems = defineTypedController(
     [
       mapPayload('upload', {
@@ -56,7 +51,8 @@ export function wireItemImport(host: ItemImportHost, database: Database): void {
     async (upload) => new JsonResponse({ imported: await insertItems(database.connection, await readItemLines(upload.file)) }, 201),
     'items.import',
   );
-  host.routes.add('items_import', '/api/items/import', {
+  const routes = new RouteCollection();
+  routes.add('items_import', '/api/items/import', {
     methods: 'POST',
     controller: importItems,
     defaults: {
@@ -65,4 +61,5 @@ export function wireItemImport(host: ItemImportHost, database: Database): void {
       _responses: defineResponses({ 201: ItemImportResultSchema }),
     },
   });
+  return { routes };
 }
