@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 /** One part of a hand-built multipart body: a field, or a file when `filename` is given. */
 export interface Part {
@@ -41,13 +43,11 @@ export interface StreamedUpload {
   readonly received: string;
   /** Body bytes written by the client before the answer's status line arrived. */
   readonly sentBeforeAnswer: number;
-  /** Largest RSS of this process seen while the upload ran, in bytes. */
-  readonly peakRss: number;
 }
 
 /**
  * POSTs over a raw socket a multipart body of one file part of `fileBytes` bytes, generated
- * chunk by chunk as the socket takes it (never held whole), sampling RSS on each chunk; resolves
+ * chunk by chunk as the socket takes it (never held whole); resolves
  * when the server closes the connection (at most `waitMs`).
  */
 export function streamLargeUpload(port: number, path: string, fileBytes: number, waitMs = 20_000): Promise<StreamedUpload> {
@@ -60,13 +60,11 @@ export function streamLargeUpload(port: number, path: string, fileBytes: number,
     let received = '';
     let sent = 0;
     let sentBeforeAnswer = -1;
-    let peakRss = process.memoryUsage.rss();
     const timer = setTimeout(() => socket.destroy(), waitMs);
     const pump = (): void => {
       while (sent < fileBytes && !socket.destroyed) {
         const part = chunk.subarray(0, Math.min(chunk.length, fileBytes - sent));
         sent += part.length;
-        peakRss = Math.max(peakRss, process.memoryUsage.rss());
         if (!socket.write(part)) return void socket.once('drain', pump);
       }
       if (sent === fileBytes && !socket.destroyed) socket.write(tail);
@@ -78,7 +76,7 @@ export function streamLargeUpload(port: number, path: string, fileBytes: number,
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve({ received, sentBeforeAnswer, peakRss: Math.max(peakRss, process.memoryUsage.rss()) });
+      resolve({ received, sentBeforeAnswer });
     });
     socket.once('connect', () => {
       socket.write(
@@ -86,6 +84,44 @@ export function streamLargeUpload(port: number, path: string, fileBytes: number,
       );
       socket.write(head);
       pump();
+    });
+  });
+}
+
+export interface UploadServer {
+  readonly port: number;
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `upload-server.ts` in a child process (its temporary files under `folder`); resolves once it listens (at most 60 s). */
+export function startUploadServer(folder: string): Promise<UploadServer> {
+  const script = fileURLToPath(new URL('./upload-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', script, folder], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error('The upload server did not start within 60 s.'));
+    }, 60_000);
+    let output = '';
+    child.stdout!.on('data', (data: Buffer) => {
+      output += data.toString();
+      const port = Number(/^(\d+)\n/.exec(output)?.[1]);
+      if (!(port > 0)) return;
+      clearTimeout(timer);
+      resolve({ port, origin: `http://127.0.0.1:${port}`, stop });
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The upload server exited (${code}) before listening.`));
     });
   });
 }
