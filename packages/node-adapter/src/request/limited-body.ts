@@ -77,15 +77,18 @@ export abstract class LimitedBody implements RequestBody {
       throw tooLarge(maxBytes);
     }
     let received = 0;
+    let ended = false;
     try {
       for await (const chunk of this.receive(Date.now() + timeoutMs, timeoutMs)) {
         received += chunk.byteLength;
         if (received > maxBytes) throw tooLarge(maxBytes);
         yield chunk;
       }
-    } catch (error) {
-      await this.abandon();
-      throw error;
+      ended = true;
+    } finally {
+      // A failure, or a reader that stopped before the end (a multipart limit crossed): the rest
+      // is nobody's, so the adapter takes it in within its bounds and closes the connection.
+      if (!ended) await this.abandon();
     }
   }
 }
