@@ -61,7 +61,7 @@ export class AppAssembly implements HostContext {
     this.#profiler = profiler;
   }
 
-  /** Adds the wirings' parts in the list's order, which is the order routes are tried in and equal-priority listeners run in. */
+  /** Called once, after every wiring: adds their parts in the list's order, which is the order routes are tried in and equal-priority listeners run in. */
   assemble(wirings: readonly Wiring[]): AssembledApp {
     const profiler = this.#profiler;
     const parts = profiler === null ? wirings : [profiler, ...wirings];

@@ -12,6 +12,7 @@ import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
 import { wireHealth } from './wiring/health.js';
 import { wireHttpCache } from './wiring/http-cache.js';
+import { wireItemImport } from './wiring/item-import.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
@@ -88,6 +89,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     wireServedBy(host),
     database,
     wireItems(database.database),
+    wireItemImport(host, database.database),
     openApi,
     wireHealth(),
     operations,

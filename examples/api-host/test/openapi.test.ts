@@ -125,6 +125,13 @@ describe.each([
         statuses: '201,400,401,404,405,413,415,422,429',
       },
       {
+        op: 'POST /api/items/import',
+        security: 'bearer',
+        body: 'multipart/form-data',
+        parameters: '',
+        statuses: '201,400,401,403,404,405,413,415,422,429',
+      },
+      {
         op: 'GET /api/items/{id}',
         security: 'optional',
         body: '',

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from '@switchboard/http-kernel';
-import { HOST_ROOT } from '../config.js';
+import { KeyLoadError, loadJwtKeys, type JwtKeys } from '@switchboard/security';
+import { ConfigError, HOST_ROOT } from '../config.js';
 import { ensureDevelopmentKeys, generatedPassphrase } from './development-keys.js';
 import { DEMO_USERS_FILE } from './users.js';
 
@@ -34,6 +35,15 @@ export function securityConfigFromEnv(env: NodeJS.ProcessEnv, logger: Logger, va
     ttl: Number(nonEmpty(env['JWT_TTL']) ?? 900),
     usersFile: nonEmpty(env['SECURITY_USERS_FILE']) ?? DEMO_USERS_FILE,
   };
+}
+
+/** The key pair `config` names; a key that cannot be loaded is a `ConfigError` naming the file and the problem, never the passphrase. */
+export function loadKeys(config: SecurityConfig): JwtKeys {
+  try {
+    return loadJwtKeys(config);
+  } catch (error) {
+    throw error instanceof KeyLoadError ? new ConfigError(error.message) : error;
+  }
 }
 
 /** Values the profiler must redact wherever they occur (its `secrets` option). */

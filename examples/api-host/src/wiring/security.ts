@@ -6,20 +6,16 @@ import {
   IsGrantedListener,
   JwtAuthenticator,
   JwtTokenIssuer,
-  KeyLoadError,
-  loadJwtKeys,
   PasswordHasherProcess,
   PasswordHashingQueue,
   PUBLIC_ACCESS,
   SameOriginListener,
   StatelessCheckListener,
-  type JwtKeys,
   type LoginThrottle,
   type SameOriginOptions,
 } from '@switchboard/security';
-import { ConfigError } from '../config.js';
 import { securityControllers } from '../security/security-controllers.js';
-import { securityConfigFromEnv, securitySecrets, type SecurityConfig } from '../security/security-config.js';
+import { loadKeys, securityConfigFromEnv, securitySecrets, type SecurityConfig } from '../security/security-config.js';
 import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 import { readUsers, refuseDemoUsers } from '../security/users.js';
 import { isCorsOrigin } from './cors.js';
@@ -49,9 +45,12 @@ export interface WiredSecurity extends Wiring {
  * `GET /api/admin` (ROLE_ADMIN). The key passphrase is a secret the profiler redacts. A key that
  * cannot be loaded is a `ConfigError` naming the file and the problem, never the passphrase.
  */
-export function wireSecurity(host: HostContext, loginThrottle: LoginThrottle | null, config?: SecurityConfig): WiredSecurity {
+export function wireSecurity(
+  host: HostContext,
+  loginThrottle: LoginThrottle | null,
+  settings: SecurityConfig = securityConfigFromEnv(host.env, host.logger),
+): WiredSecurity {
   const { debug, logger } = host;
-  const settings = config ?? securityConfigFromEnv(host.env, logger);
   const keys = loadKeys(settings);
   refuseDemoUsers(settings.usersFile, debug, host.env);
   const firewalls = new FirewallMap([
@@ -97,12 +96,4 @@ export function wireSecurity(host: HostContext, loginThrottle: LoginThrottle | n
     passwordHashing,
     tokenIssuer,
   };
-}
-
-function loadKeys(settings: SecurityConfig): JwtKeys {
-  try {
-    return loadJwtKeys(settings);
-  } catch (error) {
-    throw error instanceof KeyLoadError ? new ConfigError(error.message) : error;
-  }
 }
