@@ -174,13 +174,20 @@ function routingError(request: Request, result: MethodNotAllowedMatch | NotFound
     if (!stackless)
       return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
     const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
-    const fields = { status: 405, headers: { allow: allowed.join(', ') }, details: {}, thrownBy: THROWN_BY, allowedMethods: allowed };
+    const fields = {
+      status: 405,
+      headers: { allow: allowed.join(', ') },
+      details: {},
+      thrownBy: THROWN_BY,
+      logLevel: null,
+      allowedMethods: allowed,
+    };
     return stacklessError(MethodNotAllowedHttpError, message, cause, fields);
   }
   const message = withReferer(notFoundMessage(request), request);
   if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
   const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
-  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY });
+  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null });
 }
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
