@@ -9,7 +9,7 @@ import type { HostContext, Wiring } from './wiring.js';
 export interface OperationsSettings {
   /** Env `ACCESS_LOG_SAMPLE_2XX`: the share of 2xx answers that get an access line, 0 to 1. Default 1. */
   readonly successSampleRate: number;
-  /** Env `PRESSURE_MAX_EVENT_LOOP_DELAY_MS`: p99 event-loop delay past which requests are shed. Default none. */
+  /** Env `PRESSURE_MAX_EVENT_LOOP_DELAY_MS`: longest event-loop delay (per 1 s sample) past which requests are shed. Default none. */
   readonly maxEventLoopDelayMs: number | undefined;
   /** Env `PRESSURE_MAX_RSS_MB`: resident memory past which requests are shed. Default none. */
   readonly maxRssBytes: number | undefined;

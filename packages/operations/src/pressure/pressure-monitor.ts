@@ -3,7 +3,7 @@ import { monitorEventLoopDelay, performance, type EventLoopUtilization, type Int
 
 /** One sample of what the process is going through. */
 export interface PressureReadings {
-  /** 99th percentile of the event loop's delay over the last interval, in ms. */
+  /** The event loop's longest delay over the last interval, in ms: how long some request waited for the loop. */
   eventLoopDelayMs: number;
   /** Share of the last interval the event loop was busy, 0 to 1. */
   eventLoopUtilization: number;
@@ -136,7 +136,7 @@ export class PressureMonitor {
 
   #measure(): PressureReadings {
     const histogram = this.#histogram;
-    const delay = histogram === undefined ? 0 : histogram.percentile(99) / 1e6;
+    const delay = histogram === undefined ? 0 : histogram.max / 1e6;
     histogram?.reset();
     const utilization = performance.eventLoopUtilization();
     const sinceLast =
