@@ -9,12 +9,14 @@ import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
 import { wireHttpCache } from './wiring/http-cache.js';
+import { wireItemExport } from './wiring/item-export.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
 import { wireOpenApi } from './wiring/openapi.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
+import { wireRange } from './wiring/range.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
 import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
@@ -81,9 +83,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireLocale(app);
   wireObservability(app);
   wireHttpCache(app);
+  wireRange(app);
   wireServedBy(app);
   app.database = await wireDatabase(app);
   wireItems(app, app.database);
+  wireItemExport(app, app.database);
   app.openApiDocument = wireOpenApi(app, security.firewalls);
 
   // Last: compiles the routes every wiring above added.
