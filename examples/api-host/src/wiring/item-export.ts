@@ -1,15 +1,11 @@
 import { defineResponses } from '@switchboard/openapi';
-import type { RouteOptions } from '@switchboard/router';
+import { RouteCollection } from '@switchboard/router';
 import { IS_AUTHENTICATED } from '@switchboard/security';
 import type { Database } from '../database/open-database.js';
 import { itemExportController } from '../items/item-export.js';
 import { ItemRepository } from '../items/item-repository.js';
 import { ItemSchema } from '../items/item-schema.js';
-
-/** What this wiring needs from the app: somewhere to add routes. */
-export interface ItemExportHost {
-  routes: { add(name: string, path: string, options: RouteOptions): unknown };
-}
+import type { Wiring } from './wiring.js';
 
 const DOWNLOAD_HEADERS = {
   'Content-Disposition': { description: '`attachment; filename=items.jsonl`.', required: true },
@@ -22,8 +18,9 @@ const DOWNLOAD_HEADERS = {
  * download, with its ETag; `Range`, `If-Range` and the conditional headers are answered by the
  * Range listener (`wireRange`).
  */
-export function wireItemExport(host: ItemExportHost, database: Database): void {
-  host.routes.add('items_export', '/api/items/export', {
+export function wireItemExport(database: Database): Wiring {
+  const routes = new RouteCollection();
+  routes.add('items_export', '/api/items/export', {
     methods: 'GET',
     controller: itemExportController(new ItemRepository(database.connection)),
     defaults: {
@@ -43,4 +40,5 @@ export function wireItemExport(host: ItemExportHost, database: Database): void {
       }),
     },
   });
+  return { routes };
 }
