@@ -43,6 +43,10 @@ describe('FileResponse and Range through the fetch handler', () => {
     expect([mismatch.status, await mismatch.text()]).toEqual([200, LETTERS]);
     expect((await send('/file', { 'if-none-match': etag, range: 'bytes=0-1' })).status).toBe(304);
     expect((await send('/file', { 'if-match': '"old"' })).status).toBe(412);
+    expect((await send('/file', { 'if-match': `W/${etag}` })).status).toBe(412);
+    expect((await send('/file', { 'if-match': etag, range: 'bytes=0-0' })).status).toBe(206);
+    expect((await send('/file', { 'if-unmodified-since': 'Thu, 01 Jan 2015 00:00:00 GMT' })).status).toBe(412);
+    expect((await send('/blob', { 'if-unmodified-since': 'Fri, 02 Jan 2026 03:04:05 GMT' })).status).toBe(200);
   });
 
   it('serves ranges of a buffered body and of a File', async () => {
