@@ -32,6 +32,7 @@ export function wireItemExport(database: Database): Wiring {
           description: 'Every item, one JSON object a line (JSON Lines), in id order.',
           headers: DOWNLOAD_HEADERS,
         },
+        304: { description: 'The copy named by `If-None-Match` is current: no body.' },
         206: {
           description: 'The requested byte range(s) of the export (`Range`), as for any response of known length.',
           contentType: 'application/jsonl',

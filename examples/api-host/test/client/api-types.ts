@@ -428,6 +428,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The copy named by `If-None-Match` is current: no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
