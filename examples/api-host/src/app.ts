@@ -12,6 +12,7 @@ import { wireErrors } from './wiring/errors.js';
 import { wireHealth } from './wiring/health.js';
 import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItemExport } from './wiring/item-export.js';
+import { wireItemImport } from './wiring/item-import.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
@@ -87,6 +88,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     database,
     wireItems(database.database),
     wireItemExport(database.database),
+    wireItemImport(host, database.database),
     openApi,
     wireHealth(),
   ]);

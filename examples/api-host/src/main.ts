@@ -5,7 +5,7 @@
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
-import { serve } from '@switchboard/node-adapter';
+import { DEFAULT_BODY_LIMIT, serve } from '@switchboard/node-adapter';
 import { createApp } from './app.js';
 import { ClusterPrimary, reportListening } from './cluster/cluster-primary.js';
 import { workersFromEnv } from './cluster/workers-setting.js';
@@ -13,6 +13,7 @@ import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createConsoleLogger } from './console-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
+import { itemImportBodyBytes } from './wiring/item-import.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
 import { securityConfigFromEnv } from './security/security-config.js';
 import { refuseDemoUsers } from './security/users.js';
@@ -49,6 +50,8 @@ async function runHost(config: AppConfig): Promise<void> {
           },
         }),
     ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+    // The default 1 MiB, or more when the item import takes larger files.
+    bodyLimit: Math.max(DEFAULT_BODY_LIMIT, itemImportBodyBytes(config.env)),
     trustedProxies: config.trustedProxies,
     trustedHosts: config.trustedHosts,
     logger: app.logger,

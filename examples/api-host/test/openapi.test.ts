@@ -126,6 +126,13 @@ describe.each([
       },
       { op: 'GET /api/items/export', security: 'bearer', body: '', parameters: '', statuses: '200,206,304,401,404,405' },
       {
+        op: 'POST /api/items/import',
+        security: 'bearer',
+        body: 'multipart/form-data',
+        parameters: '',
+        statuses: '201,400,401,403,404,405,413,415,422,429',
+      },
+      {
         op: 'GET /api/items/{id}',
         security: 'optional',
         body: '',

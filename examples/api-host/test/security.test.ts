@@ -10,6 +10,7 @@ import { loadJwtKeys, scryptPasswordHasher } from '@switchboard/security';
 import { createApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { securityConfigFromEnv } from '../src/security/security-config.js';
+import { standInHashForUnknownUsers } from '../src/security/security-controllers.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 const run = promisify(execFile);
@@ -26,6 +27,21 @@ describe('the shipped demo users (config/security-users.json)', () => {
       expect(password.startsWith(`${defaultCost}$`)).toBe(true);
       expect(await scryptPasswordHasher.verify(`${username}-password`, password)).toBe(true);
     }
+  });
+});
+
+describe('the stand-in hash an unknown user is checked against', () => {
+  // A stand-in cheaper or dearer than the users' hashes would let a client tell unknown names by the time a 401 takes.
+  it("is made at the users' cost (the highest when they differ), at the default cost when no hash can be read", async () => {
+    const costOfStandIn = async (passwords: string[]) =>
+      scryptPasswordHasher.costOf(await standInHashForUnknownUsers(new Map(passwords.map((password, i) => [`user${i}`, { password }])))());
+    const cheap = { N: 2 ** 10, r: 8, p: 1 };
+    const dearer = { N: 2 ** 11, r: 8, p: 1 };
+    expect(await costOfStandIn([await scryptPasswordHasher.hash('a', cheap)])).toEqual(cheap);
+    expect(await costOfStandIn([await scryptPasswordHasher.hash('a', cheap), await scryptPasswordHasher.hash('b', dearer)])).toEqual(
+      dearer,
+    );
+    expect(await costOfStandIn(['not-a-hash'])).toEqual({ N: 2 ** 17, r: 8, p: 1 });
   });
 });
 

@@ -94,6 +94,8 @@ export {
   type ListenerCallContext,
 } from './tracing/tracing-channels.js';
 export type { TracedCallContext } from './tracing/traced-call.js';
+export type { TracedCallScope } from './tracing/call-scopes.js';
+export { bindCallScope, unbindCallScope, type TracedCallContexts, type TracedChannelName } from './tracing/traced-call-scopes.js';
 
 export {
   createStderrLogger,

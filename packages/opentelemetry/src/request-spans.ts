@@ -23,8 +23,8 @@ const headerGetter: TextMapGetter<HeaderBag> = {
 /**
  * A span per kernel request: SERVER for a main request (parented on the incoming `traceparent`
  * when there is one and `continuesIncoming` accepts the request), INTERNAL for a sub-request (under whatever span is active: the main
- * request's, or the listener's that made the sub-request). Started by the `start` channel's store
- * transform, so that the span is the active one for the whole request; ended at `end`, or at
+ * request's, or the listener's that made the sub-request). Started by the bridge's call scope on
+ * the request channel, which runs the request with the span active; ended at `end`, or at
  * `asyncEnd` when the request went on past `end`.
  */
 export class RequestSpans {
@@ -36,7 +36,7 @@ export class RequestSpans {
     private readonly continuesIncoming: (request: Request) => boolean,
   ) {}
 
-  /** The context the request runs in: its span set on its parent's. Never throws (the channel would report it as uncaught). */
+  /** The context the request runs in: its span set on its parent's. Never throws (the kernel would take it for the request's own error). */
   enter(request: KernelRequestContext): Context {
     const active = context.active();
     try {

@@ -8,7 +8,6 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OPENTELEMETRY_BRIDGE_UNSUPPORTED } from '../../../test/support/node-lines.js';
 import {
   AccessDeniedHttpError,
   defineController,
@@ -119,7 +118,7 @@ const serverSpan = (spans: ReadableSpan[]): ReadableSpan => {
 const isChildOf = (child: ReadableSpan, parent: ReadableSpan): boolean =>
   child.spanContext().traceId === parent.spanContext().traceId && child.parentSpanContext?.spanId === parent.spanContext().spanId;
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main request', () => {
+describe('the server span of a main request', () => {
   it('follows the HTTP semantic conventions, named after the matched route', async () => {
     enableBridge();
     const { status, spans } = await get('/items/7', { 'user-agent': 'bridge-test' });
@@ -220,7 +219,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main req
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('listener spans', () => {
+describe('listener spans', () => {
   it('are off by default', async () => {
     enableBridge();
     const { spans } = await get('/items/1');
@@ -256,7 +255,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('listener spans', () => {
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('enable and disable', () => {
+describe('enable and disable', () => {
   it('makes no span once disabled', async () => {
     const bridge = enableBridge(true);
     expect(bridge.enabled).toBe(true);
@@ -269,7 +268,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('enable and disable', () => {
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('incoming trace context and baggage', () => {
+describe('incoming trace context and baggage', () => {
   const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
   const PARENT = '00f067aa0ba902b7';
   const INCOMING = { traceparent: `00-${TRACE}-${PARENT}-01`, baggage: 'user.role=admin' };

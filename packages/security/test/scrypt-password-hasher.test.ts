@@ -41,6 +41,16 @@ describe('scryptPasswordHasher', () => {
       [...parts.slice(0, 1), '-1', ...parts.slice(2)].join('$'),
     ]) {
       expect(await scryptPasswordHasher.verify('pw', broken), broken).toBe(false);
+      expect(scryptPasswordHasher.costOf(broken), broken).toBeNull();
     }
+  });
+
+  it('reads the cost a stored hash was made with', async () => {
+    expect(scryptPasswordHasher.costOf(await scryptPasswordHasher.hash('pw', cheap))).toEqual(cheap);
+    expect(scryptPasswordHasher.costOf(await scryptPasswordHasher.hash('pw', { N: 2 ** 11, r: 4, p: 2 }))).toEqual({
+      N: 2 ** 11,
+      r: 4,
+      p: 2,
+    });
   });
 });

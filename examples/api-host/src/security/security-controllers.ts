@@ -5,6 +5,7 @@ import {
   currentUser,
   scryptPasswordHasher,
   type JwtTokenIssuer,
+  type ScryptCost,
   type LoginThrottle,
   type PasswordHasherProcess,
   type PasswordHashingQueue,
@@ -32,15 +33,29 @@ const CredentialsSchema = z.object({
 
 /**
  * Checked against for an unknown user, so that it costs one scrypt like a wrong password (no user
- * enumeration by timing). Hashed once, at the first login of any user rather than at startup: a
- * start does not pay a scrypt (~0.3 s of CPU, 128 MiB) for a host that may see no login, and the
- * first login waits for it whoever logs in.
+ * enumeration by timing): hashed at the users' cost (the highest, if they differ), since a
+ * stand-in dearer or cheaper than their hashes would tell unknown names apart. Hashed once, at
+ * the first login rather than at startup: a start does not pay a scrypt (~0.3 s of CPU and
+ * 128 MiB at the default cost) for a host that may see no login, and the first login waits for
+ * it whoever logs in.
  */
-let unknownUserHash: Promise<string> | undefined;
-const hashForUnknownUsers = (): Promise<string> => (unknownUserHash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex')));
+export function standInHashForUnknownUsers(users: ReadonlyMap<string, { password: string }>): () => Promise<string> {
+  let hash: Promise<string> | undefined;
+  return () => (hash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex'), usersCost(users)));
+}
+
+/** The highest cost among the users' hashes; the hasher's default when none can be read. */
+function usersCost(users: ReadonlyMap<string, { password: string }>): ScryptCost | undefined {
+  const costs = [...users.values()].flatMap((user) => scryptPasswordHasher.costOf(user.password) ?? []);
+  return costs.reduce<ScryptCost | undefined>(
+    (highest, cost) => (highest === undefined || cost.N * cost.r * cost.p > highest.N * highest.r * highest.p ? cost : highest),
+    undefined,
+  );
+}
 
 /** The three controllers of the security routes: `POST /api/token`, `GET /api/me`, `GET /api/admin`. */
 export function securityControllers({ users, issuer, passwordHashing, passwordChecker, loginThrottle }: SecurityControllerDependencies) {
+  const hashForUnknownUsers = standInHashForUnknownUsers(users);
   return {
     // `credentials` is typed from the schema and reaches the controller only once valid.
     token: defineTypedController(

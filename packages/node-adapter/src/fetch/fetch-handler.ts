@@ -65,7 +65,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
     if (noBody) releaseUnsentBody(response.body, logger);
     const body = noBody ? null : toBodyInit(response.body, terminate);
-    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setImmediate(terminate);
+    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
 }

@@ -59,7 +59,13 @@ export abstract class LimitedBody implements RequestBody {
     }
     if (chunks.length === 0) return EMPTY;
     if (chunks.length === 1) return chunks[0]!;
-    return Buffer.concat(chunks, length);
+    const all = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of chunks) {
+      all.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return all;
   }
 
   async *#chunks(): AsyncGenerator<Uint8Array> {
@@ -71,15 +77,18 @@ export abstract class LimitedBody implements RequestBody {
       throw tooLarge(maxBytes);
     }
     let received = 0;
+    let ended = false;
     try {
       for await (const chunk of this.receive(Date.now() + timeoutMs, timeoutMs)) {
         received += chunk.byteLength;
         if (received > maxBytes) throw tooLarge(maxBytes);
         yield chunk;
       }
-    } catch (error) {
-      await this.abandon();
-      throw error;
+      ended = true;
+    } finally {
+      // A failure, or a reader that stopped before the end (a multipart limit crossed): the rest
+      // is nobody's, so the adapter takes it in within its bounds and closes the connection.
+      if (!ended) await this.abandon();
     }
   }
 }

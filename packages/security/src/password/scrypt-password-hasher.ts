@@ -51,6 +51,14 @@ export const scryptPasswordHasher = {
     return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
   },
 
+  /**
+   * The cost a stored hash was made with; `null` for a hash it cannot read. A login that checks an
+   * unknown user against a stand-in hash makes that hash at its users' cost, so that both take as long.
+   */
+  costOf(stored: string): ScryptCost | null {
+    return parse(stored)?.cost ?? null;
+  },
+
   /** `false` for a wrong password and for a hash it cannot read. Hashes on node's thread pool. */
   async verify(password: string, stored: string): Promise<boolean> {
     const hash = parse(stored);
