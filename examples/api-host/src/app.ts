@@ -12,6 +12,7 @@ import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
 import { wireHealth } from './wiring/health.js';
 import { wireHttpCache } from './wiring/http-cache.js';
+import { wireItemExport } from './wiring/item-export.js';
 import { wireItemImport } from './wiring/item-import.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
@@ -20,6 +21,7 @@ import { wireOpenApi } from './wiring/openapi.js';
 import { wireOperations } from './wiring/operations.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
+import { wireRange } from './wiring/range.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
 import { wireSecurity } from './wiring/security.js';
 import { wireServedBy } from './wiring/served-by.js';
@@ -86,9 +88,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     wireLocale(),
     wireObservability(host),
     wireHttpCache(),
+    wireRange(),
     wireServedBy(host),
     database,
     wireItems(database.database),
+    wireItemExport(database.database),
     wireItemImport(host, database.database),
     openApi,
     wireHealth(),

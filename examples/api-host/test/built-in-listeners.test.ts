@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import * as cors from '@switchboard/cors';
 import * as database from '@switchboard/database';
 import * as errorController from '@switchboard/error-controller';
+import * as files from '@switchboard/files';
 import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
@@ -35,6 +36,7 @@ const PACKAGES: Record<string, object> = {
   cors,
   database,
   'error-controller': errorController,
+  files,
   'http-cache': httpCache,
   'http-kernel': httpKernel,
   'node-adapter': nodeAdapter,

@@ -32,6 +32,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/items/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["items_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/items/import": {
         parameters: {
             query?: never;
@@ -412,6 +428,51 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    items_export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every item, one JSON object a line (JSON Lines), in id order. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename=items.jsonl`. */
+                    "Content-Disposition": string;
+                    /** @description A hash of the export, for `If-None-Match` and `If-Range`. */
+                    ETag: string;
+                    /** @description `bytes`: parts of the export can be asked for with `Range`. */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": components["schemas"]["Item"];
+                };
+            };
+            /** @description The requested byte range(s) of the export (`Range`), as for any response of known length. */
+            206: {
+                headers: {
+                    /** @description Which bytes of the export this is. */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The copy named by `If-None-Match` is current: no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     items_import: {

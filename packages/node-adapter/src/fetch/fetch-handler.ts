@@ -2,6 +2,7 @@ import { HeaderBag, logAt, Request, type HttpKernelInterface, type Response } fr
 import { describeError, statusText } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
 import { InvalidRequestError } from '../request/invalid-request-error.js';
+import { releaseUnsentBody } from '../response/unsent-body.js';
 import { FetchBody } from './fetch-body.js';
 
 export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'trustedHosts' | 'logger'> {
@@ -62,6 +63,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       options.waitUntil?.(work);
     };
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
+    if (noBody) releaseUnsentBody(response.body, logger);
     const body = noBody ? null : toBodyInit(response.body, terminate);
     if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
