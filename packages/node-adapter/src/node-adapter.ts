@@ -121,7 +121,13 @@ export class NodeAdapter {
 
   #trackEventStream(res: NodeServerResponse, cancellation: RequestCancellation): void {
     this.#eventStreams.add(cancellation);
-    res.once('close', () => this.#eventStreams.delete(cancellation));
+    // Taken now: node detaches the socket from the response when it finishes.
+    const socket = 'stream' in res ? null : res.socket;
+    res.once('close', () => {
+      this.#eventStreams.delete(cancellation);
+      // Its headers said keep-alive before shutdown began; the idle connection would hold the server open.
+      if (this.#closingConnections) socket?.end();
+    });
   }
 
   #kernelFailed(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, error: unknown, http2: boolean): void {
