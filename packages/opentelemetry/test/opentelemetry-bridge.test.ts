@@ -13,10 +13,12 @@ import {
   AccessDeniedHttpError,
   defineController,
   EventDispatcher,
+  EventStreamResponse,
   HttpKernel,
   JsonResponse,
   MemoryLogger,
   type KernelEventMap,
+  type Request,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
@@ -54,6 +56,18 @@ function appKernel(): HttpKernel {
         appTracer.startSpan('after await').end();
         return new JsonResponse({ id });
       }),
+    })
+    .add('events', '/events', {
+      methods: ['GET'],
+      controller: defineController(
+        ['request'],
+        (request: Request) =>
+          new EventStreamResponse(request, async function* () {
+            yield { data: 'one' };
+            await nextTurn();
+            yield { data: 'two' };
+          }),
+      ),
     })
     .add('boom', '/boom', {
       methods: ['GET'],
@@ -143,6 +157,17 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main req
     });
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(server.parentSpanContext).toBeUndefined();
+  });
+
+  it('lasts as long as an event stream, and says how many events it sent and how it ended', async () => {
+    enableBridge();
+    const { status, spans } = await get('/events');
+    expect(status).toBe(200);
+    expect(serverSpan(spans).attributes).toMatchObject({
+      'http.route': '/events',
+      'switchboard.event_stream.events_sent': 2,
+      'switchboard.event_stream.ending': 'completed',
+    });
   });
 
   it("is the active span in the controller: the application's spans nest under it, also after an await", async () => {
