@@ -42,7 +42,7 @@ export {
 export { ClientGoneError, ServerShutdownError, type RequestSignalSource } from './http/cancellation.js';
 export {
   EventStreamResponse,
-  type EventSource,
+  type EventStreamSource,
   type EventStreamContext,
   type EventStreamEnding,
   type EventStreamOptions,

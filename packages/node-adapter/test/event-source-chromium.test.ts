@@ -50,10 +50,10 @@ describe("Chromium's EventSource", () => {
   it('reconnects after the server ends the stream and resumes after its Last-Event-ID', async () => {
     const tab = await browser.newPage();
     await tab.goto(`${server.origin}/`);
-    await tab.waitForFunction(() => (window as unknown as { received: string[] }).received.length >= 4, undefined, {
+    await tab.waitForFunction(() => (globalThis as unknown as { received: string[] }).received.length >= 4, undefined, {
       polling: 50,
     });
-    const received = await tab.evaluate(() => (window as unknown as { received: string[] }).received);
+    const received = await tab.evaluate(() => (globalThis as unknown as { received: string[] }).received);
     expect(received.slice(0, 4)).toEqual(['1:one', '2:two', '3:next', '4:and next']);
     expect(connections.slice(0, 2)).toEqual([null, '2']);
     await tab.close();

@@ -14,7 +14,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { andThen, attempt, fromThenable, handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
+import { andThen, attempt, fromThenable, handleEagerlyWith, isAbandonment, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -89,13 +89,14 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   logKernelException(event: ExceptionEvent): void {
     const error = event.throwable;
+    const level = levelOf(error, event.request.signal);
     // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
-    if (!isLogged(this.#logger, levelOf(error))) return;
+    if (!isLogged(this.#logger, level)) return;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);
     }
-    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
+    logAt(this.#logger, level, { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
   }
 
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
@@ -157,8 +158,9 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** A client's mistake is an ERROR, a server's failure CRITICAL. */
-function levelOf(error: unknown): LogLevel {
+/** A client's mistake is an ERROR, a server's failure CRITICAL; a request abandoned by its client or at shutdown, INFO. */
+function levelOf(error: unknown, signal?: AbortSignal): LogLevel {
+  if (signal !== undefined && isAbandonment(error, signal)) return 'INFO';
   return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
 }
 

@@ -25,3 +25,12 @@ export class ServerShutdownError extends DOMException {
  * use (an adapter's, so a request whose code never asks costs no `AbortController`).
  */
 export type RequestSignalSource = AbortSignal | { readonly signal: AbortSignal };
+
+/**
+ * Whether `error` is the request being abandoned rather than a fault: its signal fired and the error
+ * is the signal's reason, or wraps it (`cause`), as Node's timers do. Logged below ERROR.
+ */
+export function isAbandonment(error: unknown, signal: AbortSignal): boolean {
+  if (!signal.aborted) return false;
+  return error === signal.reason || (error instanceof Error && error.cause === signal.reason);
+}

@@ -12,7 +12,7 @@ export interface EventStreamContext {
 }
 
 /** The events to send: an async iterable, or a function (an async generator) that makes one. */
-export type EventSource = AsyncIterable<ServerSentEvent> | ((context: EventStreamContext) => AsyncIterable<ServerSentEvent>);
+export type EventStreamSource = AsyncIterable<ServerSentEvent> | ((context: EventStreamContext) => AsyncIterable<ServerSentEvent>);
 
 export interface EventStreamOptions {
   /** Milliseconds between comment lines sent while no event comes; 0 sends none. Default 15 000. */
@@ -47,7 +47,7 @@ export class EventStreamResponse extends Response {
   #outcome: EventStreamOutcome | null = null;
   #settle!: (outcome: EventStreamOutcome) => void;
 
-  constructor(request: Request, source: EventSource, options: EventStreamOptions = {}) {
+  constructor(request: Request, source: EventStreamSource, options: EventStreamOptions = {}) {
     super(null, 200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -73,7 +73,7 @@ export class EventStreamResponse extends Response {
     this.#settle(this.#outcome);
   }
 
-  async *#frames(request: Request, source: EventSource, options: EventStreamOptions): AsyncGenerator<string> {
+  async *#frames(request: Request, source: EventStreamSource, options: EventStreamOptions): AsyncGenerator<string> {
     const signal = request.signal;
     const heartbeatMs = options.heartbeatInterval ?? DEFAULT_HEARTBEAT_MS;
     const events =
