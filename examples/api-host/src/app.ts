@@ -9,6 +9,7 @@ import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
 import { wireHttpCache } from './wiring/http-cache.js';
+import { wireItemEvents } from './wiring/item-events.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
@@ -84,6 +85,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   wireServedBy(app);
   app.database = await wireDatabase(app);
   wireItems(app, app.database);
+  await wireItemEvents(app, app.database);
   app.openApiDocument = wireOpenApi(app, security.firewalls);
 
   // Last: compiles the routes every wiring above added.

@@ -1,0 +1,34 @@
+import { defineResponses } from '@switchboard/openapi';
+import { IS_AUTHENTICATED } from '@switchboard/security';
+import type { Database } from '../database/open-database.js';
+import { ItemChangeFeed } from '../items/item-change-feed.js';
+import { itemEventsController } from '../items/item-events-controller.js';
+import type { ItemsHost } from './items.js';
+
+export interface ItemEventsHost extends ItemsHost {
+  onShutdown?(cleanup: () => void | Promise<void>): void;
+}
+
+/**
+ * `GET /api/items/events` for authenticated users: item changes as Server-Sent Events, from every
+ * worker and instance sharing the database (PostgreSQL `LISTEN/NOTIFY`, or PGlite's in process).
+ */
+export async function wireItemEvents(host: ItemEventsHost, database: Database): Promise<ItemChangeFeed> {
+  const feed = new ItemChangeFeed(database.connection);
+  const stopListening = await feed.start((channel, onNotification) => database.listen(channel, onNotification));
+  host.onShutdown?.(() => stopListening().catch(() => undefined));
+  host.routes.add('items_events', '/api/items/events', {
+    methods: 'GET',
+    controller: itemEventsController(feed),
+    defaults: {
+      _is_granted: IS_AUTHENTICATED,
+      _responses: defineResponses({
+        200: {
+          description:
+            'A `text/event-stream` of item changes: `created` and `deleted` events with the item as JSON data and the change id as event id; send `Last-Event-ID` to resume (a `reset` event says the changes since are no longer kept).',
+        },
+      }),
+    },
+  });
+  return feed;
+}
