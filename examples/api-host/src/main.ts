@@ -14,7 +14,8 @@ import { createConsoleLogger } from './console-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
-import { refuseDemoUsers, securityConfigFromEnv } from './wiring/security.js';
+import { securityConfigFromEnv } from './security/security-config.js';
+import { refuseDemoUsers } from './security/users.js';
 
 /** What README.md promises for SIGTERM and Ctrl-C: requests get 7 s, then a 503; all done within 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;

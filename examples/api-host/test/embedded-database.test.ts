@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import { rawExchange } from '../../../test/kit/raw-http.js';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { listeningSockets, processTree } from './support/process-sockets.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 

@@ -33,7 +33,7 @@ async function login(target: StartedHost, username: string, password: string, ad
 }
 
 /** Password checks that ran to the end (the hashing queue's count). */
-const checked = (target: StartedHost): number => target.app.passwordHashing!.stats.completed;
+const checked = (target: StartedHost): number => target.app.passwordHashing.stats.completed;
 
 describe('login throttling', () => {
   it('a brute force of 50 wrong passwords: 5 are checked, the rest get 429 with Retry-After; the right password is refused too', async () => {

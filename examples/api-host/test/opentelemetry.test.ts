@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPENTELEMETRY_BRIDGE_UNSUPPORTED } from '../../../test/support/node-lines.js';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { DEFAULT_SERVICE_NAME } from '../src/wiring/observability.js';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /** An OTLP attribute value in the JSON encoding (64-bit integers may come as strings). */

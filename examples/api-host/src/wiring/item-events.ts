@@ -1,23 +1,21 @@
 import { defineResponses } from '@switchboard/openapi';
+import { RouteCollection } from '@switchboard/router';
 import { IS_AUTHENTICATED } from '@switchboard/security';
 import type { Database } from '../database/open-database.js';
 import { ItemChangeFeed } from '../items/item-change-feed.js';
 import { itemEventsController } from '../items/item-events-controller.js';
-import type { ItemsHost } from './items.js';
-
-export interface ItemEventsHost extends ItemsHost {
-  onShutdown?(cleanup: () => void | Promise<void>): void;
-}
+import type { Wiring } from './wiring.js';
 
 /**
  * `GET /api/items/events` for authenticated users: item changes as Server-Sent Events, from every
  * worker and instance sharing the database (PostgreSQL `LISTEN/NOTIFY`, or PGlite's in process).
+ * Listed after the database wiring, so that it stops listening before the database closes.
  */
-export async function wireItemEvents(host: ItemEventsHost, database: Database): Promise<ItemChangeFeed> {
+export async function wireItemEvents(database: Database): Promise<Wiring> {
   const feed = new ItemChangeFeed(database.connection);
   const stopListening = await feed.start((channel, onNotification) => database.listen(channel, onNotification));
-  host.onShutdown?.(() => stopListening().catch(() => undefined));
-  host.routes.add('items_events', '/api/items/events', {
+  const routes = new RouteCollection();
+  routes.add('items_events', '/api/items/events', {
     methods: 'GET',
     controller: itemEventsController(feed),
     defaults: {
@@ -30,5 +28,5 @@ export async function wireItemEvents(host: ItemEventsHost, database: Database): 
       }),
     },
   });
-  return feed;
+  return { routes, onShutdown: () => stopListening().catch(() => undefined) };
 }
