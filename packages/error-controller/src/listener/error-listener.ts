@@ -11,6 +11,7 @@ import {
   type KernelEventMap,
   type Logger,
   type LogLevel,
+  type Request,
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
@@ -89,7 +90,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   logKernelException(event: ExceptionEvent): void {
     const error = event.throwable;
-    const level = levelOf(error, event.request.signal);
+    const level = levelOf(error, event.request);
     // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
     if (!isLogged(this.#logger, level)) return;
     if (typeof error === 'object' && error !== null) {
@@ -159,8 +160,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 }
 
 /** A client's mistake is an ERROR, a server's failure CRITICAL; a request abandoned by its client or at shutdown, INFO. */
-function levelOf(error: unknown, signal?: AbortSignal): LogLevel {
-  if (signal !== undefined && isAbandonment(error, signal)) return 'INFO';
+function levelOf(error: unknown, request?: Request): LogLevel {
+  if (request !== undefined && isAbandonment(error, request)) return 'INFO';
   return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
 }
 

@@ -28,9 +28,13 @@ export type RequestSignalSource = AbortSignal | { readonly signal: AbortSignal }
 
 /**
  * Whether `error` is the request being abandoned rather than a fault: its signal fired and the error
- * is the signal's reason, or wraps it (`cause`), as Node's timers do. Logged below ERROR.
+ * is the signal's reason, or wraps it (`cause`), as Node's timers do. Logged below ERROR. Only an
+ * abort-like error (a `DOMException`, or one caused by it) makes the request's signal be read, so
+ * the error path of an ordinary request does not build one.
  */
-export function isAbandonment(error: unknown, signal: AbortSignal): boolean {
-  if (!signal.aborted) return false;
-  return error === signal.reason || (error instanceof Error && error.cause === signal.reason);
+export function isAbandonment(error: unknown, request: { readonly signal: AbortSignal }): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (!(error instanceof DOMException) && !(cause instanceof DOMException)) return false;
+  const signal = request.signal;
+  return signal.aborted && (error === signal.reason || cause === signal.reason);
 }

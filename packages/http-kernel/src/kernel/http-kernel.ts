@@ -210,7 +210,7 @@ export class HttpKernel implements HttpKernelInterface {
           () => this.#handleThrowable(escaped, h),
           (final) => {
             // The client left or the server stopped waiting: an ending, not a fault.
-            const level = isAbandonment(final, h.request.signal) ? 'INFO' : 'CRITICAL';
+            const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
             logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
             return this.#plainErrorPage(statusOf(error), h);
           },
