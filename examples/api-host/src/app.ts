@@ -14,6 +14,7 @@ import { wireHealth } from './wiring/health.js';
 import { wireHttpCache } from './wiring/http-cache.js';
 import { wireItemExport } from './wiring/item-export.js';
 import { wireItemImport } from './wiring/item-import.js';
+import { wireItemEvents } from './wiring/item-events.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
@@ -75,6 +76,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const rateLimit = wireRateLimit(host);
   const security = wireSecurity(host, rateLimit.loginThrottle);
   const database = await wireDatabase(host);
+  const itemEvents = await wireItemEvents(database.database);
   const openApi = wireOpenApi(host, security.firewalls);
   const operations = wireOperations(host, database.database);
 
@@ -94,6 +96,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     wireItems(database.database),
     wireItemExport(database.database),
     wireItemImport(host, database.database),
+    itemEvents,
     openApi,
     wireHealth(),
     operations,

@@ -39,6 +39,21 @@ export {
   type RequestInit,
   type Scheme,
 } from './http/request.js';
+export { ClientGoneError, ServerShutdownError, type RequestSignalSource } from './http/cancellation.js';
+export {
+  EventStreamResponse,
+  type EventStreamSource,
+  type EventStreamContext,
+  type EventStreamEnding,
+  type EventStreamOptions,
+  type EventStreamOutcome,
+} from './http/event-stream-response.js';
+export {
+  formatRetryHint,
+  formatServerSentEvent,
+  lastEventIdOf,
+  type ServerSentEvent,
+} from './http/server-sent-event.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 

@@ -25,6 +25,10 @@ export const ATTR = {
   eventName: 'switchboard.event.name',
   listenerName: 'switchboard.listener.name',
   listenerPriority: 'switchboard.listener.priority',
+  /** How many events an event stream sent (on its request's span, which ends with the stream). */
+  eventStreamEventsSent: 'switchboard.event_stream.events_sent',
+  /** How it ended: `completed`, `client-gone`, `shutdown` or `error`. */
+  eventStreamEnding: 'switchboard.event_stream.ending',
 } as const;
 
 /** The methods the conventions name; any other is reported as `_OTHER`, with the original beside it. */

@@ -10,7 +10,7 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import type { HeaderBag, KernelRequestContext, Request } from '@switchboard/http-kernel';
+import { EventStreamResponse, type HeaderBag, type KernelRequestContext, type Request } from '@switchboard/http-kernel';
 import { controllerName } from '@switchboard/http-kernel/internal';
 import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
 
@@ -66,7 +66,9 @@ export class RequestSpans {
       // A 5xx is an error of the server span; a 4xx is the client's, and leaves it unset.
       failed(span, request.exception, request.exception === undefined ? String(status) : errorType(request.exception));
     }
-    span.end();
+    const result = request.result;
+    if (result instanceof EventStreamResponse) endWithStream(span, result);
+    else span.end();
   }
 
   #serverSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
@@ -99,6 +101,16 @@ export class RequestSpans {
     if (name !== null) span.setAttribute(ATTR.routeName, name);
     span.updateName(`${spanMethod(request.request.method)} ${path}`);
   }
+}
+
+/** An event stream's span lasts as long as the stream, and says how many events it sent and how it ended. */
+function endWithStream(span: Span, response: EventStreamResponse): void {
+  void response.finished.then((outcome) => {
+    span.setAttribute(ATTR.eventStreamEventsSent, outcome.eventsSent);
+    span.setAttribute(ATTR.eventStreamEnding, outcome.ending);
+    if (outcome.ending === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: 'The event source failed.' });
+    span.end();
+  });
 }
 
 /** Error status, `error.type`, and the exception as a span event when there is one. */

@@ -12,6 +12,7 @@ import {
   AccessDeniedHttpError,
   defineController,
   EventDispatcher,
+  EventStreamResponse,
   HttpKernel,
   JsonResponse,
   MemoryLogger,
@@ -54,6 +55,18 @@ function appKernel(): HttpKernel {
         appTracer.startSpan('after await').end();
         return new JsonResponse({ id });
       }),
+    })
+    .add('events', '/events', {
+      methods: ['GET'],
+      controller: defineController(
+        ['request'],
+        (request: Request) =>
+          new EventStreamResponse(request, async function* () {
+            yield { data: 'one' };
+            await nextTurn();
+            yield { data: 'two' };
+          }),
+      ),
     })
     .add('boom', '/boom', {
       methods: ['GET'],
@@ -159,6 +172,17 @@ describe('the server span of a main request', () => {
     expect(serverSpan(spans).attributes['switchboard.request.id']).toBe('id-for-the-trace');
     exporter.reset();
     expect(serverSpan((await get('/items/1')).spans).attributes).not.toHaveProperty('switchboard.request.id');
+  });
+
+  it('lasts as long as an event stream, and says how many events it sent and how it ended', async () => {
+    enableBridge();
+    const { status, spans } = await get('/events');
+    expect(status).toBe(200);
+    expect(serverSpan(spans).attributes).toMatchObject({
+      'http.route': '/events',
+      'switchboard.event_stream.events_sent': 2,
+      'switchboard.event_stream.ending': 'completed',
+    });
   });
 
   it("is the active span in the controller: the application's spans nest under it, also after an await", async () => {

@@ -13,6 +13,7 @@ import { RequestEvent } from '../event/request-event.js';
 import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
+import { isAbandonment } from '../http/cancellation.js';
 import { type Request, RequestStack } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
@@ -212,7 +213,9 @@ export class HttpKernel implements HttpKernelInterface {
         return attempt(
           () => this.#handleThrowable(escaped, h),
           (final) => {
-            logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
+            // The client left or the server stopped waiting: an ending, not a fault.
+            const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
+            logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
             return this.#plainErrorPage(statusOf(error), h);
           },
         );

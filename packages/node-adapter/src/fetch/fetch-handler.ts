@@ -1,4 +1,4 @@
-import { HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
+import { ClientGoneError, HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
 import { describeError, statusText } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
 import { InvalidRequestError } from '../request/invalid-request-error.js';
@@ -39,6 +39,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     const origin = resolved.origin;
     const scheme = origin?.scheme ?? (url.protocol === 'https:' ? 'https' : 'http');
     const declared = incoming.headers.get('content-length');
+    const cancellation = new FetchRequestCancellation(incoming.signal);
     const request = new Request({
       method: incoming.method,
       scheme,
@@ -50,6 +51,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       clientIp: options.clientIp?.(incoming) ?? '127.0.0.1',
       protocolVersion: '1.1',
       body: incoming.body === null ? null : new FetchBody(incoming.body, declared === null ? undefined : Number(declared), limits),
+      signal: cancellation,
     });
     const response = await kernel.handle(request);
 
@@ -64,7 +66,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     };
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
     if (noBody) releaseUnsentBody(response.body, logger);
-    const body = noBody ? null : toBodyInit(response.body, terminate);
+    const body = noBody ? null : toBodyInit(response.body, terminate, () => cancellation.clientGone());
     if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
@@ -84,8 +86,32 @@ function toHeaders(response: Response): Headers {
   return headers;
 }
 
+/**
+ * A request's `signal` under the fetch handler: the incoming request's own (the runtime fires it
+ * when its client leaves), or a cancel of the response body by whoever reads it. Made on first use.
+ */
+class FetchRequestCancellation {
+  #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+
+  constructor(private readonly incoming: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return (this.#signal ??= AbortSignal.any([this.incoming, this.#controller.signal]));
+  }
+
+  clientGone(): void {
+    this.#controller?.abort(new ClientGoneError());
+  }
+}
+
 /** Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel). */
-function toBodyInit(body: Response['body'], onDone: () => void): ConstructorParameters<typeof globalThis.Response>[0] {
+function toBodyInit(
+  body: Response['body'],
+  onDone: () => void,
+  onCancel: () => void,
+): ConstructorParameters<typeof globalThis.Response>[0] {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
   const encoder = new TextEncoder();
   const iterator = body[Symbol.asyncIterator]();
@@ -105,6 +131,7 @@ function toBodyInit(body: Response['body'], onDone: () => void): ConstructorPara
       }
     },
     async cancel() {
+      onCancel();
       onDone();
       await iterator.return?.();
     },

@@ -86,6 +86,9 @@ export async function serve(kernel: HttpKernelInterface, options: ServeOptions =
       const deadline = started + limits.shutdownTimeout;
       options.onShutdownStart?.();
       adapter.closeConnectionsAfterResponse();
+      // Event streams never end on their own: they end now, with a hint to reconnect elsewhere.
+      const streams = adapter.endEventStreams();
+      if (streams > 0) logger.info({ streams }, `${streams} event stream(s) told to reconnect and closed.`);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const closeIdle = (): void => (connections === null ? (server as http.Server).closeIdleConnections() : connections.closeGracefully());
       closeIdle();
