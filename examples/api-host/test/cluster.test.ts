@@ -9,6 +9,7 @@
 import http from 'node:http';
 import { DEFAULT_KEY_PREFIX } from '@switchboard/profiler-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
 import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
 import {
   SERVER_IDLE_TIMEOUT_MS,
@@ -277,6 +278,31 @@ describe(`WORKERS=${WORKERS} with PostgreSQL and Redis, debug mode`, () => {
     );
     for (const answer of revalidated) expect(answer.status).toBe(304);
     expect(revalidated.some((answer) => answer.worker !== reads[0]!.worker)).toBe(true);
+  });
+
+  it('an item created through one worker reaches an event stream held open by another (PostgreSQL NOTIFY)', async () => {
+    const login = await send(url, '/api/token', { method: 'POST', body: LOGIN });
+    const { token } = JSON.parse(login.body) as { token: string };
+    const stream = await fetch(new URL('/api/items/events', url), { headers: { authorization: `Bearer ${token}` } });
+    expect(stream.status).toBe(200);
+    const streamWorker = stream.headers.get('x-served-by');
+    const reader = new StreamReader(stream.body!);
+    try {
+      await reader.until((text) => text.startsWith(':\n\n'));
+      // Each connection goes to the next worker: a few creations are enough to have one elsewhere.
+      const created = await sendUntil(
+        () => send(url, '/api/items', { method: 'POST', token, body: JSON.stringify({ name: 'broadcast', quantity: 1 }) }),
+        (sofar) => sofar.some((answer) => answer.worker !== streamWorker),
+        10,
+      );
+      const elsewhere = created.find((answer) => answer.worker !== streamWorker);
+      expect(elsewhere?.status).toBe(201);
+      const { id } = JSON.parse(elsewhere!.body) as { id: number };
+      const text = await reader.until((seen) => seen.includes(`"id":${id},`));
+      expect(text).toMatch(new RegExp(`event: created\\ndata: \\{"id":${id},"name":"broadcast"`));
+    } finally {
+      await reader.cancel();
+    }
   });
 
   it('with Redis stopped every worker keeps answering and its profiler says storage is unavailable; all recover when Redis is back', async () => {

@@ -93,17 +93,46 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
 }
 
-/** A session of its own that only listens: pooled connections come and go, a LISTEN must stay. */
+/** How long a lost listening session waits before it connects again. */
+const RELISTEN_DELAY_MS = 500;
+
+/**
+ * A session of its own that only listens: pooled connections come and go, a LISTEN must stay.
+ * Servers and poolers end idle sessions (`idle_session_timeout`, pgbouncer), and a listening
+ * session is always idle: when it ends, a new one listens again, then `onNotification` runs once
+ * so the listener reads from its table what was written while nobody listened.
+ */
 async function listenOnServer(url: string, channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>> {
-  const client = new pg.Client({ connectionString: url });
-  // A lost session ends the notifications; the stream's clients then resume from the table.
-  client.on('error', () => undefined);
-  await client.connect();
-  client.on('notification', (message) => {
-    if (message.channel === channel) onNotification(message.payload ?? '');
-  });
-  await client.query(`LISTEN ${plainIdentifier(channel)}`);
-  return () => client.end();
+  let session: pg.Client | null = null;
+  let stopped = false;
+  let relisten: NodeJS.Timeout | undefined;
+  const scheduleRelisten = (): void => {
+    if (stopped || relisten !== undefined) return;
+    relisten = setTimeout(() => {
+      relisten = undefined;
+      connect().then(
+        () => onNotification(''),
+        () => scheduleRelisten(),
+      );
+    }, RELISTEN_DELAY_MS).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    client.on('end', scheduleRelisten);
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotification(message.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN ${plainIdentifier(channel)}`);
+    session = client;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(relisten);
+    await session?.end();
+  };
 }
 
 function plainIdentifier(name: string): string {
