@@ -106,7 +106,10 @@ class FetchRequestCancellation {
   }
 }
 
-/** Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel). */
+/**
+ * Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel) and
+ * pulls nothing before a reader asks: a body nobody reads starts no work (opens no file).
+ */
 function toBodyInit(
   body: Response['body'],
   onDone: () => void,
@@ -115,25 +118,28 @@ function toBodyInit(
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
   const encoder = new TextEncoder();
   const iterator = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.close();
+            onDone();
+          } else {
+            controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+          }
+        } catch (error) {
+          controller.error(error);
           onDone();
-        } else {
-          controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
         }
-      } catch (error) {
-        controller.error(error);
+      },
+      async cancel() {
+        onCancel();
         onDone();
-      }
+        await iterator.return?.();
+      },
     },
-    async cancel() {
-      onCancel();
-      onDone();
-      await iterator.return?.();
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
