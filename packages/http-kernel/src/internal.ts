@@ -14,3 +14,4 @@ export { argumentMetadataOf, controllerName } from './controller/controller.js';
 export { decodePath } from './http/decode-path.js';
 export { isAbandonment } from './http/cancellation.js';
 export { andThen, attempt, fromThenable, isThenable } from './internal/maybe-promise.js';
+export { joinBytes } from './internal/join-bytes.js';

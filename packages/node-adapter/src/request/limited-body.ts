@@ -1,4 +1,5 @@
 import { PayloadTooLargeHttpError, type RequestBody } from '@switchboard/http-kernel';
+import { joinBytes } from '@switchboard/http-kernel/internal';
 
 export interface BodyLimits {
   /** Largest body accepted, in bytes; past it reading stops with a 413. */
@@ -58,14 +59,7 @@ export abstract class LimitedBody implements RequestBody {
       length += chunk.byteLength;
     }
     if (chunks.length === 0) return EMPTY;
-    if (chunks.length === 1) return chunks[0]!;
-    const all = new Uint8Array(length);
-    let offset = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return all;
+    return joinBytes(chunks, length);
   }
 
   async *#chunks(): AsyncGenerator<Uint8Array> {
