@@ -206,7 +206,7 @@ describe('packages installed with npm from their release tarballs', () => {
       '404 application/problem+json Accept',
       '500 application/problem+json',
       '500 text/plain; charset=UTF-8',
-      ['loaded: 6'],
+      ['loaded: 7'],
     ]);
 
     // Built without a logger, the error listener and the bare kernel each report their 500 on
@@ -218,13 +218,14 @@ describe('packages installed with npm from their release tarballs', () => {
     expect(stderr).toContain('at '); // the stack follows each record
     expect(stderr).not.toContain('must return a "Response"');
 
-    // Debug mode: frames inside the installed packages are mapped to TypeScript sources that ship.
+    // Debug mode: frames inside installed packages are vendor frames, named by the JavaScript that
+    // ships and not mapped to sources (the debug page collapses them; only the app's frames are mapped).
     const frames = JSON.parse(debugFrames!) as string[];
     const packaged = frames.filter((file) => file.includes('/node_modules/@switchboard/'));
     expect(packaged.map((file) => relative(project, file))).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/src\/.+\.ts$/),
-        expect.stringMatching(/^node_modules\/@switchboard\/router\/src\/.+\.ts$/),
+        expect.stringMatching(/^node_modules\/@switchboard\/http-kernel\/dist\/.+\.js$/),
+        expect.stringMatching(/^node_modules\/@switchboard\/router\/dist\/.+\.js$/),
       ]),
     );
     expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
@@ -371,6 +372,7 @@ import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { CacheAttributeListener } from '@switchboard/http-cache';
 import { Profiler } from '@switchboard/profiler';
 import { RedisProfilerStorage } from '@switchboard/profiler-redis';
+import { RequestIdListener } from '@switchboard/operations';
 
 async function start(label: string, errors?: ErrorListenerOptions, logger?: Logger) {
   const routes = new RouteCollection()
@@ -409,7 +411,7 @@ for (const path of ['/broken', '/nope']) {
 console.log(JSON.stringify([...files]));
 await debug.close();
 
-const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage];
+const others = [CorsListener, FirewallListener, RequestPayloadValueResolver, CacheAttributeListener, Profiler, RedisProfilerStorage, RequestIdListener];
 console.log('loaded:', others.filter((value) => typeof value === 'function').length);
 `;
 

@@ -10,7 +10,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENTELEMETRY_BRIDGE_UNSUPPORTED } from './support/node-lines.js';
 import { RedisServer } from '../packages/profiler-redis/test/support/redis-server.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -54,26 +53,22 @@ describe('package README examples', () => {
 
   for (const { name, code } of examples) {
     if (code === undefined) continue;
-    it.skipIf(name === 'opentelemetry' && OPENTELEMETRY_BRIDGE_UNSUPPORTED)(
-      `${name}: the README example runs and exits 0`,
-      async () => {
-        const host = join(root, 'examples', 'api-host');
-        const file = join(host, `.readme-example-${name}-${process.pid}.ts`);
-        writeFileSync(file, code);
-        try {
-          const { stdout } = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
-            cwd: host,
-            timeout: 30_000,
-            env: { ...process.env, REDIS_URL: redis.url },
-          });
-          expect(stdout.length).toBeGreaterThan(0);
-          if (name === 'profiler-redis')
-            expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
-        } finally {
-          rmSync(file, { force: true });
-        }
-      },
-      40_000,
-    );
+    it(`${name}: the README example runs and exits 0`, async () => {
+      const host = join(root, 'examples', 'api-host');
+      const file = join(host, `.readme-example-${name}-${process.pid}.ts`);
+      writeFileSync(file, code);
+      try {
+        const { stdout } = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', file], {
+          cwd: host,
+          timeout: 30_000,
+          env: { ...process.env, REDIS_URL: redis.url },
+        });
+        expect(stdout.length).toBeGreaterThan(0);
+        if (name === 'profiler-redis')
+          expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
+      } finally {
+        rmSync(file, { force: true });
+      }
+    }, 40_000);
   }
 });

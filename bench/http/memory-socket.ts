@@ -36,12 +36,17 @@ export class MemorySocket extends Duplex {
     done();
   }
 
-  /** Sends `request` and resolves once `bytes` more bytes of answer have been written. */
+  /**
+   * Sends `request` and resolves once `bytes` more bytes of answer have been written. The request
+   * arrives on a later turn of the event loop, as a read off a real socket does: work a server
+   * defers to the loop (`setImmediate`, timers) runs between requests, as it would in production,
+   * instead of piling up until the measurement ends.
+   */
   exchange(request: Buffer, bytes: number): Promise<void> {
     return new Promise((resolve) => {
       this.#target = this.received + bytes;
       this.#reached = resolve;
-      this.push(request);
+      setImmediate(() => this.push(request));
     });
   }
 

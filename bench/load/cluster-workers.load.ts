@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
+import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
 import { startPostgres } from '../../packages/database/test/support/database-servers.js';
 import { machineLine } from '../report.js';
 import { RoundTotals, runRound } from './alternating-rounds.js';

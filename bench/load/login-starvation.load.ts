@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nullLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
+import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
 import { machineLine } from '../report.js';
 
 const seconds = Number(process.env.LOAD_SECONDS ?? 20);

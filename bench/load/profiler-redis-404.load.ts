@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../../examples/api-host/src/wiring/security.js';
+import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
 import { RedisServer } from '../../packages/profiler-redis/test/support/redis-server.js';
 import { machineLine } from '../report.js';
 import { RoundTotals, runRound } from './alternating-rounds.js';

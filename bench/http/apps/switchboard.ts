@@ -1,7 +1,8 @@
 // Switchboard: kernel, router, error listener (problem+json for the 404), default cache-control,
 // served by the node adapter. `debug` adds what debug mode adds: the robots header, debug error
 // pages and headers, and the profiler (tracing, tokens, a profile per request saved in memory on
-// kernel.terminate).
+// kernel.terminate). `operations` adds @switchboard/operations' listeners: request ids with the
+// access line (to a logger that keeps INFO and drops the record), or the pressure listener.
 import type { RequestListener } from 'node:http';
 import { ErrorListener } from '@switchboard/error-controller';
 import {
@@ -13,13 +14,32 @@ import {
   defineController,
   nullLogger,
   type KernelEventMap,
+  type Logger,
 } from '@switchboard/http-kernel';
 import { createRequestListener } from '@switchboard/node-adapter';
+import { AccessLogListener, PressureListener, PressureMonitor, RequestIdListener } from '@switchboard/operations';
 import { Profiler, registerProfiler } from '@switchboard/profiler';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { HELLO_BODY, HELLO_PATH } from '../contract.js';
 
-export function createListener({ debug = false }: { debug?: boolean } = {}): RequestListener {
+/** Keeps every level and drops each record: the listeners' own cost, not a log sink's. */
+export const droppingLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  fatal() {},
+  child: () => droppingLogger,
+  isLevelEnabled: () => true,
+};
+
+export function createListener({
+  debug = false,
+  operations,
+}: {
+  debug?: boolean;
+  operations?: 'request-id+access-log' | 'pressure';
+} = {}): RequestListener {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const routes = new RouteCollection().add('hello', HELLO_PATH, {
     methods: ['GET'],
@@ -28,6 +48,13 @@ export function createListener({ debug = false }: { debug?: boolean } = {}): Req
   dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
   dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
   dispatcher.addSubscriber(new DefaultCacheControlListener());
+  if (operations === 'request-id+access-log') {
+    dispatcher.addSubscriber(new RequestIdListener({ logger: droppingLogger }));
+    dispatcher.addSubscriber(new AccessLogListener({ logger: droppingLogger }));
+  } else if (operations === 'pressure') {
+    // Thresholds no bench reaches, and no timer: the listener's cost when not shedding.
+    dispatcher.addSubscriber(new PressureListener({ monitor: new PressureMonitor({ maxEventLoopDelayMs: 60_000 }) }));
+  }
   if (!debug) return createRequestListener(new HttpKernel({ dispatcher })) as RequestListener;
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
   // The kernel dispatches through the profiler's tracing decorator, as a debug host does.

@@ -1,125 +1,115 @@
-import { EventDispatcher, HttpKernel, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import type { EventDispatcher, HttpKernel, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import type { OpenApiDocument } from '@switchboard/openapi';
-import { RouteCollection, type Router } from '@switchboard/router';
+import type { Readiness } from '@switchboard/operations';
+import type { RouteCollection, Router } from '@switchboard/router';
 import type { JwtTokenIssuer, PasswordHashingQueue } from '@switchboard/security';
+import { AppAssembly } from './app-assembly.js';
 import type { AppConfig } from './config.js';
-import { createConsoleLogger } from './console-logger.js';
+import { createHostLogger } from './operations/host-logger.js';
 import type { Database } from './database/open-database.js';
 import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
+import { wireHealth } from './wiring/health.js';
 import { wireHttpCache } from './wiring/http-cache.js';
+import { wireItemExport } from './wiring/item-export.js';
+import { wireItemImport } from './wiring/item-import.js';
+import { wireItemEvents } from './wiring/item-events.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
 import { wireOpenApi } from './wiring/openapi.js';
+import { wireOperations } from './wiring/operations.js';
 import { wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
+import { wireRange } from './wiring/range.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
-import { wireRouting } from './wiring/routing.js';
 import { wireSecurity } from './wiring/security.js';
 import { wireServedBy } from './wiring/served-by.js';
 
-/**
- * The example host: one kernel, one dispatcher, one route collection, and one wiring call per
- * concern (each in `src/wiring/<concern>.ts`). Wirings receive this object and take what they need.
- */
+/** The example API service, built and not yet listening. */
 export interface App {
   readonly config: AppConfig;
   readonly debug: boolean;
+  /** In debug mode it also files each record under the current request's profile. */
+  readonly logger: Logger;
   readonly dispatcher: EventDispatcher<KernelEventMap>;
-  /** What the kernel dispatches through: `dispatcher`, or in debug mode the profiler's traceable wrapper of it. */
-  kernelDispatcher: EventDispatcherInterface<KernelEventMap>;
-  /** Built on first use, once the wirings are done. */
   readonly kernel: HttpKernel;
-  /** In debug mode the profiler wiring wraps it, so every later wiring's logs reach the profiles. */
-  logger: Logger;
-  /** Routes are added by the wirings, then compiled once by `wireRouting` (the last call). */
+  /** Every route, in matching order. */
   readonly routes: RouteCollection;
-  /** The compiled routes, set by `wireRouting`; `pnpm debug:router` prints them. */
-  router: Router | null;
-  /** The bound on password checks (`POST /api/token`), set by the security wiring; its `stats` say what it did. */
-  passwordHashing: PasswordHashingQueue | null;
-  /** The database the items API uses, set by its wiring. */
-  database: Database | null;
-  /** The API's OpenAPI document (also served at `GET /api/openapi.json`), set by its wiring. */
-  openApiDocument: () => OpenApiDocument;
-  /** Signs access tokens, set by the security wiring: what a test's `client.loginAs(user, app.tokenIssuer)` uses. */
-  tokenIssuer: JwtTokenIssuer | null;
-  /** Where the profiler answers (`/_profiler`), set by its wiring; shown in the startup line. */
-  profilerPath: string | null;
-  /** Registers work for shutdown (closing the database…); run last-registered first. */
-  onShutdown(cleanup: () => void | Promise<void>): void;
-  /** Runs the shutdown work; called by `main.ts` once the server stopped. */
+  /** The compiled routes; `pnpm debug:router` prints them. */
+  readonly router: Router;
+  /** Where the profiler answers (`/_profiler`), or `null` with debug off; shown in the startup line. */
+  readonly profilerPath: string | null;
+  /** The database the items API uses. */
+  readonly database: Database;
+  /** The bound on password checks (`POST /api/token`); its `stats` say what it did. */
+  readonly passwordHashing: PasswordHashingQueue;
+  /** Signs access tokens: what a test's `client.loginAs(user, app.tokenIssuer)` uses. */
+  readonly tokenIssuer: JwtTokenIssuer;
+  /** The API's OpenAPI document (also served at `GET /api/openapi.json`). */
+  openApiDocument(): OpenApiDocument;
+  /** `GET /ready`'s state: `main.ts` tells it when shutdown starts. */
+  readonly readiness: Readiness;
+  /** Runs the wirings' shutdown work (closing the database…); `main.ts` calls it once the server stopped. */
   shutdown(): Promise<void>;
 }
 
 export interface CreateAppOptions {
-  /** Default: lines on stderr (INFO and up; DEBUG too in debug mode). */
+  /** Default: lines on stderr (INFO and up; DEBUG too in debug mode), JSON with `LOG_FORMAT=json`. */
   logger?: Logger;
 }
 
 /**
  * Builds the example API service from `config` without listening: `main.ts` serves `app.kernel`,
  * tests hand it to `createTestClient` (`@switchboard/testing`). Call `app.shutdown()` when done.
+ *
+ * One wiring per concern, each in `src/wiring/<concern>.ts`, returns what it adds (listeners,
+ * routes, shutdown work…); `AppAssembly` builds the router, the dispatcher and the kernel from them.
  */
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
-  const app = createHost(config, options.logger ?? createConsoleLogger(config.debug ? 'DEBUG' : 'INFO'));
+  const logger = options.logger ?? createHostLogger(config.env, config.debug ? 'DEBUG' : 'INFO');
+  // First: in debug mode the host's logger files every wiring's records under the request's profile.
+  const host = new AppAssembly(config, logger, wireProfiler(config, logger));
 
-  // First: in debug mode it wraps app.logger (logger panel), so every later wiring's logs reach the profiles.
-  const profiler = wireProfiler(app);
-  wireErrors(app);
-  // Before security: the token controller throttles logins; the per-client limiter runs first of all.
-  const rateLimit = wireRateLimit(app);
-  // Security is wired in every mode; its secrets are then redacted from profiles when there are any.
-  const security = wireSecurity(app, undefined, rateLimit.loginThrottle);
-  if (profiler !== null) profiler.redact(security.secrets);
-  app.passwordHashing = security.passwordHashing;
-  app.tokenIssuer = security.tokenIssuer;
-  app.onShutdown(() => security.passwordChecker.close());
-  wireCors(app);
-  wireLocale(app);
-  wireObservability(app);
-  wireHttpCache(app);
-  wireServedBy(app);
-  app.database = await wireDatabase(app);
-  wireItems(app, app.database);
-  app.openApiDocument = wireOpenApi(app, security.firewalls);
+  // The wirings that others depend on.
+  const rateLimit = wireRateLimit(host);
+  const security = wireSecurity(host, rateLimit.loginThrottle);
+  const database = await wireDatabase(host);
+  const itemEvents = await wireItemEvents(database.database);
+  const openApi = wireOpenApi(host, security.firewalls);
+  const operations = wireOperations(host, database.database);
 
-  // Last: compiles the routes every wiring above added.
-  app.router = wireRouting(app);
-  return app;
-}
-
-function createHost(config: AppConfig, logger: Logger): App {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  // The payload step is both a listener and a value resolver, so the kernel is built with it.
-  const argumentResolver = wirePayload({ dispatcher });
-  let kernel: HttpKernel | undefined;
-  const cleanups: Array<() => void | Promise<void>> = [];
+  // Routes are tried, and listeners of equal priority run, in this order.
+  const app = host.assemble([
+    wirePayload(),
+    wireErrors(host),
+    rateLimit,
+    security,
+    wireCors(),
+    wireLocale(),
+    wireObservability(host),
+    wireHttpCache(),
+    wireRange(),
+    wireServedBy(host),
+    database,
+    wireItems(database.database),
+    wireItemExport(database.database),
+    wireItemImport(host, database.database),
+    itemEvents,
+    openApi,
+    wireHealth(),
+    operations,
+  ]);
   return {
+    ...app,
     config,
     debug: config.debug,
-    dispatcher,
-    kernelDispatcher: dispatcher,
-    get kernel() {
-      return (kernel ??= new HttpKernel({ dispatcher: this.kernelDispatcher, logger, argumentResolver }));
-    },
-    logger,
-    routes: new RouteCollection(),
-    router: null,
-    profilerPath: null,
-    passwordHashing: null,
-    database: null,
-    openApiDocument: () => {
-      throw new Error('The OpenAPI wiring has not run.');
-    },
-    tokenIssuer: null,
-    onShutdown(cleanup) {
-      cleanups.push(cleanup);
-    },
-    async shutdown() {
-      for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-    },
+    logger: host.logger,
+    database: database.database,
+    passwordHashing: security.passwordHashing,
+    tokenIssuer: security.tokenIssuer,
+    openApiDocument: openApi.document,
+    readiness: operations.readiness,
   };
 }

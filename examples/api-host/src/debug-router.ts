@@ -13,7 +13,7 @@ let app: App | undefined;
 try {
   await debugRouterCommand(async () => {
     app = await createApp(loadConfig({ PGLITE_DATA_DIR: 'memory://', ...process.env }), { logger: nullLogger });
-    return app.router!;
+    return app.router;
   }, process.argv.slice(2));
 } catch (error) {
   if (!(error instanceof DebugRouterUsageError)) throw error;

@@ -5,16 +5,18 @@
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
-import { serve } from '@switchboard/node-adapter';
+import { DEFAULT_BODY_LIMIT, serve } from '@switchboard/node-adapter';
 import { createApp } from './app.js';
 import { ClusterPrimary, reportListening } from './cluster/cluster-primary.js';
 import { workersFromEnv } from './cluster/workers-setting.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { createConsoleLogger } from './console-logger.js';
+import { createHostLogger } from './operations/host-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
+import { itemImportBodyBytes } from './wiring/item-import.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
-import { refuseDemoUsers, securityConfigFromEnv } from './wiring/security.js';
+import { securityConfigFromEnv } from './security/security-config.js';
+import { refuseDemoUsers } from './security/users.js';
 
 /** What README.md promises for SIGTERM and Ctrl-C: requests get 7 s, then a 503; all done within 10 s. */
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -48,11 +50,14 @@ async function runHost(config: AppConfig): Promise<void> {
           },
         }),
     ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
+    // The default 1 MiB, or more when the item import takes larger files.
+    bodyLimit: Math.max(DEFAULT_BODY_LIMIT, itemImportBodyBytes(config.env)),
     trustedProxies: config.trustedProxies,
     trustedHosts: config.trustedHosts,
     logger: app.logger,
     shutdownTimeout: SHUTDOWN_TIMEOUT_MS,
     shutdownGracePeriod: SHUTDOWN_GRACE_PERIOD_MS,
+    onShutdownStart: () => app.readiness.startDraining(),
     onShutdown: () => app.shutdown(),
   });
   if (cluster.isWorker) reportListening(running.url);
@@ -61,7 +66,7 @@ async function runHost(config: AppConfig): Promise<void> {
 
 /** The cluster primary: serves nothing itself; forks, replaces and stops the workers. Resolves with the exit code. */
 async function runPrimary(config: AppConfig, workers: number): Promise<number> {
-  const logger = createConsoleLogger(config.debug ? 'DEBUG' : 'INFO');
+  const logger = createHostLogger(config.env, config.debug ? 'DEBUG' : 'INFO');
   warnIfDebugIsExposed(config, logger);
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
   const security = securityConfigFromEnv(config.env, logger);

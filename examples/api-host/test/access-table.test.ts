@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import '@switchboard/testing/vitest';
 import { buildHostInProcess, type BuiltHost } from './support/start-host.js';
 
@@ -28,6 +28,8 @@ const routes: RouteCase[] = [
   { method: 'POST', path: '/api/items', body: item, expected: { anonymous: 401, user: 201, admin: 201 } },
   { method: 'GET', path: '/api/items/999999', expected: { anonymous: 404, user: 404, admin: 404 } },
   { method: 'DELETE', path: '/api/items/999999', expected: { anonymous: 401, user: 403, admin: 404 } },
+  // Admins only; the admin's JSON body is then refused: the import reads a multipart upload.
+  { method: 'POST', path: '/api/items/import', body: item, expected: { anonymous: 401, user: 403, admin: 415 } },
   { method: 'GET', path: '/api/me', expected: { anonymous: 401, user: 200, admin: 200 } },
   { method: 'GET', path: '/api/admin', expected: { anonymous: 401, user: 403, admin: 200 } },
   {

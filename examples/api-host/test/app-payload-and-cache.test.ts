@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
+import { curl } from './support/clients.js';
 import { buildHostInProcess, type BuiltHost } from './support/start-host.js';
 
 /**
@@ -62,5 +63,56 @@ describe('example host: payload mapping and cache attribute on /api/items', () =
     const missing = await host.client.get(`/api/items/999999`, { headers: { accept: 'application/json' } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBe('no-cache, private');
+  });
+  describe('GET /api/items/export', () => {
+    const exportWith = (headers: Record<string, string> = {}) =>
+      host.client.get('/api/items/export', { headers: { authorization: `Bearer ${token}`, ...headers } });
+
+    it('refuses a client without a token', async () => {
+      expect((await host.client.get('/api/items/export', { headers: { accept: 'application/json' } })).status).toBe(401);
+    });
+
+    it('downloads every item as JSON Lines of four members, with an ETag a second request revalidates (304)', async () => {
+      expect((await create(JSON.stringify({ name: 'stool "tall"', quantity: 1 }))).status).toBe(201);
+      const response = await exportWith();
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/jsonl; charset=utf-8');
+      expect(response.headers.get('content-disposition')).toBe('attachment; filename=items.jsonl');
+      expect(response.headers.get('accept-ranges')).toBe('bytes');
+      const text = response.text();
+      expect(text.endsWith('\n')).toBe(true);
+      const lines = text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      for (const line of lines) expect(Object.keys(line)).toEqual(['id', 'name', 'quantity', 'createdAt']);
+      expect(lines.at(-1)).toMatchObject({ name: 'stool "tall"', quantity: 1 });
+      const etag = response.headers.get('etag')!;
+      expect(etag).toMatch(/^"[\w-]+"$/);
+      expect((await exportWith({ 'if-none-match': etag })).status).toBe(304);
+    });
+
+    it('serves Range and If-Range over a socket (curl), and a new item changes the ETag', async () => {
+      const wire = await host.client.socket();
+      try {
+        const full = await exportWith();
+        const etag = full.headers.get('etag')!;
+        const size = full.body.byteLength;
+        const auth = ['-H', `Authorization: Bearer ${token}`];
+        const part = await curl([...auth, '-r', '0-9', '-H', `If-Range: ${etag}`, `${wire.serverUrl}/api/items/export`]);
+        expect([part.status, part.headers['content-range'], part.body]).toEqual([206, `bytes 0-9/${size}`, full.text().slice(0, 10)]);
+        const head = await curl([...auth, '-I', `${wire.serverUrl}/api/items/export`]);
+        expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String(size), '']);
+        expect((await curl([...auth, '-r', `${size}-`, `${wire.serverUrl}/api/items/export`])).status).toBe(416);
+
+        expect((await create(JSON.stringify({ name: 'shelf', quantity: 2 }))).status).toBe(201);
+        const resumed = await curl([...auth, '-r', '0-9', '-H', `If-Range: ${etag}`, `${wire.serverUrl}/api/items/export`]);
+        expect(resumed.status).toBe(200);
+        expect(resumed.body).toContain('"name":"shelf"');
+        expect((await exportWith({ 'if-none-match': etag })).status).toBe(200);
+      } finally {
+        await wire.close();
+      }
+    });
   });
 });

@@ -8,11 +8,13 @@ import { resolve } from 'node:path';
 import * as cors from '@switchboard/cors';
 import * as database from '@switchboard/database';
 import * as errorController from '@switchboard/error-controller';
+import * as files from '@switchboard/files';
 import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
 import * as openapi from '@switchboard/openapi';
+import * as operations from '@switchboard/operations';
 import * as payload from '@switchboard/payload';
 import * as profiler from '@switchboard/profiler';
 import * as rateLimit from '@switchboard/rate-limit';
@@ -34,10 +36,12 @@ const PACKAGES: Record<string, object> = {
   cors,
   database,
   'error-controller': errorController,
+  files,
   'http-cache': httpCache,
   'http-kernel': httpKernel,
   'node-adapter': nodeAdapter,
   openapi,
+  operations,
   payload,
   profiler,
   'rate-limit': rateLimit,

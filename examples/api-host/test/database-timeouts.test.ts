@@ -69,7 +69,7 @@ describe('embedded PGlite held by a transaction', () => {
   it('answers 503 with Retry-After while the transaction runs, then serves again', async () => {
     await expectServed(host);
     let release = (): void => undefined;
-    const held = host.app.database!.connection.transaction(async (tx) => {
+    const held = host.app.database.connection.transaction(async (tx) => {
       await tx.query('SELECT count(*) FROM items');
       await new Promise<void>((resolve) => (release = resolve));
     });

@@ -1,15 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
-import { EventDispatcher, HttpKernel, MemoryLogger, type KernelEventMap } from '@switchboard/http-kernel';
+import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
 import {
   SERVER_IDLE_TIMEOUT_MS,
   startPostgres,
   type TestDatabaseServer,
 } from '../../../packages/database/test/support/database-servers.js';
+import { AppAssembly } from '../src/app-assembly.js';
+import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireCors } from '../src/wiring/cors.js';
 import { wireDatabase } from '../src/wiring/database.js';
@@ -40,29 +41,35 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
 
   beforeAll(async () => {
     dbServer = await startServer();
-    const dispatcher = new EventDispatcher<KernelEventMap>();
     const logger = new MemoryLogger();
-    const routes = new RouteCollection();
-    wireCors({ dispatcher });
-    wireLocale({ dispatcher });
-    database = await wireDatabase({ dispatcher, logger }, { url: dbServer?.connectionString, idleConnectionTtlSeconds: 0.4 });
-    wireItems({ routes }, database);
-    wireHttpCache({ dispatcher });
-    const argumentResolver = wirePayload({ dispatcher });
+    const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), logger, null);
+    const wiredDatabase = await wireDatabase(host, { url: dbServer?.connectionString, idleConnectionTtlSeconds: 0.4 });
+    database = wiredDatabase.database;
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const issuer = new JwtTokenIssuer({ privateKey, ttl: 600 });
     userToken = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
     adminToken = await issuer.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
-    dispatcher.addSubscriber(
-      new FirewallListener(
-        new FirewallMap([{ name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey })] }]),
-        { logger },
-      ),
-    );
-    dispatcher.addSubscriber(new IsGrantedListener());
-    dispatcher.addSubscriber(new RouterListener(new Router(routes), { logger }));
-    dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
-    http = await serve(new HttpKernel({ dispatcher, logger, argumentResolver }), { port: 0, handleSignals: false });
+    // The security steps the items routes rely on, keyed by a pair of this test's own.
+    const security = {
+      subscribers: [
+        new FirewallListener(
+          new FirewallMap([{ name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey })] }]),
+          { logger },
+        ),
+        new IsGrantedListener(),
+        new ErrorListener({ debug: false, logger }),
+      ],
+    };
+    const { kernel } = host.assemble([
+      wireCors(),
+      wireLocale(),
+      wiredDatabase,
+      wireItems(database),
+      wireHttpCache(),
+      wirePayload(),
+      security,
+    ]);
+    http = await serve(kernel, { port: 0, handleSignals: false });
     base = http.url;
   });
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
-import { DefaultCacheControlListener, EventDispatcher, HttpKernel, type KernelEventMap } from '@switchboard/http-kernel';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { DefaultCacheControlListener, nullLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { AppAssembly } from '../src/app-assembly.js';
+import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';
 import { wireDatabase } from '../src/wiring/database.js';
 import { wireHttpCache } from '../src/wiring/http-cache.js';
@@ -20,17 +21,13 @@ let databaseFolder: PgliteDataFolder | undefined;
 let client: TestClient;
 
 beforeAll(async () => {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  const routes = new RouteCollection();
+  const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), nullLogger, null);
   databaseFolder = await pgliteDataFolder();
-  database = await wireDatabase({ dispatcher }, { url: undefined, pgliteDataDir: databaseFolder.path });
-  wireItems({ routes }, database);
-  wireHttpCache({ dispatcher });
-  const argumentResolver = wirePayload({ dispatcher });
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-  dispatcher.addSubscriber(new ErrorListener({ debug: false }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
-  client = createTestClient(new HttpKernel({ dispatcher, argumentResolver }));
+  const wiredDatabase = await wireDatabase(host, { url: undefined, pgliteDataDir: databaseFolder.path });
+  database = wiredDatabase.database;
+  const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener()] };
+  const { kernel } = host.assemble([wiredDatabase, wireItems(database), wireHttpCache(), wirePayload(), errors]);
+  client = createTestClient(kernel);
 });
 
 afterAll(async () => {

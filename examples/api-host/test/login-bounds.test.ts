@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { scryptPasswordHasher } from '@switchboard/security';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { startHostInProcess, startHostProcess, type HostProcess, type StartedHost } from './support/start-host.js';
 
 /**
@@ -74,7 +74,7 @@ async function withCheckerStopped<T>(during: () => Promise<T>): Promise<T> {
 }
 
 it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answers meanwhile', async () => {
-  const queue = host.app.passwordHashing!;
+  const queue = host.app.passwordHashing;
   const burst = await withCheckerStopped(async () => {
     const burst = Array.from({ length: 20 }, () => login('demo', 'wrong-password'));
     // One check running (held by the stopped checker), eight waiting, the other eleven refused.
@@ -101,7 +101,7 @@ it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answer
 });
 
 it('a login whose client closed its connection while waiting is not hashed', async () => {
-  const queue = host.app.passwordHashing!;
+  const queue = host.app.passwordHashing;
   const before = queue.stats;
   const body = JSON.stringify({ username: 'demo', password: 'wrong-password' });
   const { first } = await withCheckerStopped(async () => {

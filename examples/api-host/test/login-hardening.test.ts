@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
-import { DEMO_USERS_FILE, securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
+import { DEMO_USERS_FILE } from '../src/security/users.js';
 import { startHostInProcess, startHostProcess, type StartedHost } from './support/start-host.js';
 
 /**
@@ -30,7 +31,7 @@ describe('POST /api/token takes JSON from this site, CORS-allowed pages and prog
 
   /** Password checks the host ran, queued, refused or skipped so far. */
   const checks = (): number => {
-    const { running, queued, completed, refused, skipped } = host.app.passwordHashing!.stats;
+    const { running, queued, completed, refused, skipped } = host.app.passwordHashing.stats;
     return running + queued + completed + refused + skipped;
   };
   const login = (headers: Record<string, string>, body = LOGIN) =>

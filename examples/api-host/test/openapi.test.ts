@@ -124,6 +124,15 @@ describe.each([
         parameters: '',
         statuses: '201,400,401,404,405,413,415,422,429',
       },
+      { op: 'GET /api/items/events', security: 'bearer', body: '', parameters: '', statuses: '200,401,404,405' },
+      { op: 'GET /api/items/export', security: 'bearer', body: '', parameters: '', statuses: '200,206,304,401,404,405' },
+      {
+        op: 'POST /api/items/import',
+        security: 'bearer',
+        body: 'multipart/form-data',
+        parameters: '',
+        statuses: '201,400,401,403,404,405,413,415,422,429',
+      },
       {
         op: 'GET /api/items/{id}',
         security: 'optional',
@@ -148,6 +157,7 @@ describe.each([
         statuses: '200,400,401,403,404,405,413,415,422,429,503',
       },
       { op: 'GET /health', security: 'none', body: '', parameters: '', statuses: '200,404,405' },
+      { op: 'GET /ready', security: 'none', body: '', parameters: '', statuses: '200,404,405,503' },
     ]);
     expect(committed.paths['/api/items']?.post?.requestBody?.content['application/json']?.schema).toEqual({
       $ref: '#/components/schemas/NewItem',

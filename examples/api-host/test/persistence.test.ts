@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /**

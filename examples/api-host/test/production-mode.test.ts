@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { PRODUCTION_LEAKS } from './support/leaks.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 

@@ -9,11 +9,12 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { loadJwtKeys, scryptPasswordHasher } from '@switchboard/security';
 import { createApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { securityConfigFromEnv, standInHashForUnknownUsers } from '../src/wiring/security.js';
+import { securityConfigFromEnv } from '../src/security/security-config.js';
+import { standInHashForUnknownUsers } from '../src/security/security-controllers.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 const run = promisify(execFile);
-const wiringModule = fileURLToPath(new URL('../src/wiring/security.ts', import.meta.url));
+const securityConfigModule = fileURLToPath(new URL('../src/security/security-config.ts', import.meta.url));
 
 describe('the shipped demo users (config/security-users.json)', () => {
   // Test hosts use the same users hashed at a low cost (support/start-host.ts); this is what ships.
@@ -76,7 +77,7 @@ describe('first start: key files in var/jwt', () => {
 
   it('three hosts starting at once end up with one key pair that every one of them can open', async () => {
     const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
-    const script = `import(${JSON.stringify(wiringModule)}).then(async (m) => {
+    const script = `import(${JSON.stringify(securityConfigModule)}).then(async (m) => {
       const { loadJwtKeys } = await import('@switchboard/security');
       const { nullLogger } = await import('@switchboard/http-kernel');
       const keys = loadJwtKeys(m.securityConfigFromEnv({}, nullLogger, ${JSON.stringify(varDir)}));

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { routerMatchExplainer, type RouterData } from '@switchboard/profiler';
-import { Router } from '@switchboard/router';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import '@switchboard/testing/vitest';
 import { createApp, type App } from '../src/app.js';
@@ -35,7 +34,7 @@ it('creates an item for a logged-in user only', async () => {
   expect(anonymous).toHaveStatus(401);
   expect(anonymous).toHaveHeader('www-authenticate', 'Bearer');
 
-  const ada = await client.loginAs({ identifier: 'ada', roles: ['ROLE_USER'] }, app.tokenIssuer!);
+  const ada = await client.loginAs({ identifier: 'ada', roles: ['ROLE_USER'] }, app.tokenIssuer);
   const created = await ada.post('/api/items', item);
   expect(created).toHaveStatus(201);
   expect(created.json()).toMatchObject({ name: 'desk', quantity: 2 });
@@ -46,7 +45,7 @@ it('says why /api/items/abc is a 404: the id must be a number', async () => {
   expect(response).toMatchProblem({ status: 404, title: 'Not Found' });
   const routing = response.profile!.getCollector<RouterData>('router')!;
   // The router panel's replay: each route tried, and why it did not match.
-  const explain = routerMatchExplainer(new Router(app.routes));
+  const explain = routerMatchExplainer(app.router);
   expect(explain(routing).find((entry) => entry.name === 'items_show')?.reason).toMatch(/^Requirement for "id" does not match/);
 });
 

@@ -60,6 +60,14 @@ export abstract class PgConnection<T extends PgQueryableLike> implements Expirin
     });
   }
 
+  /**
+   * Resolves once the server answers `SELECT 1` (opening the connection if need be); rejects as
+   * a query would, a timeout with a `DatabaseTimeoutError` (a readiness check).
+   */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
   /** Runs `work` on the current handle (opened if need be), counted as running on it so that closing waits for it. */
   protected withHandle<R>(work: (pg: T) => Promise<R>): Promise<R> {
     return this.#using((handle) => work(handle.pg));

@@ -73,6 +73,11 @@ export class PgliteConnection implements ExpiringConnection, TransactionalQuerya
     );
   }
 
+  /** Resolves once the database answers `SELECT 1` in its turn; rejects as a query would (a readiness check). */
+  async ping(): Promise<void> {
+    await this.query('SELECT 1');
+  }
+
   openedAt(): number | null {
     return null;
   }

@@ -84,3 +84,7 @@ it('never expires for the idle-connection step: there is no server to drop the s
   await connection.close();
   expect((await connection.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
 });
+
+it('ping resolves once the database answers in its turn (a readiness check)', async () => {
+  await expect(connection.ping()).resolves.toBeUndefined();
+});

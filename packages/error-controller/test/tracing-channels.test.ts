@@ -9,6 +9,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AccessDeniedHttpError,
+  bindCallScope,
   defineController,
   EventDispatcher,
   HttpKernel,
@@ -21,10 +22,12 @@ import {
   Request,
   RequestType,
   TraceableEventDispatcher,
+  unbindCallScope,
   type KernelEventMap,
   type KernelRequestContext,
   type ListenerCallContext,
   type RequestEvent,
+  type TracedCallScope,
 } from '@switchboard/http-kernel';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
@@ -97,6 +100,9 @@ const listenerSubscriber = subscriberOf<ListenerCallContext>((phase, context) =>
 /** The request id a bound store holds while the kernel runs a request: what a tracer's context manager gets. */
 const requestStore = new AsyncLocalStorage<string>();
 let storeSeenByController: Array<string | undefined> = [];
+/** What a call scope (`bindCallScope`) enters around each request, seen by the controllers the same way. */
+const scopeStore = new AsyncLocalStorage<string>();
+let scopeSeenByController: Array<string | undefined> = [];
 
 const SLOW_CHECK_PRIORITY = 20;
 /** Waits a turn on `/slow/…` main requests only; a synchronous listener otherwise. */
@@ -112,6 +118,7 @@ function buildKernel(debug: boolean): HttpKernel {
       methods: ['GET'],
       controller: defineController(['id'], (id: string) => {
         storeSeenByController.push(requestStore.getStore());
+        scopeSeenByController.push(scopeStore.getStore());
         return new JsonResponse({ id });
       }),
     })
@@ -120,6 +127,7 @@ function buildKernel(debug: boolean): HttpKernel {
       controller: defineController(['id'], async (id: string) => {
         await nextTurn();
         storeSeenByController.push(requestStore.getStore());
+        scopeSeenByController.push(scopeStore.getStore());
         return new JsonResponse({ id, slow: true });
       }),
     })
@@ -163,6 +171,7 @@ beforeEach(() => {
   requestsSeen.length = 0;
   listenersSeen.length = 0;
   storeSeenByController = [];
+  scopeSeenByController = [];
 });
 
 const phasesOf = (seen: ReadonlyArray<{ phase: Phase }>): Phase[] => seen.map((entry) => entry.phase);
@@ -195,6 +204,27 @@ describe('switchboard.kernel.request', () => {
     expect(storeSeenByController).toHaveLength(2);
     expect(storeSeenByController[0]).toMatch(/^main \/items\/1 #\d+$/);
     expect(storeSeenByController[1]).toMatch(/^main \/slow\/2 #\d+$/);
+  });
+
+  it("runs the request inside a bound call scope, entered before start, across the controller's awaits; not once unbound", async () => {
+    const publishedBeforeScope: number[] = [];
+    const scope: TracedCallScope<KernelRequestContext> = (context, call) => {
+      publishedBeforeScope.push(requestsSeen.length);
+      return scopeStore.run(`scope ${context.type} ${context.request.path}`, call);
+    };
+    bindCallScope(KERNEL_REQUEST_CHANNEL, scope);
+    try {
+      await fetch(`${served.origin}/items/4`);
+      await fetch(`${served.origin}/slow/5`);
+    } finally {
+      expect(unbindCallScope(KERNEL_REQUEST_CHANNEL, scope)).toBe(true);
+    }
+    await fetch(`${served.origin}/items/6`);
+    expect(scopeSeenByController).toEqual(['scope main /items/4', 'scope main /slow/5', undefined]);
+    // Each request's scope was entered before its start was published; the stores bound to start still run inside it.
+    expect(publishedBeforeScope).toEqual([0, 2]);
+    expect(storeSeenByController[1]).toMatch(/^main \/slow\/5 #\d+$/);
+    expect(unbindCallScope(KERNEL_REQUEST_CHANNEL, scope)).toBe(false);
   });
 
   it("shows the error controller's sub-request inside the main request, and the caught error on the main one", async () => {

@@ -7,5 +7,6 @@
 export { CacheAttributeListener } from './listener/cache-attribute-listener.js';
 export { assertCacheOptions, defineCache, type CacheOptions, type ValidatorFunction } from './options/cache-options.js';
 export { cacheControlValue } from './options/cache-control-value.js';
-export { entityTag, ifNoneMatchMatches } from './validators/entity-tag.js';
-export { isNotModified, type Validators } from './validators/not-modified.js';
+export { entityTag, ifMatchMatches, ifNoneMatchMatches, strongMatch } from './validators/entity-tag.js';
+export { isNotModified, notModifiedResponse, type Validators } from './validators/not-modified.js';
+export { evaluatePreconditions, type PreconditionOutcome } from './validators/preconditions.js';

@@ -39,6 +39,21 @@ export {
   type RequestInit,
   type Scheme,
 } from './http/request.js';
+export { ClientGoneError, ServerShutdownError, type RequestSignalSource } from './http/cancellation.js';
+export {
+  EventStreamResponse,
+  type EventStreamSource,
+  type EventStreamContext,
+  type EventStreamEnding,
+  type EventStreamOptions,
+  type EventStreamOutcome,
+} from './http/event-stream-response.js';
+export {
+  formatRetryHint,
+  formatServerSentEvent,
+  lastEventIdOf,
+  type ServerSentEvent,
+} from './http/server-sent-event.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
@@ -94,6 +109,8 @@ export {
   type ListenerCallContext,
 } from './tracing/tracing-channels.js';
 export type { TracedCallContext } from './tracing/traced-call.js';
+export type { TracedCallScope } from './tracing/call-scopes.js';
+export { bindCallScope, unbindCallScope, type TracedCallContexts, type TracedChannelName } from './tracing/traced-call-scopes.js';
 
 export {
   createStderrLogger,
@@ -112,4 +129,5 @@ export { REDACTED, redactCredentials } from './log/redact-credentials.js';
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
 export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
+export { RequestLogger, requestIdOf } from './log/request-logger.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';

@@ -12,4 +12,6 @@ export { STATUS_TEXTS, statusOf, statusText } from './error/http-error.js';
 export { LEVEL_RANK } from './log/logger.js';
 export { argumentMetadataOf, controllerName } from './controller/controller.js';
 export { decodePath } from './http/decode-path.js';
+export { isAbandonment } from './http/cancellation.js';
 export { andThen, attempt, fromThenable, isThenable } from './internal/maybe-promise.js';
+export { joinBytes } from './internal/join-bytes.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AccessDeniedHttpError,
+  ClientGoneError,
   ControllerResolver,
   defineController,
   EventDispatcher,
@@ -390,6 +391,22 @@ describe('HttpKernel errors', () => {
     // finish_request never ran for the failed filtering
     expect(h.events.filter((e) => e.startsWith('kernel.finish_request'))).toEqual([]);
     expect(h.logger.records.map((r) => r.level)).toEqual(['CRITICAL']);
+  });
+
+  it('logs a request abandoned by its client at INFO, not as a server fault', async () => {
+    const h = harness();
+    const client = new AbortController();
+    const request = Request.fromUrl('http://localhost/', { signal: client.signal });
+    request.attributes.set(
+      '_controller',
+      defineController(['request'], async (r: Request) => {
+        client.abort(new ClientGoneError());
+        throw r.signal.reason;
+      }),
+    );
+    const response = await h.kernel.handle(request);
+    expect(response.status).toBe(500);
+    expect(h.logger.records.map((r) => r.level)).toEqual(['INFO']);
   });
 
   it('answers a plain page with the original status when a kernel.exception listener throws, twice', async () => {

@@ -1,13 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import { logAt, type HttpKernelInterface, type Logger, type Request, type Response } from '@switchboard/http-kernel';
+import {
+  EventStreamResponse,
+  logAt,
+  ServerShutdownError,
+  type HttpKernelInterface,
+  type Logger,
+  type Request,
+  type Response,
+} from '@switchboard/http-kernel';
 import { andThen, attempt, describeError, fromThenable, handleEagerlyWith } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
 import { isHttp2, NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
+import { RequestCancellation } from './request/request-cancellation.js';
 import { discardUnreadBody, hasBodyInTransit } from './request/unread-body.js';
-import type { EndGate, NodeServerResponse } from './response/node-response.js';
+import { isClosed, type EndGate, type NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
 
@@ -38,6 +47,10 @@ export class NodeAdapter {
   #handedToKernel: NodeServerResponse[] = [];
   #sweepAt = MIN_SWEEP;
   #closingConnections = false;
+  /** Requests whose code asked for their signal, until their response closes (shutdown fires them). */
+  readonly #cancellations = new Set<RequestCancellation>();
+  /** Event streams being written, which shutdown ends at once (they never end on their own). */
+  readonly #eventStreams = new Set<RequestCancellation>();
 
   constructor(kernel: HttpKernelInterface, options: NodeAdapterOptions = {}) {
     const resolved = resolveAdapterOptions(options);
@@ -57,8 +70,9 @@ export class NodeAdapter {
   handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
     const http2 = isHttp2(req);
     let request: Request;
+    const cancellation = new RequestCancellation(res, this.#cancellations);
     try {
-      request = this.#factory.create(req);
+      request = this.#factory.create(req, cancellation);
     } catch (error) {
       if (error instanceof InvalidRequestError) {
         // A client mistake, not a server fault: below ERROR, so no client can fill the error log at will.
@@ -81,7 +95,7 @@ export class NodeAdapter {
     void attempt(
       () =>
         andThen(fromThenable(handleEagerlyWith(this.#kernel, request)), (response) =>
-          this.#answer(req, res, request, response, http2, next),
+          this.#answer(req, res, request, response, http2, next, cancellation),
         ),
       (error) => this.#kernelFailed(req, res, request, error, http2),
     );
@@ -94,13 +108,26 @@ export class NodeAdapter {
     response: Response,
     http2: boolean,
     next: (() => void) | undefined,
+    cancellation: RequestCancellation,
   ): void {
     if (next !== undefined && request.attributes.get('_unmatched') === true) {
       this.#terminateWhenDone(res, request, response);
       next();
       return;
     }
+    if (response instanceof EventStreamResponse) this.#trackEventStream(res, cancellation);
     this.#send(req, res, request, response, http2);
+  }
+
+  #trackEventStream(res: NodeServerResponse, cancellation: RequestCancellation): void {
+    this.#eventStreams.add(cancellation);
+    // Taken now: node detaches the socket from the response when it finishes.
+    const socket = 'stream' in res ? null : res.socket;
+    res.once('close', () => {
+      this.#eventStreams.delete(cancellation);
+      // Its headers said keep-alive before shutdown began; the idle connection would hold the server open.
+      if (this.#closingConnections) socket?.end();
+    });
   }
 
   #kernelFailed(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, error: unknown, http2: boolean): void {
@@ -116,10 +143,23 @@ export class NodeAdapter {
   }
 
   /**
-   * Shutdown ran out of time: every request the kernel has not answered yet gets a short 503 now
-   * (one whose streamed body is still going out is cut). Returns how many there were.
+   * Graceful shutdown begins: every event stream being written gets its signal fired with a
+   * `ServerShutdownError`, so it sends its last `retry:` hint and ends now rather than at the
+   * forced close. Returns how many there were.
+   */
+  endEventStreams(): number {
+    const streams = [...this.#eventStreams];
+    for (const cancellation of streams) cancellation.abort(new ServerShutdownError());
+    return streams.length;
+  }
+
+  /**
+   * Shutdown ran out of time: every request still running has its signal fired
+   * (`ServerShutdownError`), and those the kernel has not answered yet get a short 503 now (one whose
+   * streamed body is still going out is cut). Returns how many were answered.
    */
   answerInFlightRequests(): number {
+    for (const cancellation of [...this.#cancellations]) cancellation.abort(new ServerShutdownError());
     const pending = this.#handedToKernel.filter((res) => !res.headersSent);
     this.#handedToKernel = [];
     for (const res of pending) writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res);
@@ -202,12 +242,6 @@ export class NodeAdapter {
       logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
     }
   }
-}
-
-/** The response already ended or its stream was torn down, so 'close' will not come again. */
-function isClosed(res: NodeServerResponse): boolean {
-  if ('stream' in res) return res.stream.closed;
-  return res.closed || res.destroyed;
 }
 
 /** `(req, res)` listener that hands every request to `kernel`. */

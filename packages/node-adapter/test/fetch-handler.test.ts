@@ -4,6 +4,8 @@ import { createFetchHandler } from '../src/index.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('WHATWG fetch handler', () => {
+  /** Steps the `/lazy` body's source has taken. */
+  let lazySteps = 0;
   const { kernel, terminated } = testKernel({
     routes: handlerRoutes({
       '/echo': async (request) =>
@@ -21,6 +23,13 @@ describe('WHATWG fetch handler', () => {
           (async function* () {
             yield 'a';
             yield new Uint8Array([98]);
+          })(),
+        ),
+      '/lazy': () =>
+        new Response(
+          (async function* () {
+            lazySteps++;
+            yield 'opened';
           })(),
         ),
     }),
@@ -51,6 +60,14 @@ describe('WHATWG fetch handler', () => {
     const response = await handler(new Request('http://localhost/stream'));
     expect(await response.text()).toBe('ab');
     await expect.poll(() => terminated.length).toBe(before + 1);
+  });
+
+  it('starts a streamed body only when its reader asks (a body nobody reads opens no file)', async () => {
+    const response = await handler(new Request('http://localhost/lazy'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lazySteps).toBe(0);
+    expect(await response.text()).toBe('opened');
+    expect(lazySteps).toBe(1);
   });
 
   it('answers 413 past the body limit and 404 for no route', async () => {

@@ -93,6 +93,28 @@ describe('createOpenApiDocument', () => {
     });
   });
 
+  it('documents a multipart payload as multipart/form-data, its files as binary strings', async () => {
+    const upload = defineTypedController(
+      [mapPayload('upload', { from: 'multipart', schema: z.object({ note: z.string().optional(), file: z.file() }) })],
+      (form) => new JsonResponse({ size: form.file.size }),
+    );
+    const routes = new RouteCollection().add('upload', '/upload', { methods: 'POST', controller: upload });
+    const uploadDocument = createOpenApiDocument(routes, { info: { title: 'Uploads', version: '1' } });
+    expect(uploadDocument.paths['/upload']?.post?.requestBody).toEqual({
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { note: { type: 'string' }, file: { type: 'string', format: 'binary', contentEncoding: 'binary' } },
+            required: ['file'],
+          },
+        },
+      },
+    });
+    expect(await validateOpenApi(uploadDocument)).toEqual({ valid: true });
+  });
+
   it('moves named schemas into components and points to them', () => {
     expect(document.components.schemas['Note']).toMatchObject({ type: 'object', required: ['id', 'text'], additionalProperties: false });
     expect(operation('/api/notes/{id}', 'get').responses['200']).toMatchObject({

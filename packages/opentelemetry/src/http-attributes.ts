@@ -18,11 +18,17 @@ export const ATTR = {
   requestType: 'switchboard.request.type',
   /** The matched route's name (the route's path is `http.route`). */
   routeName: 'switchboard.route.name',
+  /** The request's id (`RequestIdListener`), so a log line's or a problem document's id finds its trace. */
+  requestId: 'switchboard.request.id',
   /** The controller a sub-request runs (the error controller for an error page). */
   controller: 'switchboard.controller',
   eventName: 'switchboard.event.name',
   listenerName: 'switchboard.listener.name',
   listenerPriority: 'switchboard.listener.priority',
+  /** How many events an event stream sent (on its request's span, which ends with the stream). */
+  eventStreamEventsSent: 'switchboard.event_stream.events_sent',
+  /** How it ended: `completed`, `client-gone`, `shutdown` or `error`. */
+  eventStreamEnding: 'switchboard.event_stream.ending',
 } as const;
 
 /** The methods the conventions name; any other is reported as `_OTHER`, with the original beside it. */

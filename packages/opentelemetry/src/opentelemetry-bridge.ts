@@ -1,7 +1,16 @@
 import type { TracingChannelSubscribers } from 'node:diagnostics_channel';
-import { trace, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
-import { kernelListenerChannel, kernelRequestChannel, type KernelRequestContext, type ListenerCallContext } from '@switchboard/http-kernel';
-import { activeContextStore } from './context-store.js';
+import { context, trace, type Context, type TextMapPropagator, type TracerProvider } from '@opentelemetry/api';
+import {
+  bindCallScope,
+  KERNEL_LISTENER_CHANNEL,
+  KERNEL_REQUEST_CHANNEL,
+  kernelListenerChannel,
+  kernelRequestChannel,
+  unbindCallScope,
+  type KernelRequestContext,
+  type ListenerCallContext,
+  type TracedCallScope,
+} from '@switchboard/http-kernel';
 import { incomingContextPolicy, type IncomingContextOption } from './incoming-context.js';
 import { ListenerSpans } from './listener-spans.js';
 import { RequestSpans } from './request-spans.js';
@@ -36,8 +45,8 @@ export class OpenTelemetryBridge {
   readonly #listeners: ListenerSpans | null;
   readonly #requestSubscriber: TracingChannelSubscribers<KernelRequestContext>;
   readonly #listenerSubscriber: TracingChannelSubscribers<ListenerCallContext>;
-  readonly #requestStore = activeContextStore();
-  readonly #listenerStore = activeContextStore();
+  readonly #requestScope: TracedCallScope<KernelRequestContext>;
+  readonly #listenerScope: TracedCallScope<ListenerCallContext>;
   #enabled = false;
 
   constructor(options: OpenTelemetryBridgeOptions = {}) {
@@ -46,6 +55,8 @@ export class OpenTelemetryBridge {
     this.#listeners = options.listenerSpans === true ? new ListenerSpans(tracer) : null;
     this.#requestSubscriber = endsOf((request) => this.#requests.finish(request));
     this.#listenerSubscriber = endsOf((call) => this.#listeners?.finish(call));
+    this.#requestScope = activeDuring((request) => this.#requests.enter(request));
+    this.#listenerScope = activeDuring((call) => this.#listeners?.enter(call) ?? context.active());
   }
 
   get enabled(): boolean {
@@ -55,11 +66,10 @@ export class OpenTelemetryBridge {
   enable(): this {
     if (this.#enabled) return this;
     this.#enabled = true;
-    kernelRequestChannel.start.bindStore(this.#requestStore, (request) => this.#requests.enter(request));
+    bindCallScope(KERNEL_REQUEST_CHANNEL, this.#requestScope);
     kernelRequestChannel.subscribe(this.#requestSubscriber);
-    const listeners = this.#listeners;
-    if (listeners !== null) {
-      kernelListenerChannel.start.bindStore(this.#listenerStore, (call) => listeners.enter(call));
+    if (this.#listeners !== null) {
+      bindCallScope(KERNEL_LISTENER_CHANNEL, this.#listenerScope);
       kernelListenerChannel.subscribe(this.#listenerSubscriber);
     }
     return this;
@@ -69,13 +79,22 @@ export class OpenTelemetryBridge {
   disable(): void {
     if (!this.#enabled) return;
     this.#enabled = false;
-    kernelRequestChannel.start.unbindStore(this.#requestStore);
+    unbindCallScope(KERNEL_REQUEST_CHANNEL, this.#requestScope);
     kernelRequestChannel.unsubscribe(this.#requestSubscriber);
     if (this.#listeners !== null) {
-      kernelListenerChannel.start.unbindStore(this.#listenerStore);
+      unbindCallScope(KERNEL_LISTENER_CHANNEL, this.#listenerScope);
       kernelListenerChannel.unsubscribe(this.#listenerSubscriber);
     }
   }
+}
+
+/**
+ * A call scope that runs each traced call with the context `enter` makes for it (its span set) as
+ * the active OpenTelemetry context, through whichever context manager the application's SDK
+ * registered, for the whole call and whatever it awaits.
+ */
+function activeDuring<C>(enter: (traced: C) => Context): TracedCallScope<C> {
+  return (traced, call) => context.with(enter(traced), call);
 }
 
 /** A subscriber that calls `finish` when a traced call is over: at `end`, or at `asyncEnd` when it went on. */

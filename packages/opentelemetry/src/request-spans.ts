@@ -10,7 +10,7 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import type { HeaderBag, KernelRequestContext, Request } from '@switchboard/http-kernel';
+import { EventStreamResponse, type HeaderBag, type KernelRequestContext, type Request } from '@switchboard/http-kernel';
 import { controllerName } from '@switchboard/http-kernel/internal';
 import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
 
@@ -23,8 +23,8 @@ const headerGetter: TextMapGetter<HeaderBag> = {
 /**
  * A span per kernel request: SERVER for a main request (parented on the incoming `traceparent`
  * when there is one and `continuesIncoming` accepts the request), INTERNAL for a sub-request (under whatever span is active: the main
- * request's, or the listener's that made the sub-request). Started by the `start` channel's store
- * transform, so that the span is the active one for the whole request; ended at `end`, or at
+ * request's, or the listener's that made the sub-request). Started by the bridge's call scope on
+ * the request channel, which runs the request with the span active; ended at `end`, or at
  * `asyncEnd` when the request went on past `end`.
  */
 export class RequestSpans {
@@ -36,7 +36,7 @@ export class RequestSpans {
     private readonly continuesIncoming: (request: Request) => boolean,
   ) {}
 
-  /** The context the request runs in: its span set on its parent's. Never throws (the channel would report it as uncaught). */
+  /** The context the request runs in: its span set on its parent's. Never throws (the kernel would take it for the request's own error). */
   enter(request: KernelRequestContext): Context {
     const active = context.active();
     try {
@@ -48,21 +48,27 @@ export class RequestSpans {
     }
   }
 
-  /** The request is over: its response's status, route and outcome go on its span, which ends. */
+  /** The request is over: its response's status, route, request id and outcome go on its span, which ends. */
   finish(request: KernelRequestContext): void {
     const span = this.#spans.get(request);
     if (span === undefined) return;
     this.#spans.delete(request);
     const status = request.result?.status;
     if (status !== undefined) span.setAttribute(ATTR.httpResponseStatusCode, status);
-    if (request.type === 'main') this.#route(span, request);
+    if (request.type === 'main') {
+      this.#route(span, request);
+      const requestId = request.request.attributes.get('_request_id');
+      if (requestId !== undefined) span.setAttribute(ATTR.requestId, requestId);
+    }
     if (request.error !== undefined) {
       failed(span, request.error, errorType(request.error));
     } else if (status !== undefined && status >= 500 && request.type === 'main') {
       // A 5xx is an error of the server span; a 4xx is the client's, and leaves it unset.
       failed(span, request.exception, request.exception === undefined ? String(status) : errorType(request.exception));
     }
-    span.end();
+    const result = request.result;
+    if (result instanceof EventStreamResponse) endWithStream(span, result);
+    else span.end();
   }
 
   #serverSpan(request: KernelRequestContext, active: Context): { span: Span; parent: Context } {
@@ -95,6 +101,16 @@ export class RequestSpans {
     if (name !== null) span.setAttribute(ATTR.routeName, name);
     span.updateName(`${spanMethod(request.request.method)} ${path}`);
   }
+}
+
+/** An event stream's span lasts as long as the stream, and says how many events it sent and how it ended. */
+function endWithStream(span: Span, response: EventStreamResponse): void {
+  void response.finished.then((outcome) => {
+    span.setAttribute(ATTR.eventStreamEventsSent, outcome.eventsSent);
+    span.setAttribute(ATTR.eventStreamEnding, outcome.ending);
+    if (outcome.ending === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: 'The event source failed.' });
+    span.end();
+  });
 }
 
 /** Error status, `error.type`, and the exception as a span event when there is one. */

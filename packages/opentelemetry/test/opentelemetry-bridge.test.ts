@@ -8,15 +8,16 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { OPENTELEMETRY_BRIDGE_UNSUPPORTED } from '../../../test/support/node-lines.js';
 import {
   AccessDeniedHttpError,
   defineController,
   EventDispatcher,
+  EventStreamResponse,
   HttpKernel,
   JsonResponse,
   MemoryLogger,
   type KernelEventMap,
+  type Request,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
@@ -55,10 +56,30 @@ function appKernel(): HttpKernel {
         return new JsonResponse({ id });
       }),
     })
+    .add('events', '/events', {
+      methods: ['GET'],
+      controller: defineController(
+        ['request'],
+        (request: Request) =>
+          new EventStreamResponse(request, async function* () {
+            yield { data: 'one' };
+            await nextTurn();
+            yield { data: 'two' };
+          }),
+      ),
+    })
     .add('boom', '/boom', {
       methods: ['GET'],
       controller: defineController([], () => {
         throw new TypeError('The controller broke.');
+      }),
+    })
+    .add('identified', '/identified', {
+      methods: ['GET'],
+      // What RequestIdListener (@switchboard/operations) sets on every request.
+      controller: defineController(['request'], (request: Request) => {
+        request.attributes.set('_request_id', 'id-for-the-trace');
+        return new JsonResponse({ ok: true });
       }),
     })
     .add('denied', '/denied', {
@@ -119,7 +140,7 @@ const serverSpan = (spans: ReadableSpan[]): ReadableSpan => {
 const isChildOf = (child: ReadableSpan, parent: ReadableSpan): boolean =>
   child.spanContext().traceId === parent.spanContext().traceId && child.parentSpanContext?.spanId === parent.spanContext().spanId;
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main request', () => {
+describe('the server span of a main request', () => {
   it('follows the HTTP semantic conventions, named after the matched route', async () => {
     enableBridge();
     const { status, spans } = await get('/items/7', { 'user-agent': 'bridge-test' });
@@ -143,6 +164,25 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main req
     });
     expect(server.status.code).toBe(SpanStatusCode.UNSET);
     expect(server.parentSpanContext).toBeUndefined();
+  });
+
+  it('records the request id, so an id quoted by a client finds its trace', async () => {
+    enableBridge();
+    const { spans } = await get('/identified');
+    expect(serverSpan(spans).attributes['switchboard.request.id']).toBe('id-for-the-trace');
+    exporter.reset();
+    expect(serverSpan((await get('/items/1')).spans).attributes).not.toHaveProperty('switchboard.request.id');
+  });
+
+  it('lasts as long as an event stream, and says how many events it sent and how it ended', async () => {
+    enableBridge();
+    const { status, spans } = await get('/events');
+    expect(status).toBe(200);
+    expect(serverSpan(spans).attributes).toMatchObject({
+      'http.route': '/events',
+      'switchboard.event_stream.events_sent': 2,
+      'switchboard.event_stream.ending': 'completed',
+    });
   });
 
   it("is the active span in the controller: the application's spans nest under it, also after an await", async () => {
@@ -220,7 +260,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('the server span of a main req
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('listener spans', () => {
+describe('listener spans', () => {
   it('are off by default', async () => {
     enableBridge();
     const { spans } = await get('/items/1');
@@ -256,7 +296,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('listener spans', () => {
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('enable and disable', () => {
+describe('enable and disable', () => {
   it('makes no span once disabled', async () => {
     const bridge = enableBridge(true);
     expect(bridge.enabled).toBe(true);
@@ -269,7 +309,7 @@ describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('enable and disable', () => {
   });
 });
 
-describe.skipIf(OPENTELEMETRY_BRIDGE_UNSUPPORTED)('incoming trace context and baggage', () => {
+describe('incoming trace context and baggage', () => {
   const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
   const PARENT = '00f067aa0ba902b7';
   const INCOMING = { traceparent: `00-${TRACE}-${PARENT}-01`, baggage: 'user.role=admin' };

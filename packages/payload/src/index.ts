@@ -1,6 +1,6 @@
 /**
- * @switchboard/payload — controller arguments mapped from the JSON body, the query string or a
- * form body and validated by any Standard Schema v1 library (zod, valibot, arktype…), typed from
+ * @switchboard/payload — controller arguments mapped from the JSON body, the query string, a
+ * form body or a multipart upload and validated by any Standard Schema v1 library (zod, valibot, arktype…), typed from
  * the schema. Failures go through the normal error flow: 400, 413, 415, or 422 with `violations`.
  * @module
  */
@@ -11,3 +11,4 @@ export { defineTypedController, type ArgumentTypes } from './argument/define-typ
 export { PendingPayload } from './resolver/pending-payload.js';
 export { DEFAULT_MAX_FIELDS, RequestPayloadValueResolver, type RequestPayloadOptions } from './resolver/request-payload-value-resolver.js';
 export type { Violation } from './validation/violation.js';
+export type { MultipartOptions } from './multipart/multipart-uploads.js';

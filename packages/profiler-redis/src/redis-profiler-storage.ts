@@ -138,6 +138,15 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return available && this.status.available;
   }
 
+  /**
+   * Resolves once Redis answers `PING`; rejects at once while disconnected, and after
+   * `commandTimeoutMs` when it does not answer (a readiness check).
+   */
+  async ping(): Promise<void> {
+    if (this.#closed) throw new Error(`The connection to Redis at ${this.#location} is closed.`);
+    await this.#client.ping();
+  }
+
   /** Stored profiles, as of the last write, plus those waiting. */
   get size(): number {
     let waiting = 0;

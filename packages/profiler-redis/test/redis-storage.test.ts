@@ -60,6 +60,13 @@ async function keysUnder(prefix: string): Promise<string[]> {
 }
 
 describe('RedisProfilerStorage on a real redis-server', () => {
+  it('ping resolves while Redis answers and rejects once the storage is closed (a readiness check)', async () => {
+    const [storage] = await storagePair();
+    await expect(storage.ping()).resolves.toBeUndefined();
+    await storage.close();
+    await expect(storage.ping()).rejects.toThrow('is closed');
+  });
+
   it('a profile written by one process is read by another', async () => {
     const [writer, reader] = await storagePair();
     await writer.write(profile(1));

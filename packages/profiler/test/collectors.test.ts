@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineController, Request, Response, type Logger } from '@switchboard/http-kernel';
+import { defineController, EventStreamResponse, Request, Response, type Logger } from '@switchboard/http-kernel';
 import type { EventsData, LoggerData, RequestData, SecurityData, TimeData, RouterData, MemoryData } from '../src/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
@@ -47,6 +47,27 @@ describe('collectors', () => {
       '-128 ErrorListener.removeCspHeader',
       '-255 DisallowRobotsIndexingListener.onKernelResponse',
     ]);
+  });
+
+  it('request: an event stream records the events it sent and how it ended', async () => {
+    const app = profiledKernel({
+      '/events': defineController(
+        ['request'],
+        (request: Request) =>
+          new EventStreamResponse(request, async function* () {
+            yield { data: 'one' };
+            yield { data: 'two' };
+            yield { data: 'three' };
+          }),
+      ),
+    });
+    const request = Request.fromUrl('http://localhost/events');
+    const response = await app.kernel.handle(request);
+    // As an adapter does: the body goes out, then kernel.terminate runs.
+    for await (const _chunk of response.body as AsyncIterable<string>);
+    await app.kernel.terminate(request, response);
+    const profile = (await app.profiler.loadProfile(response.headers.get('x-debug-token')!))!;
+    expect(profile.getCollector<RequestData>('request')!.eventStream).toEqual({ eventsSent: 3, ending: 'completed' });
   });
 
   it('events: listeners skipped because propagation stopped are listed as not called', async () => {

@@ -209,6 +209,16 @@ describe('RouterListener in the kernel', () => {
       expect(quiet.thrownBy).toBe('RouterListener.onKernelRequest');
       expect(String(quiet.stack)).toBe(`${quiet.name}: ${quiet.message}`);
       const full = await routingError(true, method, path);
+      // The same error either way but for the stack: class, own properties in order, message, cause.
+      for (const [without, withStack] of [
+        [quiet, full],
+        [quiet.cause, full.cause],
+      ] as const) {
+        expect(Object.getPrototypeOf(without)).toBe(Object.getPrototypeOf(withStack));
+        expect(Object.getOwnPropertyNames(without).sort()).toEqual(Object.getOwnPropertyNames(withStack).sort());
+        expect(Object.entries(without as object)).toEqual(Object.entries(withStack as object));
+        expect((without as Error).message).toBe((withStack as Error).message);
+      }
       expect(frames(full).length).toBeGreaterThan(1);
       expect(frames(full)[0]).toContain('router-listener');
       expect(frames(full.cause).length).toBeGreaterThan(1);

@@ -8,6 +8,26 @@ export const MIGRATIONS: readonly string[] = [
      quantity integer NOT NULL CHECK (quantity >= 0),
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
+  // Every item write leaves a change (the event stream's ids) and a notification, whoever wrote it;
+  // the newest 1,000 changes are kept for clients that reconnect.
+  `CREATE TABLE item_changes (
+     id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     kind text NOT NULL CHECK (kind IN ('created', 'deleted')),
+     item jsonb NOT NULL
+   );
+   CREATE FUNCTION record_item_change() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE change_id integer;
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       INSERT INTO item_changes (kind, item) VALUES ('created', to_jsonb(NEW)) RETURNING id INTO change_id;
+     ELSE
+       INSERT INTO item_changes (kind, item) VALUES ('deleted', to_jsonb(OLD)) RETURNING id INTO change_id;
+     END IF;
+     DELETE FROM item_changes WHERE id <= change_id - 1000;
+     PERFORM pg_notify('item_changes', change_id::text);
+     RETURN NULL;
+   END $$;
+   CREATE TRIGGER items_changed AFTER INSERT OR DELETE ON items FOR EACH ROW EXECUTE FUNCTION record_item_change()`,
 ];
 
 /** Held (per transaction) while the schema is checked or changed: hosts starting together migrate one at a time. */

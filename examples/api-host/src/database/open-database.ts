@@ -13,6 +13,11 @@ export interface Database {
   /** `postgres` (from `DATABASE_URL`) or `pglite` (embedded). */
   readonly kind: 'postgres' | 'pglite';
   readonly connection: DatabaseConnection;
+  /**
+   * Calls `onNotification` with the payload of each `NOTIFY` on `channel` (a plain identifier), from
+   * any process using the database; resolves to what stops listening.
+   */
+  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -51,7 +56,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
         new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs }),
     });
     await migrate(connection);
-    return { kind: 'postgres', connection, close: () => connection.close() };
+    return {
+      kind: 'postgres',
+      connection,
+      listen: (channel, onNotification) => listenOnServer(url, channel, onNotification),
+      close: () => connection.close(),
+    };
   }
 
   const dataDir = options.pgliteDataDir ?? IN_MEMORY;
@@ -63,13 +73,15 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
   }
   try {
     const { PGlite } = await import('@electric-sql/pglite');
-    const connection = new PgliteConnection({ name: 'default', db: await PGlite.create(dataDir), timeoutMs });
+    const db = await PGlite.create(dataDir);
+    const connection = new PgliteConnection({ name: 'default', db, timeoutMs });
     // A first start has just created the cluster's files.
     if (dataDir !== IN_MEMORY) secureDataDirectory(dataDir);
     await migrate(connection);
     return {
       kind: 'pglite',
       connection,
+      listen: (channel, onNotification) => db.listen(plainIdentifier(channel), onNotification),
       async close() {
         await connection.end();
         unlock();
@@ -79,4 +91,51 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     unlock();
     throw error;
   }
+}
+
+/** How long a lost listening session waits before it connects again. */
+const RELISTEN_DELAY_MS = 500;
+
+/**
+ * A session of its own that only listens: pooled connections come and go, a LISTEN must stay.
+ * Servers and poolers end idle sessions (`idle_session_timeout`, pgbouncer), and a listening
+ * session is always idle: when it ends, a new one listens again, then `onNotification` runs once
+ * so the listener reads from its table what was written while nobody listened.
+ */
+async function listenOnServer(url: string, channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>> {
+  let session: pg.Client | null = null;
+  let stopped = false;
+  let relisten: NodeJS.Timeout | undefined;
+  const scheduleRelisten = (): void => {
+    if (stopped || relisten !== undefined) return;
+    relisten = setTimeout(() => {
+      relisten = undefined;
+      connect().then(
+        () => onNotification(''),
+        () => scheduleRelisten(),
+      );
+    }, RELISTEN_DELAY_MS).unref();
+  };
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => undefined);
+    client.on('end', scheduleRelisten);
+    client.on('notification', (message) => {
+      if (message.channel === channel) onNotification(message.payload ?? '');
+    });
+    await client.connect();
+    await client.query(`LISTEN ${plainIdentifier(channel)}`);
+    session = client;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(relisten);
+    await session?.end();
+  };
+}
+
+function plainIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new RangeError(`Not a plain channel name: ${name}`);
+  return name;
 }

@@ -1,5 +1,5 @@
 import { compileOriginRules, CorsListener, LOOPBACK_ORIGIN } from '@switchboard/cors';
-import type { EventDispatcher, KernelEventMap } from '@switchboard/http-kernel';
+import type { Wiring } from './wiring.js';
 
 /** The origins the CORS step lets in (its default); the login's same-origin check trusts them too. */
 const CORS_ORIGINS = [LOOPBACK_ORIGIN];
@@ -10,13 +10,15 @@ export const isCorsOrigin = compileOriginRules(CORS_ORIGINS);
  * with an optional port, anchored, and the usual methods (both package defaults); browsers may send
  * JSON with a bearer token and read the Location of a created item and the profiler headers.
  */
-export function wireCors(host: { dispatcher: EventDispatcher<KernelEventMap> }): void {
-  host.dispatcher.addSubscriber(
-    new CorsListener({
-      allowOrigins: CORS_ORIGINS,
-      allowHeaders: ['content-type', 'authorization', 'x-requested-with'],
-      exposeHeaders: ['location', 'x-debug-token', 'x-debug-token-link'],
-      maxAge: 3600,
-    }),
-  );
+export function wireCors(): Wiring {
+  return {
+    subscribers: [
+      new CorsListener({
+        allowOrigins: CORS_ORIGINS,
+        allowHeaders: ['content-type', 'authorization', 'x-requested-with'],
+        exposeHeaders: ['location', 'x-debug-token', 'x-debug-token-link'],
+        maxAge: 3600,
+      }),
+    ],
+  };
 }

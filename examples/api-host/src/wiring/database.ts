@@ -1,18 +1,8 @@
 import { IdleConnectionListener } from '@switchboard/database';
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import { resolve } from 'node:path';
 import { ConfigError, HOST_ROOT } from '../config.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS, IN_MEMORY, openDatabase, type Database } from '../database/open-database.js';
-
-/** What this wiring needs from the app (the `App` of `app.ts` fits). */
-export interface DatabaseHost {
-  dispatcher: EventDispatcher<KernelEventMap>;
-  logger?: Logger;
-  /** Where `DATABASE_URL`, `PGLITE_DATA_DIR`, `DATABASE_IDLE_TTL` and `DATABASE_TIMEOUT` are read. */
-  config?: { env: NodeJS.ProcessEnv };
-  /** The database is closed there when the host stops. */
-  onShutdown?(cleanup: () => Promise<void>): void;
-}
+import type { HostContext, Wiring } from './wiring.js';
 
 export interface DatabaseConfig {
   /** A PostgreSQL URL (env `DATABASE_URL`); unset or empty → embedded PGlite. */
@@ -49,21 +39,26 @@ export function databaseConfigFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
 
 export const DEFAULT_PGLITE_DATA_DIR = resolve(HOST_ROOT, 'var/pglite');
 
+export interface WiredDatabase extends Wiring {
+  /** Open and migrated; closed when the app shuts down. */
+  readonly database: Database;
+}
+
 /**
  * The database-connection step: opens the database (migrating the schema) and registers its
  * connection with the idle-connection listener (kernel.request 192). The database is closed on
- * the host's shutdown.
+ * the host's shutdown. `config` defaults to what the environment says (`databaseConfigFromEnv`).
  */
 export async function wireDatabase(
-  host: DatabaseHost,
-  config: DatabaseConfig = databaseConfigFromEnv(host.config?.env ?? process.env),
-): Promise<Database> {
-  const logger = host.logger === undefined ? {} : { logger: host.logger };
+  host: Pick<HostContext, 'env' | 'logger'>,
+  config: DatabaseConfig = databaseConfigFromEnv(host.env),
+): Promise<WiredDatabase> {
+  const { logger } = host;
   const embedded = config.url === undefined || config.url === '';
   const dataDir = config.pgliteDataDir ?? IN_MEMORY;
   if (embedded) {
     // The first start creates the database (several seconds): say so before the wait.
-    host.logger?.info(
+    logger.info(
       { dataDir },
       dataDir === IN_MEMORY
         ? 'Database: starting embedded PGlite in memory (items are lost when the host stops)…'
@@ -71,10 +66,12 @@ export async function wireDatabase(
     );
   }
   const timeoutMs = config.timeoutSeconds === undefined ? DEFAULT_DATABASE_TIMEOUT_MS : config.timeoutSeconds * 1000;
-  const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, timeoutMs, ...logger });
+  const database = await openDatabase({ url: config.url, pgliteDataDir: dataDir, timeoutMs, logger });
   const ttl = config.idleConnectionTtlSeconds ?? IdleConnectionListener.DEFAULT_TTL_SECONDS;
-  host.dispatcher.addSubscriber(new IdleConnectionListener(logger).register(database.connection, ttl));
-  host.onShutdown?.(() => database.close());
-  host.logger?.info({ database: database.kind }, embedded ? 'Database: embedded PGlite ready.' : 'Database: PostgreSQL from DATABASE_URL.');
-  return database;
+  logger.info({ database: database.kind }, embedded ? 'Database: embedded PGlite ready.' : 'Database: PostgreSQL from DATABASE_URL.');
+  return {
+    database,
+    subscribers: [new IdleConnectionListener({ logger }).register(database.connection, ttl)],
+    onShutdown: () => database.close(),
+  };
 }

@@ -1,6 +1,6 @@
 import { defineRateLimit } from '@switchboard/rate-limit';
 import { defineResponses } from '@switchboard/openapi';
-import type { RouteOptions } from '@switchboard/router';
+import { RouteCollection } from '@switchboard/router';
 import { IS_AUTHENTICATED, PUBLIC_ACCESS } from '@switchboard/security';
 import { z } from 'zod';
 import type { Database } from '../database/open-database.js';
@@ -8,25 +8,13 @@ import { itemCache } from '../items/item-cache.js';
 import { itemControllers } from '../items/item-controllers.js';
 import { ItemRepository } from '../items/item-repository.js';
 import { ItemSchema } from '../items/item-schema.js';
-
-/** What this wiring needs from the app: somewhere to add routes. */
-export interface ItemsHost {
-  routes: { add(name: string, path: string, options: RouteOptions): unknown };
-}
+import type { Wiring } from './wiring.js';
 
 const LOCATION = { description: 'The new item’s URL.', required: true } as const;
 
 /** Ids are positive 32-bit integers: anything else is no route (404), never a database error. */
 const ITEM_ID = '[1-9][0-9]{0,8}';
 
-/**
- * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
- * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
- * authorization step from the `_is_granted` route default. The new item is mapped and validated by
- * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`), item writes
- * their rate limit per user (`_rate_limit`). Each route declares its answers (`_responses`): they
- * are documented, and undeclared members are dropped.
- */
 /** Item writes per user: bursts of 60, then one a second (`RouteRateLimitListener`, keyed by the authenticated user). */
 export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
   policy: 'token_bucket',
@@ -36,10 +24,18 @@ export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
   id: 'item_writes',
 });
 
-export function wireItems(host: ItemsHost, database: Database): void {
+/**
+ * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
+ * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
+ * authorization step from the `_is_granted` route default. The new item is mapped and validated by
+ * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`), item writes
+ * their rate limit per user (`_rate_limit`). Each route declares its answers (`_responses`): they
+ * are documented, and undeclared members are dropped.
+ */
+export function wireItems(database: Database): Wiring {
   const repository = new ItemRepository(database.connection);
   const controllers = itemControllers(repository);
-  const { routes } = host;
+  const routes = new RouteCollection();
   routes.add('items_list', '/api/items', {
     methods: 'GET',
     controller: controllers.list,
@@ -66,4 +62,5 @@ export function wireItems(host: ItemsHost, database: Database): void {
     requirements: { id: ITEM_ID },
     defaults: { _is_granted: 'ROLE_ADMIN', _responses: defineResponses({ 204: { description: 'Deleted.' } }) },
   });
+  return { routes };
 }

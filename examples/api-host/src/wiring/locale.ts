@@ -1,6 +1,7 @@
-import { LocaleListener, type EventDispatcher, type KernelEventMap } from '@switchboard/http-kernel';
+import { LocaleListener } from '@switchboard/http-kernel';
+import type { Wiring } from './wiring.js';
 
 /** The locale step: English by default, French and German negotiated from `Accept-Language` or taken from a route's `_locale`. */
-export function wireLocale(host: { dispatcher: EventDispatcher<KernelEventMap> }): void {
-  host.dispatcher.addSubscriber(new LocaleListener({ defaultLocale: 'en', enabledLocales: ['en', 'fr', 'de'] }));
+export function wireLocale(): Wiring {
+  return { subscribers: [new LocaleListener({ defaultLocale: 'en', enabledLocales: ['en', 'fr', 'de'] })] };
 }

@@ -1,17 +1,10 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { ServerTimingListener, type EventDispatcher, type KernelEventMap } from '@switchboard/http-kernel';
+import { ServerTimingListener } from '@switchboard/http-kernel';
 import { OpenTelemetryBridge } from '@switchboard/opentelemetry';
 import { DEBUG_TOKEN_HEADER } from '@switchboard/profiler';
-
-/** What the observability wiring needs from the app. */
-export interface ObservabilityHost {
-  dispatcher: EventDispatcher<KernelEventMap>;
-  debug: boolean;
-  config: { env: NodeJS.ProcessEnv };
-  onShutdown(cleanup: () => void | Promise<void>): void;
-}
+import type { HostContext, Wiring } from './wiring.js';
 
 /** The service name spans are reported under when `OTEL_SERVICE_NAME` names none. */
 export const DEFAULT_SERVICE_NAME = 'switchboard-api-host';
@@ -26,12 +19,15 @@ export const DEFAULT_SERVICE_NAME = 'switchboard-api-host';
  * by the standard `OTEL_*` variables, and the bridge's spans; `OTEL_SWITCHBOARD_LISTENER_SPANS=1`
  * adds a span per listener call. Spans still queued are sent at shutdown.
  */
-export function wireObservability(host: ObservabilityHost): OpenTelemetryBridge | null {
-  const env = host.config.env;
-  if (host.debug) host.dispatcher.addSubscriber(new ServerTimingListener({ tokenHeader: DEBUG_TOKEN_HEADER }));
-  else if (isOn(env['SERVER_TIMING'])) host.dispatcher.addSubscriber(new ServerTimingListener());
+export function wireObservability(host: HostContext): Wiring {
+  const env = host.env;
+  const subscribers = host.debug
+    ? [new ServerTimingListener({ tokenHeader: DEBUG_TOKEN_HEADER })]
+    : isOn(env['SERVER_TIMING'])
+      ? [new ServerTimingListener()]
+      : [];
 
-  if (!isSet(env['OTEL_EXPORTER_OTLP_ENDPOINT']) && !isSet(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])) return null;
+  if (!isSet(env['OTEL_EXPORTER_OTLP_ENDPOINT']) && !isSet(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])) return { subscribers };
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
       'service.name': isSet(env['OTEL_SERVICE_NAME']) ? env['OTEL_SERVICE_NAME']!.trim() : DEFAULT_SERVICE_NAME,
@@ -44,11 +40,13 @@ export function wireObservability(host: ObservabilityHost): OpenTelemetryBridge 
     tracerProvider: provider,
     listenerSpans: isOn(env['OTEL_SWITCHBOARD_LISTENER_SPANS']),
   }).enable();
-  host.onShutdown(async () => {
-    bridge.disable();
-    await provider.shutdown();
-  });
-  return bridge;
+  return {
+    subscribers,
+    onShutdown: async () => {
+      bridge.disable();
+      await provider.shutdown();
+    },
+  };
 }
 
 function isSet(value: string | undefined): boolean {

@@ -1,4 +1,3 @@
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import {
   createOpenApiDocument,
   openApiRoute,
@@ -6,16 +5,8 @@ import {
   type OpenApiDocument,
   type OpenApiOptions,
 } from '@switchboard/openapi';
-import type { RouteCollection } from '@switchboard/router';
 import type { FirewallMap } from '@switchboard/security';
-
-/** What the OpenAPI wiring needs from the app. */
-export interface OpenApiHost {
-  dispatcher: EventDispatcher<KernelEventMap>;
-  routes: RouteCollection;
-  debug: boolean;
-  logger?: Logger;
-}
+import type { HostContext, Wiring } from './wiring.js';
 
 /** Where the document is served. */
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -32,18 +23,22 @@ export function openApiOptions(firewalls: FirewallMap): OpenApiOptions {
   };
 }
 
+export interface WiredOpenApi extends Wiring {
+  /** Builds the document from the app's routes, for the `openapi` command (`openapi-source.ts`). */
+  document(): OpenApiDocument;
+}
+
 /**
  * The API's OpenAPI document, served at `GET /api/openapi.json` (public, cacheable, in both
- * modes) from the routes every wiring added, and the response-schema listener (kernel.response
- * 16): JSON answers keep only what their route's `_responses` declares; in debug mode an answer
- * that does not match is logged at WARNING and recorded in its profile. Returns a function that
- * builds the document, for the `openapi` command (`openapi-source.ts`).
+ * modes) from every route of the app, and the response-schema listener (kernel.response 16):
+ * JSON answers keep only what their route's `_responses` declares; in debug mode an answer that
+ * does not match is logged at WARNING and recorded in its profile.
  */
-export function wireOpenApi(host: OpenApiHost, firewalls: FirewallMap): () => OpenApiDocument {
+export function wireOpenApi(host: HostContext, firewalls: FirewallMap): WiredOpenApi {
   const options = openApiOptions(firewalls);
-  host.routes.add(openApiRoute({ routes: host.routes, path: OPENAPI_PATH, name: 'api_openapi', ...options }));
-  host.dispatcher.addSubscriber(
-    new ResponseSchemaListener({ debug: host.debug, ...(host.logger === undefined ? {} : { logger: host.logger }) }),
-  );
-  return () => createOpenApiDocument(host.routes, options);
+  return {
+    routes: [openApiRoute({ routes: host.routes, path: OPENAPI_PATH, name: 'api_openapi', ...options })],
+    subscribers: [new ResponseSchemaListener({ debug: host.debug, logger: host.logger })],
+    document: () => createOpenApiDocument(host.routes, options),
+  };
 }

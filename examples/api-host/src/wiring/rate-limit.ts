@@ -1,4 +1,3 @@
-import type { EventDispatcher, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import {
   ClientRateLimitListener,
   MemoryStore,
@@ -11,15 +10,8 @@ import {
 import { RedisStore } from '@switchboard/rate-limit/redis';
 import { currentUser, LoginThrottle } from '@switchboard/security';
 import { ConfigError } from '../config.js';
-
-/** What this wiring needs from the app. */
-export interface RateLimitHost {
-  dispatcher: EventDispatcher<KernelEventMap>;
-  logger: Logger;
-  profilerPath: string | null;
-  config?: { env: NodeJS.ProcessEnv };
-  onShutdown(cleanup: () => void | Promise<void>): void;
-}
+import { PROFILER_PATH } from './profiler.js';
+import type { HostContext, Wiring } from './wiring.js';
 
 /** One limit as the environment writes it: `[policy:]<limit>/<interval>`, e.g. `300/60s`, `token_bucket:20/1s`. */
 export interface LimitSetting {
@@ -63,7 +55,7 @@ export function parseLimit(name: string, text: string): LimitSetting | null {
   return { policy, limit: Number(match[2]), interval: Number(match[3]) * UNITS[match[4]!]! };
 }
 
-export interface WiredRateLimit {
+export interface WiredRateLimit extends Wiring {
   /** Login throttling for `POST /api/token`, or `null` with `LOGIN_THROTTLING=off`. */
   loginThrottle: LoginThrottle | null;
 }
@@ -77,29 +69,33 @@ export interface WiredRateLimit {
  * Counts are kept in Redis when a URL is set (every worker of a cluster shares them; the cluster
  * refuses to start without one, see `workersFromEnv`), in this process's memory otherwise.
  */
-export function wireRateLimit(host: RateLimitHost): WiredRateLimit {
-  const settings = rateLimitSettingsFromEnv(host.config?.env ?? process.env);
+export function wireRateLimit(host: HostContext): WiredRateLimit {
+  const settings = rateLimitSettingsFromEnv(host.env);
   const store = storeOf(host, settings.redisUrl);
-  if (settings.client !== null) {
-    const limiter = new RateLimiter({ id: 'client', ...settings.client, store });
-    const exemptPaths = host.profilerPath === null ? [] : [host.profilerPath];
-    host.dispatcher.addSubscriber(new ClientRateLimitListener({ limiter, exemptPaths }));
-  }
-  host.dispatcher.addSubscriber(new RouteRateLimitListener({ store, userOf: (request) => currentUser(request)?.identifier ?? null }));
-  return { loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ...settings.login }) };
+  const clientLimit =
+    settings.client === null
+      ? []
+      : [
+          new ClientRateLimitListener({
+            limiter: new RateLimiter({ id: 'client', ...settings.client, store }),
+            exemptPaths: host.debug ? [PROFILER_PATH] : [],
+          }),
+        ];
+  return {
+    subscribers: [...clientLimit, new RouteRateLimitListener({ store, userOf: (request) => currentUser(request)?.identifier ?? null })],
+    loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ...settings.login }),
+    ...(store instanceof RedisStore ? { onShutdown: () => store.close() } : {}),
+  };
 }
 
-function storeOf(host: RateLimitHost, redisUrl: string | null): RateLimitStore {
+function storeOf(host: HostContext, redisUrl: string | null): RateLimitStore {
   if (redisUrl === null) return new MemoryStore();
-  let store: RedisStore;
   try {
-    store = new RedisStore({ url: redisUrl, logger: host.logger });
+    return new RedisStore({ url: redisUrl, logger: host.logger });
   } catch {
     // The URL itself stays out of the message: it may hold a password.
     throw new ConfigError('REDIS_URL (or PROFILER_REDIS_URL) must be a URL such as redis://127.0.0.1:6379.');
   }
-  host.onShutdown(() => store.close());
-  return store;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

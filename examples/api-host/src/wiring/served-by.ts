@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import type { EventDispatcher, EventSubscriber, KernelEventMap, ResponseEvent, SubscribedEvents } from '@switchboard/http-kernel';
+import type { EventSubscriber, KernelEventMap, ResponseEvent, SubscribedEvents } from '@switchboard/http-kernel';
+import type { HostContext, Wiring } from './wiring.js';
 
 export const SERVED_BY_HEADER = 'x-served-by';
 
@@ -25,8 +26,8 @@ export class ServedByListener implements EventSubscriber<KernelEventMap> {
 }
 
 /** In debug mode, in a cluster worker only: production responses do not describe the deployment. */
-export function wireServedBy(host: { dispatcher: EventDispatcher<KernelEventMap>; debug: boolean }): void {
+export function wireServedBy(host: HostContext): Wiring {
   const worker = cluster.worker;
-  if (!host.debug || worker === undefined) return;
-  host.dispatcher.addSubscriber(new ServedByListener(`worker ${worker.id} (pid ${process.pid})`));
+  if (!host.debug || worker === undefined) return {};
+  return { subscribers: [new ServedByListener(`worker ${worker.id} (pid ${process.pid})`)] };
 }

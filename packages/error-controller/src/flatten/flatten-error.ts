@@ -120,7 +120,8 @@ function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | 
   const stack = stackOf(error);
   if (stack === undefined) return [];
   return parseStack(stack).map((frame): FlattenedFrame => {
-    if (frame.file === null || frame.line === null) return frame;
+    // Node's own code and dependencies are collapsed on the page: neither mapped nor read.
+    if (frame.file === null || frame.line === null || frame.vendor) return frame;
     const mapped = originalPosition({ file: frame.file, line: frame.line, column: frame.column ?? 1 });
     const located = { ...frame, file: mapped.file, line: mapped.line, column: mapped.column };
     const excerpt = reader?.excerpt(located.file, located.line, radius) ?? null;

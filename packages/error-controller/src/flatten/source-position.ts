@@ -13,6 +13,9 @@ export interface SourcePosition {
 /** Parsed source maps by generated file; `null` = the file has none. Bounded: it only caches files. */
 const maps = new Map<string, SourceMap | null>();
 const MAX_CACHED_MAPS = 256;
+/** Generated positions already mapped (`file:line:column` → source position), like the maps: never re-read. */
+const positions = new Map<string, SourcePosition>();
+const MAX_CACHED_POSITIONS = 4096;
 
 const MAPPING_URL = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
 
@@ -24,6 +27,17 @@ const MAPPING_URL = /\/\/[#@] sourceMappingURL=([^\s'"]+)\s*$/;
  */
 export function originalPosition(position: SourcePosition): SourcePosition {
   if (!/\.[cm]?js$/.test(position.file) || !isAbsolute(position.file)) return position;
+  // Every debug-mode error goes through the same few dozen call sites: each is looked up once.
+  const key = `${position.file}:${position.line}:${position.column}`;
+  const known = positions.get(key);
+  if (known !== undefined) return known;
+  const mapped = mappedPosition(position);
+  if (positions.size >= MAX_CACHED_POSITIONS) positions.delete(positions.keys().next().value as string);
+  positions.set(key, mapped);
+  return mapped;
+}
+
+function mappedPosition(position: SourcePosition): SourcePosition {
   const map = sourceMapOf(position.file);
   if (map === null) return position;
   try {

@@ -41,7 +41,20 @@ export function findFrame(stack: string, accept: (frame: StackFrame) => boolean)
   return undefined;
 }
 
+/** Frames already parsed, by their text: the same call sites appear in trace after trace. */
+const parsedFrames = new Map<string, StackFrame>();
+const MAX_CACHED_FRAMES = 4096;
+
 function parseFrame(text: string): StackFrame {
+  const known = parsedFrames.get(text);
+  if (known !== undefined) return known;
+  const frame = Object.freeze(parseFrameText(text));
+  if (parsedFrames.size >= MAX_CACHED_FRAMES) parsedFrames.delete(parsedFrames.keys().next().value as string);
+  parsedFrames.set(text, frame);
+  return frame;
+}
+
+function parseFrameText(text: string): StackFrame {
   const withFunction = WITH_FUNCTION.exec(text);
   const fn = withFunction === null ? null : withFunction[1]!;
   let where = withFunction === null ? text : withFunction[2]!;

@@ -11,10 +11,11 @@ import {
   type KernelEventMap,
   type Logger,
   type LogLevel,
+  type Request,
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { andThen, attempt, fromThenable, handleEagerlyWith, statusOf, statusText } from '@switchboard/http-kernel/internal';
+import { andThen, attempt, fromThenable, handleEagerlyWith, isAbandonment, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -41,7 +42,7 @@ export interface ErrorListenerOptions {
 
 /**
  * Turns an uncaught error into the error response:
- * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError`, CRITICAL for
+ * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError` (or its `logLevel`), CRITICAL for
  *   anything else — with class, message and throw site;
  * - `kernel.exception` (`SUB_REQUEST_PRIORITY`): handles a GET duplicate of the failed request whose attributes are
  *   only the error controller, the error and the logger, as a SUB request (so it runs its own
@@ -89,13 +90,17 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   logKernelException(event: ExceptionEvent): void {
     const error = event.throwable;
+    const level = levelOf(error, event.request);
     // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
-    if (!isLogged(this.#logger, levelOf(error))) return;
+    if (!isLogged(this.#logger, level)) return;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);
     }
-    logAt(this.#logger, levelOf(error), { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
+    // Through the request's own logger once one is bound (RequestIdListener): the record carries its id and route.
+    const request = event.request;
+    const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
+    logAt(logger, level, { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
   }
 
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
@@ -157,9 +162,14 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** A client's mistake is an ERROR, a server's failure CRITICAL. */
-function levelOf(error: unknown): LogLevel {
-  return error instanceof HttpError && error.status < 500 ? 'ERROR' : 'CRITICAL';
+/**
+ * A client's mistake is an ERROR, a server's failure CRITICAL, unless the error says otherwise
+ * (`logLevel`); a request abandoned by its client or at shutdown, INFO.
+ */
+function levelOf(error: unknown, request?: Request): LogLevel {
+  if (request !== undefined && isAbandonment(error, request)) return 'INFO';
+  if (!(error instanceof HttpError)) return 'CRITICAL';
+  return error.logLevel ?? (error.status < 500 ? 'ERROR' : 'CRITICAL');
 }
 
 function stackOf(error: unknown): string {

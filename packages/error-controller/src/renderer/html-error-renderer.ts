@@ -1,5 +1,5 @@
 import he from 'he';
-import type { Request } from '@switchboard/http-kernel';
+import { requestIdOf, type Request } from '@switchboard/http-kernel';
 import type { FlattenedError, FlattenedFrame } from '../flatten/flatten-error.js';
 import { REDACTED_REQUEST_HEADERS, type ErrorRenderer, type RenderedError } from './error-renderer.js';
 import { ERROR_PAGE_CSS } from './html-error-page-style.js';
@@ -114,6 +114,8 @@ function requestTable(request: Request): string {
     ['Client IP', request.clientIp],
     ['Protocol', `HTTP/${request.protocolVersion}`],
   ];
+  const requestId = requestIdOf(request);
+  if (requestId !== undefined) rows.unshift(['Request id', requestId]);
   for (const [name, values] of request.headers) {
     rows.push([name, REDACTED_REQUEST_HEADERS.has(name) ? '(redacted)' : values.join(', ')]);
   }

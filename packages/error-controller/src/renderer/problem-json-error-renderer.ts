@@ -1,14 +1,16 @@
+import { requestIdOf, type Request } from '@switchboard/http-kernel';
 import type { FlattenedError, FlattenedFrame } from '../flatten/flatten-error.js';
 import type { ErrorRenderer, RenderedError } from './error-renderer.js';
 
 /** Members RFC 9457 defines, and the debug ones we add: an error's `details` cannot replace them. */
-const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'class', 'trace', 'causes']);
+const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'requestId', 'class', 'trace', 'causes']);
 
 /**
  * `application/problem+json` (RFC 9457). `type` is `about:blank`, so `title` is the status's reason
  * phrase; `detail` is the error message in debug mode and the reason phrase otherwise (messages of
  * unexpected errors may tell too much). An `HttpError`'s `details` become extension members in
- * every mode; the error class, its trace and its causes are added in debug mode only.
+ * every mode; the error class, its trace and its causes are added in debug mode only. The request's
+ * id (`RequestIdListener`), when it has one, is the `requestId` member, so a client can quote it.
  */
 export class ProblemJsonErrorRenderer implements ErrorRenderer {
   readonly accepts = ['application/problem+json', 'application/json'] as const;
@@ -20,18 +22,23 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
 
   constructor(private readonly options: { debug: boolean }) {}
 
-  render(error: FlattenedError): RenderedError {
-    if (this.options.debug || hasMembers(error.details)) return { body: this.#write(error), contentType: 'application/problem+json' };
+  render(error: FlattenedError, request?: Request): RenderedError {
+    const requestId = request === undefined ? undefined : requestIdOf(request);
+    if (this.options.debug || hasMembers(error.details)) {
+      return { body: this.#write(error, requestId), contentType: 'application/problem+json' };
+    }
     let plain = this.#plainProblems.get(error.status);
     if (plain === undefined || plain.title !== error.statusText) {
-      plain = { title: error.statusText, body: this.#write(error) };
+      plain = { title: error.statusText, body: this.#write(error, undefined) };
       // Statuses are 4xx and 5xx: the map stays small.
       this.#plainProblems.set(error.status, plain);
     }
-    return { body: plain.body, contentType: 'application/problem+json' };
+    // The cached document with one more member: its closing brace gives way to it.
+    const body = requestId === undefined ? plain.body : `${plain.body.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`;
+    return { body, contentType: 'application/problem+json' };
   }
 
-  #write(error: FlattenedError): string {
+  #write(error: FlattenedError, requestId: string | undefined): string {
     const problem: Record<string, unknown> = {
       type: 'about:blank',
       title: error.statusText,
@@ -41,6 +48,7 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
     for (const [name, value] of Object.entries(error.details)) {
       if (!RESERVED_MEMBERS.has(name)) problem[name] = value;
     }
+    if (requestId !== undefined) problem['requestId'] = requestId;
     if (this.options.debug) {
       problem['class'] = error.class;
       problem['trace'] = error.frames.map(traceEntry);

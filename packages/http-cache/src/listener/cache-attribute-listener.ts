@@ -2,7 +2,6 @@ import {
   addVary,
   defineController,
   RequestType,
-  Response,
   type ControllerArgumentsEvent,
   type EventSubscriber,
   type KernelEventMap,
@@ -13,7 +12,7 @@ import {
 import { cacheControlValue } from '../options/cache-control-value.js';
 import { assertCacheOptions, type CacheOptions } from '../options/cache-options.js';
 import { entityTag } from '../validators/entity-tag.js';
-import { isNotModified, type Validators } from '../validators/not-modified.js';
+import { isNotModified, notModifiedResponse, type Validators } from '../validators/not-modified.js';
 
 /**
  * Applies a route's `_cache` declaration:
@@ -107,15 +106,4 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
     event.setArguments([]);
     event.stopPropagation();
   }
-}
-
-/**
- * A 304 carries what lets the client refresh its copy (RFC 9110 §15.4.5): the ETag, and the
- * Last-Modified only when there is no ETag; Cache-Control and Vary are added at kernel.response.
- */
-function notModifiedResponse(validators: Validators): Response {
-  const response = new Response(null, 304);
-  if (validators.etag !== null) response.headers.set('etag', validators.etag);
-  else if (validators.lastModified !== null) response.headers.set('last-modified', validators.lastModified.toUTCString());
-  return response;
 }

@@ -23,6 +23,22 @@ export function ifNoneMatchMatches(header: string, etag: string): boolean {
   return false;
 }
 
+/**
+ * `If-Match` against the current tag, by strong comparison (RFC 9110 §13.1.1): a weak tag on
+ * either side never matches. `*` matches any current representation.
+ */
+export function ifMatchMatches(header: string, etag: string): boolean {
+  for (const candidate of header.match(TAG_IN_LIST) ?? []) {
+    if (candidate === '*' || strongMatch(candidate, etag)) return true;
+  }
+  return false;
+}
+
+/** Strong comparison (RFC 9110 §8.8.3.2): both tags strong and equal character for character. */
+export function strongMatch(a: string, b: string): boolean {
+  return a === b && !a.startsWith('W/');
+}
+
 function stripWeak(tag: string): string {
   return tag.startsWith('W/') ? tag.slice(2) : tag;
 }

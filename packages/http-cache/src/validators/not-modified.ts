@@ -1,4 +1,4 @@
-import type { Request } from '@switchboard/http-kernel';
+import { Response, type HeaderBag, type Request } from '@switchboard/http-kernel';
 import { ifNoneMatchMatches } from './entity-tag.js';
 
 export interface Validators {
@@ -21,4 +21,21 @@ export function isNotModified(request: Request, validators: Validators, now = Da
   const since = Date.parse(ifModifiedSince);
   if (Number.isNaN(since) || since > now) return false;
   return Math.floor(validators.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
+}
+
+/** Headers a 304 repeats from the response it stands for (RFC 9110 §15.4.5), besides the validators. */
+const KEPT_BY_NOT_MODIFIED = ['cache-control', 'content-location', 'expires', 'vary'];
+
+/**
+ * The 304 for a current copy: the ETag, and the Last-Modified only when there is no ETag, plus
+ * (given the headers of the full response) its Cache-Control, Content-Location, Expires and Vary.
+ */
+export function notModifiedResponse(validators: Validators, fullHeaders?: HeaderBag): Response {
+  const response = new Response(null, 304);
+  if (validators.etag !== null) response.headers.set('etag', validators.etag);
+  else if (validators.lastModified !== null) response.headers.set('last-modified', validators.lastModified.toUTCString());
+  for (const name of fullHeaders === undefined ? [] : KEPT_BY_NOT_MODIFIED) {
+    for (const value of fullHeaders?.getAll(name) ?? []) response.headers.append(name, value);
+  }
+  return response;
 }

@@ -1,4 +1,5 @@
 import type { HeaderValue } from '../http/header-bag.js';
+import type { LogLevel } from '../log/logger.js';
 
 export interface HttpErrorOptions {
   /** Headers the error response must carry (`Allow`, `WWW-Authenticate`, `Retry-After`…). */
@@ -15,6 +16,11 @@ export interface HttpErrorOptions {
    * `withoutStackTrace`).
    */
   thrownBy?: string;
+  /**
+   * The level the error listener logs it at. Default ERROR for a 4xx, CRITICAL for a 5xx; an
+   * expected refusal a server makes on purpose (shedding load) says less.
+   */
+  logLevel?: LogLevel;
 }
 
 /**
@@ -26,6 +32,8 @@ export class HttpError extends Error {
   readonly headers: Readonly<Record<string, HeaderValue>>;
   readonly details: Readonly<Record<string, unknown>>;
   readonly thrownBy: string | null;
+  /** `null`: the status decides (ERROR for 4xx, CRITICAL for 5xx). */
+  readonly logLevel: LogLevel | null;
 
   constructor(status: number, message = '', options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -37,6 +45,7 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
     this.thrownBy = options.thrownBy ?? null;
+    this.logLevel = options.logLevel ?? null;
   }
 }
 

@@ -1,7 +1,9 @@
 import { decodePath } from './decode-path.js';
 import { BadRequestHttpError } from '../error/http-error.js';
 import type { Controller } from '../controller/controller.js';
+import type { RequestSignalSource } from './cancellation.js';
 import { HeaderBag, type HeaderInit } from './header-bag.js';
+import { nullLogger, type Logger } from '../log/logger.js';
 
 /**
  * Known request attributes. Packages add their own keys by declaration merging:
@@ -21,6 +23,8 @@ export interface RequestAttributes {
   _stateless?: boolean;
   /** The error an error sub-request renders. */
   exception?: unknown;
+  /** This request's id (`RequestIdListener`): echoed in `X-Request-Id`, in problem documents and log lines. */
+  _request_id?: string;
 }
 
 type AttributeKey = keyof RequestAttributes | (string & {});
@@ -108,6 +112,8 @@ export interface RequestInit {
   connection?: ClientConnection;
   /** Whether the peer is a proxy the adapter trusts (its forwarded headers were believed). Default false. */
   fromTrustedProxy?: boolean;
+  /** What `request.signal` is (see there); without it, a signal that never fires. */
+  signal?: RequestSignalSource | undefined;
 }
 
 export interface DuplicateOverrides {
@@ -144,6 +150,9 @@ export class Request {
   #locale: string | undefined;
   #path: string | undefined;
   #query: URLSearchParams | undefined;
+  #logger: Logger | undefined;
+  #signalSource: RequestSignalSource | undefined;
+  #signal: AbortSignal | undefined;
   /** Set by the kernel: the stack this request is handled on (sub-requests share their parent's). */
   requestStack: RequestStack | null = null;
 
@@ -162,6 +171,7 @@ export class Request {
     this.connection = init.connection ?? NO_TRANSPORT;
     this.fromTrustedProxy = init.fromTrustedProxy ?? false;
     this.defaultLocale = init.defaultLocale ?? 'en';
+    this.#signalSource = init.signal;
   }
 
   /** Builds a request from an absolute URL; handy in tests and for fetch-style runtimes. */
@@ -197,6 +207,18 @@ export class Request {
     return this.connection.destroyed;
   }
 
+  /**
+   * Fires when nobody waits for the answer any more: the client went away before the response
+   * finished (reason `ClientGoneError`), or the server is shutting down (`ServerShutdownError`).
+   * Hand it to `fetch`, queries and timers so they stop with the request. Made on first use.
+   */
+  get signal(): AbortSignal {
+    if (this.#signal !== undefined) return this.#signal;
+    const source = this.#signalSource;
+    this.#signal = source === undefined ? new AbortController().signal : source instanceof AbortSignal ? source : source.signal;
+    return this.#signal;
+  }
+
   get isSecure(): boolean {
     return this.scheme === 'https';
   }
@@ -219,6 +241,18 @@ export class Request {
   /** Absolute URL with the query string. */
   get uri(): string {
     return this.queryString === '' ? this.url : `${this.url}?${this.queryString}`;
+  }
+
+  /**
+   * The logger for this request's records: bound to its request id and route once
+   * `RequestIdListener` runs (see docs/observability.md); a logger that discards everything before.
+   */
+  get logger(): Logger {
+    return this.#logger ?? nullLogger;
+  }
+
+  set logger(logger: Logger) {
+    this.#logger = logger;
   }
 
   get locale(): string {
@@ -249,8 +283,11 @@ export class Request {
       defaultLocale: this.defaultLocale,
       connection: this.connection,
       fromTrustedProxy: this.fromTrustedProxy,
+      // The parent's, made only if the copy asks for it.
+      signal: this,
     });
     if (this.#locale !== undefined) copy.locale = this.#locale;
+    if (this.#logger !== undefined) copy.logger = this.#logger;
     copy.requestStack = this.requestStack;
     return copy;
   }

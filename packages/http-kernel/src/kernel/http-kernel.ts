@@ -13,11 +13,13 @@ import { RequestEvent } from '../event/request-event.js';
 import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
+import { isAbandonment } from '../http/cancellation.js';
 import { type Request, RequestStack } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
 import { tracedCall } from '../tracing/traced-call.js';
+import { boundCallScopes } from '../tracing/traced-call-scopes.js';
 import { KernelRequestTrace, kernelRequestChannel } from '../tracing/tracing-channels.js';
 import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
 import { RequestType } from '../contract/request-type.js';
@@ -35,6 +37,7 @@ export interface HttpKernelOptions {
 }
 
 const REDIRECT_STATUSES = new Set([201, 301, 302, 303, 307, 308]);
+const requestScopes = boundCallScopes('switchboard.kernel.request');
 
 type CallableController = (...args: unknown[]) => unknown;
 
@@ -85,7 +88,9 @@ export class HttpKernel implements HttpKernelInterface {
   handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): MaybePromise<Response> {
     if (kernelRequestChannel.hasSubscribers) {
       const trace = new KernelRequestTrace(request, type);
-      return tracedCall(kernelRequestChannel, trace, () => this.#handleOnStack(new Handling(request, type, catchErrors, trace)));
+      return tracedCall(kernelRequestChannel, requestScopes, trace, () =>
+        this.#handleOnStack(new Handling(request, type, catchErrors, trace)),
+      );
     }
     return this.#handleOnStack(new Handling(request, type, catchErrors, null));
   }
@@ -208,7 +213,9 @@ export class HttpKernel implements HttpKernelInterface {
         return attempt(
           () => this.#handleThrowable(escaped, h),
           (final) => {
-            logAt(this.#logger, 'CRITICAL', { exception: final }, `Error while handling an error: ${describeError(final)}`);
+            // The client left or the server stopped waiting: an ending, not a fault.
+            const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
+            logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
             return this.#plainErrorPage(statusOf(error), h);
           },
         );

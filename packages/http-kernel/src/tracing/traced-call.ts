@@ -1,5 +1,6 @@
 import type { TracingChannel } from 'node:diagnostics_channel';
 import { andThen, attempt, type MaybePromise } from '../internal/maybe-promise.js';
+import { inCallScopes, type BoundCallScopes } from './call-scopes.js';
 
 /** What every traced call's context carries once the call is over (Node's tracing-channel convention). */
 export interface TracedCallContext<T> {
@@ -16,19 +17,21 @@ export interface TracedCallContext<T> {
 
 /**
  * Runs `call` as one traced call on `channel`, for a step that may or may not return a promise
- * (`MaybePromise`): `start` (with the channel's bound stores in force while `call` runs), `end`
+ * (`MaybePromise`): inside the channel's call scopes (`bindCallScope`), `start` (with the
+ * channel's bound stores in force while `call` runs), `end`
  * when `call` returns, and, if it returned a promise, `asyncStart` and `asyncEnd` once that
  * settles; `error` before the end of a call that threw or rejected. Node's own `traceSync` and
  * `tracePromise` each need to know beforehand which kind of call it is.
  */
 export function tracedCall<T, C extends TracedCallContext<T>>(
   channel: TracingChannel<unknown, C>,
+  scopes: BoundCallScopes<C>,
   context: C,
   call: () => MaybePromise<T>,
 ): MaybePromise<T> {
   return attempt(
     () => {
-      const returned = channel.start.runStores(context, call);
+      const returned = inCallScopes(scopes, context, () => channel.start.runStores(context, call));
       if (returned instanceof Promise) {
         context.async = true;
         channel.end.publish(context);

@@ -14,7 +14,7 @@ export class FetchBody extends LimitedBody {
     const reader = this.#stream.getReader();
     try {
       for (;;) {
-        let timer: NodeJS.Timeout | undefined;
+        let timer: ReturnType<typeof setTimeout> | undefined;
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(
             () => reject(new HttpError(408, `The request body was not received within ${timeoutMs} ms.`)),

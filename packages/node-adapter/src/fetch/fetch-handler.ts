@@ -1,7 +1,8 @@
-import { HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
+import { ClientGoneError, HeaderBag, logAt, Request, type HttpKernelInterface, type Response } from '@switchboard/http-kernel';
 import { describeError, statusText } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
 import { InvalidRequestError } from '../request/invalid-request-error.js';
+import { releaseUnsentBody } from '../unsent-body.js';
 import { FetchBody } from './fetch-body.js';
 
 export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'trustedHosts' | 'logger'> {
@@ -38,6 +39,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     const origin = resolved.origin;
     const scheme = origin?.scheme ?? (url.protocol === 'https:' ? 'https' : 'http');
     const declared = incoming.headers.get('content-length');
+    const cancellation = new FetchRequestCancellation(incoming.signal);
     const request = new Request({
       method: incoming.method,
       scheme,
@@ -49,6 +51,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       clientIp: options.clientIp?.(incoming) ?? '127.0.0.1',
       protocolVersion: '1.1',
       body: incoming.body === null ? null : new FetchBody(incoming.body, declared === null ? undefined : Number(declared), limits),
+      signal: cancellation,
     });
     const response = await kernel.handle(request);
 
@@ -62,8 +65,9 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       options.waitUntil?.(work);
     };
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
-    const body = noBody ? null : toBodyInit(response.body, terminate);
-    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setImmediate(terminate);
+    if (noBody) releaseUnsentBody(response.body, logger);
+    const body = noBody ? null : toBodyInit(response.body, terminate, () => cancellation.clientGone());
+    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
 }
@@ -82,29 +86,60 @@ function toHeaders(response: Response): Headers {
   return headers;
 }
 
-/** Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel). */
-function toBodyInit(body: Response['body'], onDone: () => void): ConstructorParameters<typeof globalThis.Response>[0] {
+/**
+ * A request's `signal` under the fetch handler: the incoming request's own (the runtime fires it
+ * when its client leaves), or a cancel of the response body by whoever reads it. Made on first use.
+ */
+class FetchRequestCancellation {
+  #controller: AbortController | undefined;
+  #signal: AbortSignal | undefined;
+
+  constructor(private readonly incoming: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    this.#controller ??= new AbortController();
+    return (this.#signal ??= AbortSignal.any([this.incoming, this.#controller.signal]));
+  }
+
+  clientGone(): void {
+    this.#controller?.abort(new ClientGoneError());
+  }
+}
+
+/**
+ * Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel) and
+ * pulls nothing before a reader asks: a body nobody reads starts no work (opens no file).
+ */
+function toBodyInit(
+  body: Response['body'],
+  onDone: () => void,
+  onCancel: () => void,
+): ConstructorParameters<typeof globalThis.Response>[0] {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
   const encoder = new TextEncoder();
   const iterator = body[Symbol.asyncIterator]();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done) {
-          controller.close();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done) {
+            controller.close();
+            onDone();
+          } else {
+            controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
+          }
+        } catch (error) {
+          controller.error(error);
           onDone();
-        } else {
-          controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
         }
-      } catch (error) {
-        controller.error(error);
+      },
+      async cancel() {
+        onCancel();
         onDone();
-      }
+        await iterator.return?.();
+      },
     },
-    async cancel() {
-      onDone();
-      await iterator.return?.();
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }

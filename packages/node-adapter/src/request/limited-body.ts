@@ -1,4 +1,5 @@
 import { PayloadTooLargeHttpError, type RequestBody } from '@switchboard/http-kernel';
+import { joinBytes } from '@switchboard/http-kernel/internal';
 
 export interface BodyLimits {
   /** Largest body accepted, in bytes; past it reading stops with a 413. */
@@ -58,8 +59,7 @@ export abstract class LimitedBody implements RequestBody {
       length += chunk.byteLength;
     }
     if (chunks.length === 0) return EMPTY;
-    if (chunks.length === 1) return chunks[0]!;
-    return Buffer.concat(chunks, length);
+    return joinBytes(chunks, length);
   }
 
   async *#chunks(): AsyncGenerator<Uint8Array> {
@@ -71,15 +71,18 @@ export abstract class LimitedBody implements RequestBody {
       throw tooLarge(maxBytes);
     }
     let received = 0;
+    let ended = false;
     try {
       for await (const chunk of this.receive(Date.now() + timeoutMs, timeoutMs)) {
         received += chunk.byteLength;
         if (received > maxBytes) throw tooLarge(maxBytes);
         yield chunk;
       }
-    } catch (error) {
-      await this.abandon();
-      throw error;
+      ended = true;
+    } finally {
+      // A failure, or a reader that stopped before the end (a multipart limit crossed): the rest
+      // is nobody's, so the adapter takes it in within its bounds and closes the connection.
+      if (!ended) await this.abandon();
     }
   }
 }

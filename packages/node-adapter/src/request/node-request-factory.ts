@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
-import { HeaderBag, Request, type Scheme } from '@switchboard/http-kernel';
+import { HeaderBag, Request, type RequestSignalSource, type Scheme } from '@switchboard/http-kernel';
 import type { ResolvedAdapterOptions } from '../adapter-options.js';
 import { readForwardedHeaders } from './forwarded-headers.js';
 import { parseHostHeader, type HostAndPort } from './host-header.js';
@@ -57,9 +57,10 @@ export class NodeRequestFactory {
     this.#proxies = new TrustedProxies(options.trustedProxies);
   }
 
-  create(req: NodeIncomingRequest): Request {
-    if (isHttp2(req)) return this.#build(req, req, req.stream.endAfterHeaders ? null : req, req.stream);
-    return this.#build(req, null, req, req.socket);
+  /** `signal`: what the request's `signal` comes from (see `RequestCancellation`). */
+  create(req: NodeIncomingRequest, signal?: RequestSignalSource): Request {
+    if (isHttp2(req)) return this.#build(req, req, req.stream.endAfterHeaders ? null : req, req.stream, signal);
+    return this.#build(req, null, req, req.socket, signal);
   }
 
   /**
@@ -76,6 +77,7 @@ export class NodeRequestFactory {
     http2Request: Http2ServerRequest | null,
     bodySource: Readable | null,
     connection: Request['connection'] | undefined,
+    signal?: RequestSignalSource,
   ): Request {
     const http2 = http2Request !== null;
     // Node's HTTP/1 parser also lets through request lines naming HTTP/0.9 and HTTP/2.0.
@@ -143,6 +145,7 @@ export class NodeRequestFactory {
       body: this.#body(bodySource, framing, http2),
       connection,
       fromTrustedProxy,
+      signal,
     });
   }
 

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { InvalidRequestError } from './invalid-request-error.js';
 
 /** A host name pattern: a name, `*.` before a name (any name under it), or an IP address. */
@@ -57,9 +56,15 @@ export class TrustedHosts {
 function normalizePattern(pattern: string): string {
   const text = pattern.trim().toLowerCase();
   const unbracketed = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  if (isIP(unbracketed) === 6) return `[${unbracketed}]`;
-  if (isIP(unbracketed) === 4 || NAME_PATTERN.test(text)) return text.endsWith('.') ? text.slice(0, -1) : text;
+  if (isIPv6(unbracketed)) return `[${unbracketed}]`;
+  // A dotted IPv4 address is a name to this pattern too.
+  if (NAME_PATTERN.test(text)) return text.endsWith('.') ? text.slice(0, -1) : text;
   throw new TypeError(
     `Trusted host "${pattern}" is not a host name, "*." and a name, or an IP address (no scheme, port or path; a RegExp for anything else).`,
   );
+}
+
+/** Whether `text` is an IPv6 address, checked by the URL parser every runtime has (the fetch handler loads no `node:net`). */
+function isIPv6(text: string): boolean {
+  return text.includes(':') && URL.canParse(`http://[${text}]/`);
 }

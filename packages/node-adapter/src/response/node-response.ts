@@ -9,6 +9,12 @@ export function isGone(res: NodeServerResponse): boolean {
   return 'stream' in res ? res.stream.destroyed : res.destroyed;
 }
 
+/** The response ended or its stream was torn down, so 'close' will not come again. */
+export function isClosed(res: NodeServerResponse): boolean {
+  if ('stream' in res) return res.stream.closed;
+  return res.closed || res.destroyed;
+}
+
 /** Ends the exchange abruptly: the client sees a truncated response or a reset stream. */
 export function destroyResponse(res: NodeServerResponse, error?: Error): void {
   if ('stream' in res) res.stream.destroy(error);

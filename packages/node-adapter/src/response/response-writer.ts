@@ -1,5 +1,6 @@
 import { logAt, type HeaderBag, type Logger, type Response } from '@switchboard/http-kernel';
 import { describeError } from '@switchboard/http-kernel/internal';
+import { releaseUnsentBody } from '../unsent-body.js';
 import { destroyResponse, endResponse, isGone, type EndGate, type NodeServerResponse } from './node-response.js';
 
 /** Headers that describe an HTTP/1 connection; HTTP/2 forbids them (RFC 9113 §8.2.2). */
@@ -38,6 +39,7 @@ export function writeResponse(
     // A 304 keeps the Content-Length the full response would have had.
     writeHead(res, status, response.headers, status === 304 ? NOT_MODIFIED : NO_BODY, undefined, http2);
     endResponse(res, undefined, endGate);
+    releaseUnsentBody(body, logger);
     return;
   }
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) {
@@ -51,6 +53,7 @@ export function writeResponse(
   writeHead(res, status, response.headers, STREAMED_BODY, undefined, http2);
   if (isHead) {
     endResponse(res, undefined, endGate);
+    releaseUnsentBody(body, logger);
     return;
   }
   return pipeBody(res, body, logger, endGate);

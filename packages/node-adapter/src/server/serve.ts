@@ -30,6 +30,11 @@ export interface ServeOptions extends NodeAdapterOptions, ServerLimits {
    * what is left of `shutdownTimeout`, and the shutdown ends at that deadline whether it finished or not.
    */
   onShutdown?: () => void | Promise<void>;
+  /**
+   * Runs first thing when the shutdown starts, before any connection closes: tell readiness
+   * (`Readiness.startDraining`) so probes answer 503 and balancers stop sending.
+   */
+  onShutdownStart?: () => void;
 }
 
 export interface RunningServer {
@@ -79,7 +84,11 @@ export async function serve(kernel: HttpKernelInterface, options: ServeOptions =
     (closing ??= (async () => {
       const started = Date.now();
       const deadline = started + limits.shutdownTimeout;
+      options.onShutdownStart?.();
       adapter.closeConnectionsAfterResponse();
+      // Event streams never end on their own: they end now, with a hint to reconnect elsewhere.
+      const streams = adapter.endEventStreams();
+      if (streams > 0) logger.info({ streams }, `${streams} event stream(s) told to reconnect and closed.`);
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       const closeIdle = (): void => (connections === null ? (server as http.Server).closeIdleConnections() : connections.closeGracefully());
       closeIdle();

@@ -35,7 +35,11 @@ export interface PlacedOperation {
   readonly operation: Operation;
 }
 
-const BODY_MEDIA_TYPES = { json: 'application/json', form: 'application/x-www-form-urlencoded' } as const;
+const BODY_MEDIA_TYPES = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+  multipart: 'multipart/form-data',
+} as const;
 
 /** The operations of one route: one per method and path variant. */
 export function routeOperations(route: Route, context: OperationContext): PlacedOperation[] {
@@ -98,11 +102,15 @@ function queryParameters(route: Route, payloads: readonly RoutePayload[], contex
   return parameters;
 }
 
-/** The JSON or form payloads; several read the same body, so it must satisfy every schema. */
+/**
+ * The JSON, form or multipart payloads; several read the same body, so it must satisfy every
+ * schema. A multipart file is whatever the schema library says of a file (`z.file()`: a binary
+ * string, which is how OpenAPI 3.1 describes a file part).
+ */
 function bodyOf(route: Route, payloads: readonly RoutePayload[], context: OperationContext): RequestBody | undefined {
   const content: Record<string, MediaTypeObject> = {};
   let required = false;
-  for (const from of ['json', 'form'] as const) {
+  for (const from of ['json', 'form', 'multipart'] as const) {
     const read = payloads.filter((payload) => payload.from === from);
     if (read.length === 0) continue;
     const schemas = read.map((payload) => embed(payload, 'input', route, `the ${from} body "${payload.argument}"`, context));

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 
 /** Where a payload is read from. */
-export type PayloadSource = 'json' | 'query' | 'form';
+export type PayloadSource = 'json' | 'query' | 'form' | 'multipart';
 
 /**
  * How one controller argument is mapped: the source and the schema that validates (and may
@@ -12,31 +12,38 @@ export interface PayloadOptions<S extends StandardSchemaV1 = StandardSchemaV1> {
   schema: S;
   /** Overrides the resolver's body size limit for this argument, in bytes. */
   maxBodyBytes?: number;
-  /** Overrides the resolver's limit on query string or form fields for this argument. */
+  /** Overrides the resolver's limit on query string, form or multipart fields for this argument. */
   maxFields?: number;
+  /** Multipart only: overrides the largest file part, in bytes. */
+  maxFileBytes?: number;
+  /** Multipart only: overrides the number of file parts. */
+  maxFiles?: number;
+  /** Multipart only: overrides the largest field value, in bytes. */
+  maxFieldBytes?: number;
 }
 
 /** The key of `ArgumentMetadata.options` the payload resolver reads. */
 export const PAYLOAD_OPTION = 'payload';
 
-const SOURCES: ReadonlySet<string> = new Set<PayloadSource>(['json', 'query', 'form']);
+const SOURCES: ReadonlySet<string> = new Set<PayloadSource>(['json', 'query', 'form', 'multipart']);
+const COUNTS = ['maxBodyBytes', 'maxFields', 'maxFileBytes', 'maxFiles', 'maxFieldBytes'] as const;
 
 /** Checks a declaration at the edge, so a misconfigured route fails with a clear message. */
 export function assertPayloadOptions(value: unknown, argumentName: string): asserts value is PayloadOptions {
   const where = `Payload mapping of the "${argumentName}" argument`;
   if (typeof value !== 'object' || value === null) throw new TypeError(`${where} must be an object { from, schema }.`);
-  const { from, schema, maxBodyBytes, maxFields } = value as Record<string, unknown>;
+  const { from, schema } = value as Record<string, unknown>;
   if (typeof from !== 'string' || !SOURCES.has(from)) {
-    throw new TypeError(`${where}: "from" must be "json", "query" or "form", got ${JSON.stringify(from)}.`);
+    throw new TypeError(`${where}: "from" must be "json", "query", "form" or "multipart", got ${JSON.stringify(from)}.`);
   }
   if (!isStandardSchema(schema)) {
     throw new TypeError(`${where}: "schema" must implement Standard Schema v1 (a "~standard" property with validate()).`);
   }
-  if (maxBodyBytes !== undefined && !(Number.isSafeInteger(maxBodyBytes) && (maxBodyBytes as number) >= 0)) {
-    throw new TypeError(`${where}: "maxBodyBytes" must be a non-negative integer.`);
-  }
-  if (maxFields !== undefined && !(Number.isSafeInteger(maxFields) && (maxFields as number) >= 0)) {
-    throw new TypeError(`${where}: "maxFields" must be a non-negative integer.`);
+  for (const key of COUNTS) {
+    const count = (value as Record<string, unknown>)[key];
+    if (count !== undefined && !(Number.isSafeInteger(count) && (count as number) >= 0)) {
+      throw new TypeError(`${where}: "${key}" must be a non-negative integer.`);
+    }
   }
 }
 

@@ -28,11 +28,15 @@ export interface DecodeLimits {
  * past its limits a 413; an empty body is reported as such so the caller can use the argument's
  * default or let the schema decide.
  */
-export async function decodePayload(request: Request, from: PayloadSource, limits: DecodeLimits): Promise<DecodedPayload> {
+export async function decodePayload(
+  request: Request,
+  from: Exclude<PayloadSource, 'multipart'>,
+  limits: DecodeLimits,
+): Promise<DecodedPayload> {
   const { maxBodyBytes, maxFields } = limits;
   if (from === 'query') {
     assertFieldCount(request.queryString, maxFields, 'The query string');
-    return { empty: false, value: searchParamsToObject(request.query) };
+    return { empty: false, value: groupByName(request.query) };
   }
   const mediaType = parseMediaType(request.headers.get('content-type'));
   if (request.body === null || request.headers.get('content-length')?.trim() === '0') return EMPTY;
@@ -48,7 +52,7 @@ export async function decodePayload(request: Request, from: PayloadSource, limit
   const text = decodeUtf8(bytes);
   if (from === 'form') {
     assertFieldCount(text, maxFields, 'The form');
-    return { empty: false, value: searchParamsToObject(new URLSearchParams(text)) };
+    return { empty: false, value: groupByName(new URLSearchParams(text)) };
   }
   if (text.trim() === '') return EMPTY;
   return { empty: false, value: parseJson(text) };
@@ -105,13 +109,13 @@ function parseJson(text: string): unknown {
 }
 
 /**
- * Query strings and forms as a plain object: a name given once maps to its string, a name
- * repeated to the array of its strings. Built with `Object.fromEntries`, so a `__proto__` key
- * is an ordinary own property and cannot reach any prototype.
+ * Named values (a query string, a form, multipart parts) as a plain object: a name given once maps to its value, a name repeated to the
+ * array of its values. Built with `Object.fromEntries`, so a `__proto__` key is an ordinary own
+ * property and cannot reach any prototype.
  */
-function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const grouped = new Map<string, string[]>();
-  for (const [name, value] of params) {
+export function groupByName<V>(entries: Iterable<readonly [string, V]>): Record<string, V | V[]> {
+  const grouped = new Map<string, V[]>();
+  for (const [name, value] of entries) {
     const values = grouped.get(name);
     if (values === undefined) grouped.set(name, [value]);
     else values.push(value);

@@ -1,4 +1,5 @@
 import { PayloadTooLargeHttpError, type Request } from '@switchboard/http-kernel';
+import { joinBytes } from '@switchboard/http-kernel/internal';
 
 // One read per body: two payload arguments of one request (or a sub-request sharing its body)
 // must not consume the stream twice. Keyed by the body object, so nothing outlives the request.
@@ -37,14 +38,7 @@ async function collect(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Pro
     throw error;
   }
   if (total > maxBytes) throw tooLarge(maxBytes);
-  if (parts.length === 1) return parts[0]!;
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
+  return joinBytes(parts, total);
 }
 
 function tooLarge(maxBytes: number): PayloadTooLargeHttpError {

@@ -5,10 +5,12 @@ import type {
   KernelEventMap,
   Request,
   SubscribedEvents,
+  TerminateEvent,
   ValueResolver,
 } from '@switchboard/http-kernel';
 import { assertPayloadOptions, PAYLOAD_OPTION, type PayloadOptions } from '../argument/payload-options.js';
-import { decodePayload } from '../body/decode-payload.js';
+import { decodePayload, type DecodedPayload } from '../body/decode-payload.js';
+import { MultipartUploads, type MultipartOptions } from '../multipart/multipart-uploads.js';
 import { validatePayload } from '../validation/validate-payload.js';
 import { PendingPayload } from './pending-payload.js';
 
@@ -17,8 +19,10 @@ export interface RequestPayloadOptions {
   maxBodyBytes?: number;
   /** Most violations listed in a 422 (default 100). */
   maxViolations?: number;
-  /** Most fields read from a query string or an urlencoded form (default 1,000); more is a 413. */
+  /** Most fields read from a query string, an urlencoded form or a multipart body (default 1,000); more is a 413. */
   maxFields?: number;
+  /** Limits and storage of `multipart/form-data` bodies (their total size is `maxBodyBytes`). */
+  multipart?: MultipartOptions;
 }
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -43,11 +47,14 @@ export const DEFAULT_MAX_FIELDS = 1000;
 export class RequestPayloadValueResolver implements ValueResolver, EventSubscriber<KernelEventMap> {
   /** After the same-origin, authorization and cache attribute checks (each one's `CONTROLLER_ARGUMENTS_PRIORITY`). */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 0;
+  /** Before the profiler saves (−1024), so a profile is never waiting on files nobody needs. */
+  static readonly TERMINATE_PRIORITY = 0;
 
   readonly name = 'request_payload';
   readonly #maxBodyBytes: number;
   readonly #maxViolations: number;
   readonly #maxFields: number;
+  readonly #uploads: MultipartUploads;
   /** Declarations already checked: a route's declaration is the same object on every request. */
   readonly #checkedOptions = new WeakSet<object>();
 
@@ -58,6 +65,7 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
     if (!(Number.isSafeInteger(this.#maxFields) && this.#maxFields >= 0)) {
       throw new RangeError(`maxFields must be a whole number of fields, got ${this.#maxFields}.`);
     }
+    this.#uploads = new MultipartUploads(options.multipart);
   }
 
   resolve(_request: Request, argument: ArgumentMetadata): readonly unknown[] | null {
@@ -74,7 +82,13 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.controller_arguments': [this.onControllerArguments, RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY],
+      'kernel.terminate': [this.onTerminate, RequestPayloadValueResolver.TERMINATE_PRIORITY],
     };
+  }
+
+  /** Deletes the temporary files of the request's uploads, if it had any. */
+  onTerminate(event: TerminateEvent): void | Promise<void> {
+    return this.#uploads.removeFilesOf(event.request);
   }
 
   onControllerArguments(event: ControllerArgumentsEvent): void | Promise<void> {
@@ -92,10 +106,11 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
 
   async #map(request: Request, pending: PendingPayload): Promise<unknown> {
     const { argument, options } = pending;
-    const decoded = await decodePayload(request, options.from, {
-      maxBodyBytes: options.maxBodyBytes ?? this.#maxBodyBytes,
-      maxFields: options.maxFields ?? this.#maxFields,
-    });
+    const limits = { maxBodyBytes: options.maxBodyBytes ?? this.#maxBodyBytes, maxFields: options.maxFields ?? this.#maxFields };
+    const decoded: DecodedPayload =
+      options.from === 'multipart'
+        ? await this.#uploads.decode(request, options, limits)
+        : await decodePayload(request, options.from, limits);
     if (decoded.empty && argument.hasDefault) return argument.defaultValue;
     // An empty body is validated as `undefined`: the schema decides whether the payload is optional.
     return validatePayload(options.schema, decoded.empty ? undefined : decoded.value, argument.name, this.#maxViolations);

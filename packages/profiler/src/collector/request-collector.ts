@@ -1,4 +1,4 @@
-import type { Request } from '@switchboard/http-kernel';
+import { EventStreamResponse, type EventStreamOutcome, type Request } from '@switchboard/http-kernel';
 import { controllerName, statusText } from '@switchboard/http-kernel/internal';
 import { describeValue } from '../profile/describe-value.js';
 import type { Redactor } from '../profile/redactor.js';
@@ -28,6 +28,8 @@ export interface RequestData {
   readonly statusText: string;
   readonly contentType: string | null;
   readonly responseHeaders: HeaderList;
+  /** For an event stream: the events sent and how it ended (`null` if it was still running). Absent otherwise. */
+  readonly eventStream?: EventStreamOutcome | null;
 }
 
 /** The request and its response: what came in, what routing made of it, what went out. */
@@ -60,8 +62,14 @@ export class RequestCollector implements DataCollector<RequestData> {
       statusText: status === 0 ? '' : statusText(status),
       contentType: responseHeaders.find(([name]) => name === 'content-type')?.[1][0] ?? null,
       responseHeaders: redactHeaders(responseHeaders, redactor),
+      ...eventStreamOf(recording.response),
     };
   }
+}
+
+/** Collected at kernel.terminate, which runs once the response closed: the stream is over by then. */
+function eventStreamOf(response: unknown): { eventStream?: EventStreamOutcome | null } {
+  return response instanceof EventStreamResponse ? { eventStream: response.outcome } : {};
 }
 
 function redactHeaders(headers: HeaderList, redactor: Redactor): HeaderList {

@@ -12,8 +12,13 @@ export class RoutingError extends Error {
 /** No route matches the path. Message: `No routes found for "<path>".` (the toggled path after a slash retry). */
 export class ResourceNotFoundError extends RoutingError {
   constructor(readonly path: string) {
-    super(`No routes found for "${path}".`);
+    super(resourceNotFoundMessage(path));
   }
+}
+
+/** The message of a `ResourceNotFoundError` for `path`. */
+export function resourceNotFoundMessage(path: string): string {
+  return `No routes found for "${path}".`;
 }
 
 /**

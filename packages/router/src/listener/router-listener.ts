@@ -4,7 +4,6 @@ import {
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   nullLogger,
-  withoutStackTrace,
   type EventSubscriber,
   type FinishRequestEvent,
   type HttpError,
@@ -15,20 +14,21 @@ import {
   type RequestStack,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
+import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError, resourceNotFoundMessage } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Route } from '../route/route.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
+import { stacklessError } from './stackless-error.js';
 
 export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
   logger?: Logger;
   /**
    * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
-   * them. Otherwise (the default) they are built without (`withoutStackTrace`) and name their
+   * them. Otherwise (the default) they are built without one (`stacklessError`) and name their
    * throw site, which is all the error log line reads.
    */
   debug?: boolean;
@@ -105,7 +105,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
         return null;
       case 'method-not-allowed':
       case 'not-found':
-        return this.#debug ? routingError(request, result) : withoutStackTrace(() => routingError(request, result));
+        return routingError(request, result, !this.#debug);
     }
   }
 
@@ -130,10 +130,9 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   #apply(request: Request, route: Route, params: Record<string, unknown>): void {
     const name = route.name;
     if (this.#logsMatches) {
-      this.#logger.info(
-        { route: name, route_parameters: params, request_uri: request.uri, method: request.method },
-        `Matched route "${name}".`,
-      );
+      // Through the request's own logger once one is bound (RequestIdListener): the line carries its id.
+      const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
+      logger.info({ route: name, route_parameters: params, request_uri: request.uri, method: request.method }, `Matched route "${name}".`);
     }
     const attributes = request.attributes;
     const routeParams: Record<string, unknown> = {};
@@ -164,16 +163,31 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 /** The throw site the router's 404 and 405 errors name. */
 const THROWN_BY = 'RouterListener.onKernelRequest';
 
-/** The 405 or 404 for a request no route takes, with the matcher's finding as its cause. */
-function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): HttpError {
+/**
+ * The 405 or 404 for a request no route takes, with the matcher's finding as its cause. With
+ * `stackless`, the same errors are made without their constructors (`stacklessError`).
+ */
+function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean): HttpError {
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
     const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
+    if (!stackless)
+      return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
+    const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
+    const fields = {
+      status: 405,
+      headers: { allow: allowed.join(', ') },
+      details: {},
+      thrownBy: THROWN_BY,
+      logLevel: null,
+      allowedMethods: allowed,
+    };
+    return stacklessError(MethodNotAllowedHttpError, message, cause, fields);
   }
   const message = withReferer(notFoundMessage(request), request);
-  const error = new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
-  return error;
+  if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
+  const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
+  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null });
 }
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */

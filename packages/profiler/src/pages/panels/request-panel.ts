@@ -54,14 +54,19 @@ ${card(
 )}
 ${card(
   'Response',
-  keyValueTable([
-    ['Status', `${data.statusCode} ${data.statusText}`],
-    ['Content-Type', data.contentType],
-  ]),
+  keyValueTable([['Status', `${data.statusCode} ${data.statusText}`], ['Content-Type', data.contentType], ...eventStreamRows(data)]),
 )}
 ${card('Response headers', headerTable(data.responseHeaders))}`;
   },
 };
+
+function eventStreamRows(data: RequestData): Row[] {
+  if (data.eventStream === undefined) return [];
+  const outcome = data.eventStream;
+  return outcome === null
+    ? [['Event stream', 'still running when the profile was saved']]
+    : [['Event stream', `${outcome.eventsSent} event(s) sent; ended: ${outcome.ending}`]];
+}
 
 function describe(profile: { method: string; url: string; statusCode: number } | null, token: string): string {
   return profile === null ? token : `${token} — ${profile.method} ${profile.url} (${profile.statusCode})`;

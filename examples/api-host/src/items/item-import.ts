@@ -1,0 +1,69 @@
+import type { PgQueryable } from '@switchboard/database';
+import { UnprocessableEntityHttpError } from '@switchboard/http-kernel';
+import type { Violation } from '@switchboard/payload';
+import { z } from 'zod';
+import type { NewItem } from './item.js';
+import { NewItemSchema } from './new-item-schema.js';
+
+/** The upload of `POST /api/items/import`: a JSON Lines file in the part named `file`. */
+export const ItemImportForm = z.object({ file: z.file() });
+
+/** What a successful import answers. */
+export const ItemImportResultSchema = z.object({ imported: z.number().int().min(1) }).meta({ id: 'ItemImportResult' });
+
+/** Most violations listed in one 422: a file of bad lines gets a useful answer, not a huge one. */
+const MAX_VIOLATIONS = 100;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The items of a JSON Lines file (one JSON object a line, as `GET /api/items/export` writes them;
+ * `id` and `createdAt` members are ignored, blank lines skipped), each validated by `NewItemSchema`.
+ * Any bad line makes the whole file a 422 whose `violations` say where: `path` is
+ * `/lines/<line>/<member>`, lines counted from 1 as editors show them (`/lines/3` for a line that
+ * is not a JSON object).
+ */
+export async function readItemLines(file: File): Promise<NewItem[]> {
+  let text: string;
+  try {
+    text = utf8.decode(await file.arrayBuffer());
+  } catch {
+    throw refused([{ path: '/file', message: 'The file is not UTF-8 text.' }]);
+  }
+  const items: NewItem[] = [];
+  const violations: Violation[] = [];
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length && violations.length < MAX_VIOLATIONS; index++) {
+    const line = lines[index]!.trim();
+    if (line === '') continue;
+    const where = `/lines/${index + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      violations.push({ path: where, message: 'Not valid JSON.' });
+      continue;
+    }
+    const result = NewItemSchema.safeParse(value);
+    if (result.success) items.push(result.data);
+    else
+      for (const issue of result.error.issues)
+        violations.push({ path: `${where}/${issue.path.join('/')}`.replace(/\/$/, ''), message: issue.message });
+  }
+  if (violations.length > 0) throw refused(violations.slice(0, MAX_VIOLATIONS));
+  if (items.length === 0) throw refused([{ path: '/file', message: 'The file holds no items.' }]);
+  return items;
+}
+
+/** Inserts every item in one statement: all of them, or (on any failure) none. Resolves with the count. */
+export async function insertItems(db: PgQueryable, items: readonly NewItem[]): Promise<number> {
+  const result = await db.query('INSERT INTO items (name, quantity) SELECT * FROM unnest($1::text[], $2::integer[])', [
+    items.map((item) => item.name),
+    items.map((item) => item.quantity),
+  ]);
+  return result.rowCount ?? items.length;
+}
+
+function refused(violations: Violation[]): UnprocessableEntityHttpError {
+  const first = violations[0]!;
+  return new UnprocessableEntityHttpError(`The import file is invalid: ${first.path}: ${first.message}`, { details: { violations } });
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { defineController, JsonResponse, ServiceUnavailableHttpError, type Request } from '@switchboard/http-kernel';
+import { defineTypedController, mapPayload } from '@switchboard/payload';
+import {
+  currentUser,
+  scryptPasswordHasher,
+  type JwtTokenIssuer,
+  type ScryptCost,
+  type LoginThrottle,
+  type PasswordHasherProcess,
+  type PasswordHashingQueue,
+} from '@switchboard/security';
+import { z } from 'zod';
+import type { ConfiguredUser } from './users.js';
+
+/** What `POST /api/token` checks passwords with, and signs tokens with. */
+export interface SecurityControllerDependencies {
+  users: ReadonlyMap<string, ConfiguredUser>;
+  issuer: JwtTokenIssuer;
+  /** Bounds the checks: one at a time, a few waiting, 503 past that. */
+  passwordHashing: PasswordHashingQueue;
+  /** Runs each check in a child process at the lowest CPU priority. */
+  passwordChecker: PasswordHasherProcess;
+  /** Login throttling, or `null` when it is off. */
+  loginThrottle: LoginThrottle | null;
+}
+
+/** The body of `POST /api/token`, `application/json` only (415 otherwise, 400 malformed, 422 wrong shape). */
+const CredentialsSchema = z.object({
+  username: z.string().max(200),
+  password: z.string().max(1024),
+});
+
+/**
+ * Checked against for an unknown user, so that it costs one scrypt like a wrong password (no user
+ * enumeration by timing): hashed at the users' cost (the highest, if they differ), since a
+ * stand-in dearer or cheaper than their hashes would tell unknown names apart. Hashed once, at
+ * the first login rather than at startup: a start does not pay a scrypt (~0.3 s of CPU and
+ * 128 MiB at the default cost) for a host that may see no login, and the first login waits for
+ * it whoever logs in.
+ */
+export function standInHashForUnknownUsers(users: ReadonlyMap<string, { password: string }>): () => Promise<string> {
+  let hash: Promise<string> | undefined;
+  return () => (hash ??= scryptPasswordHasher.hash(randomBytes(16).toString('hex'), usersCost(users)));
+}
+
+/** The highest cost among the users' hashes; the hasher's default when none can be read. */
+function usersCost(users: ReadonlyMap<string, { password: string }>): ScryptCost | undefined {
+  const costs = [...users.values()].flatMap((user) => scryptPasswordHasher.costOf(user.password) ?? []);
+  return costs.reduce<ScryptCost | undefined>(
+    (highest, cost) => (highest === undefined || cost.N * cost.r * cost.p > highest.N * highest.r * highest.p ? cost : highest),
+    undefined,
+  );
+}
+
+/** The three controllers of the security routes: `POST /api/token`, `GET /api/me`, `GET /api/admin`. */
+export function securityControllers({ users, issuer, passwordHashing, passwordChecker, loginThrottle }: SecurityControllerDependencies) {
+  const hashForUnknownUsers = standInHashForUnknownUsers(users);
+  return {
+    // `credentials` is typed from the schema and reaches the controller only once valid.
+    token: defineTypedController(
+      ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
+      async (request: Request, { username, password }) => {
+        const forUnknownUsers = await hashForUnknownUsers();
+        const user = users.get(username);
+        const stored = user?.password ?? forUnknownUsers;
+        // Throttled before the hashing queue, known user or not: 429 with Retry-After, even for the right password.
+        const throttled = await loginThrottle?.check(request, username);
+        if (throttled) return throttled;
+        // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
+        // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
+        let valid: boolean;
+        try {
+          valid = await passwordHashing.run(
+            () => passwordChecker.verify(password, stored),
+            () => request.clientGone,
+          );
+        } catch (error) {
+          // Answered here, not through the error flow: a client's flood of logins must not write a
+          // CRITICAL line per request (the queue logs its refusals itself, as warnings).
+          if (!(error instanceof ServiceUnavailableHttpError)) throw error;
+          return new JsonResponse({ code: 503, message: error.message }, 503, { 'retry-after': String(error.headers['retry-after']) });
+        }
+        if (user === undefined || !valid) {
+          return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });
+        }
+        await loginThrottle?.succeeded(request, username);
+        const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
+        return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+      },
+      'api_token',
+    ),
+
+    // Both routes require a user (`_is_granted`), so there is one.
+    me: defineController(
+      ['request'],
+      (request: Request) => {
+        const user = currentUser(request)!;
+        return new JsonResponse({ username: user.identifier, roles: user.roles });
+      },
+      'api_me',
+    ),
+
+    admin: defineController(['request'], (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }), 'api_admin'),
+  };
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, HOST_ROOT } from '../config.js';
+
+/** One account of a users file: `{ "users": [{ "username", "roles", "password" (a scrypt hash) }] }`. */
+export interface ConfiguredUser {
+  username: string;
+  roles: string[];
+  password: string;
+}
+
+/** The users file shipped with the example: its passwords are published in the docs. */
+export const DEMO_USERS_FILE = join(HOST_ROOT, 'config/security-users.json');
+
+/** The accounts of a users file, by username. */
+export function readUsers(file: string): ReadonlyMap<string, ConfiguredUser> {
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as { users?: ConfiguredUser[] };
+  return new Map((parsed.users ?? []).map((user) => [user.username, user]));
+}
+
+/**
+ * Production mode does not start with the demo accounts (their passwords are in the docs): a
+ * users file holding any of the shipped entries (the shipped file, a copy, a file they were
+ * pasted into) is refused with a `ConfigError` naming `SECURITY_USERS_FILE`, unless
+ * `ALLOW_DEMO_USERS=1` says the operator wants the demo. Entries are compared by their stored
+ * hash, which is unique to the shipped file (its own salt).
+ */
+export function refuseDemoUsers(usersFile: string, debug: boolean, env: NodeJS.ProcessEnv): void {
+  if (debug || env['ALLOW_DEMO_USERS']?.trim() === '1') return;
+  const demoHashes = new Set([...readUsers(DEMO_USERS_FILE).values()].map((user) => user.password));
+  const demoUsers = [...readUsers(usersFile).values()].filter((user) => demoHashes.has(user.password)).map((user) => user.username);
+  if (demoUsers.length === 0) return;
+  throw new ConfigError(
+    `Production mode (APP_DEBUG=0) refuses the demo accounts (${demoUsers.join(', ')}) of ${usersFile}: their passwords are published. ` +
+      'Set SECURITY_USERS_FILE to your own users file (or ALLOW_DEMO_USERS=1 to serve the demo accounts anyway).',
+  );
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '@switchboard/node-adapter';
+import type { App } from '../src/app.js';
+import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
+
+let host: StartedHost;
+let app: App;
+let server: RunningServer;
+let userToken: string;
+let adminToken: string;
+
+beforeAll(async () => {
+  host = await startHostInProcess({ APP_DEBUG: '0', ALLOW_DEMO_USERS: '1' });
+  ({ app, running: server } = host);
+  userToken = await app.tokenIssuer!.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
+  adminToken = await app.tokenIssuer!.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+});
+
+afterAll(() => host?.stop());
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
+
+async function openEvents(headers: Record<string, string>): Promise<StreamReader> {
+  const response = await fetch(`${server.url}/api/items/events`, { headers });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const reader = new StreamReader(response.body!);
+  await reader.until((text) => text.startsWith(':\n\n'));
+  return reader;
+}
+
+describe('GET /api/items/events', () => {
+  it('needs a token', async () => {
+    const response = await fetch(`${server.url}/api/items/events`, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    await response.arrayBuffer();
+  });
+
+  it('streams created and deleted items, and a reconnecting client gets what it missed', async () => {
+    const reader = await openEvents(bearer(userToken));
+    const created = await fetch(`${server.url}/api/items`, {
+      method: 'POST',
+      headers: { ...bearer(userToken), 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'lamp', quantity: 3 }),
+    });
+    const item = (await created.json()) as { id: number };
+    const text = await reader.until((seen) => seen.includes('event: created\n'));
+    const createdId = /id: (\d+)\nevent: created\n/.exec(text)![1]!;
+    expect(text).toContain(`"id":${item.id},"name":"lamp","quantity":3`);
+    await reader.cancel();
+
+    // Deleted while nobody listened: the client resumes after the last id it saw.
+    const deleted = await fetch(`${server.url}/api/items/${item.id}`, { method: 'DELETE', headers: bearer(adminToken) });
+    expect(deleted.status).toBe(204);
+    const resumed = await openEvents({ ...bearer(userToken), 'last-event-id': createdId });
+    const missed = await resumed.until((seen) => seen.includes('event: deleted\n'));
+    expect(missed).toMatch(new RegExp(`id: ${Number(createdId) + 1}\\nevent: deleted\\ndata: \\{"id":${item.id},"name":"lamp"`));
+    await resumed.cancel();
+  });
+});

@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryLogger } from '@switchboard/http-kernel';
+import { createTestClient, type TestClient } from '@switchboard/testing';
+import '@switchboard/testing/vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { itemImportMaxBytes } from '../src/wiring/item-import.js';
+
+/** `POST /api/items/import` in the whole host (security, rate limit, payload, database), on its own PGlite folder. */
+let app: App;
+let client: TestClient;
+let admin: TestClient;
+let user: TestClient;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'api-host-import-test-'));
+  const config = loadConfig({ ...process.env, API_HOST_CONFIG: '', APP_DEBUG: '0', ALLOW_DEMO_USERS: '1', PGLITE_DATA_DIR: dataDir });
+  app = await createApp(config, { logger: new MemoryLogger() });
+  client = createTestClient(app.kernel);
+  admin = await client.loginAs({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] }, app.tokenIssuer!);
+  user = await client.loginAs({ identifier: 'ada', roles: ['ROLE_USER'] }, app.tokenIssuer!);
+});
+
+afterAll(async () => {
+  await client?.settled();
+  await app?.shutdown();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const importFile = (as: TestClient, lines: string) => {
+  const form = new FormData();
+  form.set('file', new File([lines], 'items.jsonl', { type: 'application/jsonl' }));
+  return as.post('/api/items/import', { body: form, headers: { accept: 'application/json' } });
+};
+const itemNames = async (): Promise<string[]> =>
+  ((await client.get('/api/items')).json() as Array<{ name: string }>).map((item) => item.name);
+
+describe('POST /api/items/import', () => {
+  it('is for admins only: 401 without a token, 403 for a user, nothing read or imported', async () => {
+    expect(await importFile(client, '{"name":"anon","quantity":1}\n')).toHaveStatus(401);
+    expect(await importFile(user, '{"name":"user","quantity":1}\n')).toMatchProblem({ status: 403 });
+    expect(await itemNames()).not.toContain('user');
+  });
+
+  it('imports every line of a valid file, ignoring the id and createdAt an export carries', async () => {
+    const lines = [
+      '{"id":7,"name":"chair","quantity":4,"createdAt":"2026-01-01T00:00:00.000Z"}',
+      '',
+      '{"name":"  lamp ","quantity":0}',
+    ].join('\n');
+    const response = await importFile(admin, `${lines}\n`);
+    expect(response).toHaveStatus(201);
+    expect(response.json()).toEqual({ imported: 2 });
+    expect(await itemNames()).toEqual(expect.arrayContaining(['chair', 'lamp']));
+  });
+
+  it('answers 422 with the violations of each bad line, and imports nothing', async () => {
+    const before = await itemNames();
+    const lines = ['{"name":"good","quantity":1}', '{"name":"","quantity":1}', 'not json', '{"name":"neg","quantity":-2}'].join('\n');
+    const response = await importFile(admin, lines);
+    expect(response).toMatchProblem({ status: 422 });
+    expect((response.json() as { violations: Array<{ path: string }> }).violations.map((violation) => violation.path)).toEqual([
+      '/lines/2/name',
+      '/lines/3',
+      '/lines/4/quantity',
+    ]);
+    expect(await itemNames()).toEqual(before);
+  });
+
+  it('refuses an empty file, and a part that is not a file', async () => {
+    expect(await importFile(admin, '\n\n')).toMatchProblem({ status: 422 });
+    const form = new FormData();
+    form.set('file', 'just text');
+    const notAFile = await admin.post('/api/items/import', { body: form, headers: { accept: 'application/json' } });
+    expect(notAFile).toMatchProblem({ status: 422 });
+  });
+
+  it('answers 413 for a file over the limit (1 MiB unless ITEM_IMPORT_MAX_BYTES says otherwise)', async () => {
+    expect(itemImportMaxBytes({})).toBe(1024 * 1024);
+    expect(itemImportMaxBytes({ ITEM_IMPORT_MAX_BYTES: '2048' })).toBe(2048);
+    expect(() => itemImportMaxBytes({ ITEM_IMPORT_MAX_BYTES: '1MB' })).toThrow(/ITEM_IMPORT_MAX_BYTES/);
+    const line = `${JSON.stringify({ name: 'x'.repeat(100), quantity: 1 })}\n`;
+    const response = await importFile(admin, line.repeat(Math.ceil((1024 * 1024 + 1) / line.length)));
+    expect(response).toMatchProblem({ status: 413 });
+  });
+});

@@ -1,0 +1,7 @@
+import { serve } from '@switchboard/node-adapter';
+import { BODY_LIMIT, createApp, listenOptions, listeningLine } from './app.js';
+
+// Node: the node:http adapter, with its hardened server and graceful shutdown on SIGTERM/SIGINT.
+const { port, host } = listenOptions(process.env);
+const running = await serve(createApp(), { port, host, bodyLimit: BODY_LIMIT });
+console.log(listeningLine('node', host, running.port));

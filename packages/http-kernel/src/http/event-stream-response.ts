@@ -1,0 +1,131 @@
+import { ServerShutdownError } from './cancellation.js';
+import type { Request } from './request.js';
+import { Response } from './response.js';
+import { formatRetryHint, formatServerSentEvent, HEARTBEAT_COMMENT, lastEventIdOf, type ServerSentEvent } from './server-sent-event.js';
+
+/** What an event generator function receives. */
+export interface EventStreamContext {
+  /** The id of the last event the client received (its `Last-Event-ID`), or `null`. */
+  readonly lastEventId: string | null;
+  /** Fires when the stream is over for the client: it left, or the server is shutting down. */
+  readonly signal: AbortSignal;
+}
+
+/** The events to send: an async iterable, or a function (an async generator) that makes one. */
+export type EventStreamSource = AsyncIterable<ServerSentEvent> | ((context: EventStreamContext) => AsyncIterable<ServerSentEvent>);
+
+export interface EventStreamOptions {
+  /** Milliseconds between comment lines sent while no event comes; 0 sends none. Default 15 000. */
+  heartbeatInterval?: number;
+  /** The reconnection delay (ms) the client is told when the server shuts down the stream. Default 1 000. */
+  shutdownRetry?: number;
+}
+
+/** How an event stream ended: its source finished, the client left, the server shut down, or the source threw. */
+export type EventStreamEnding = 'completed' | 'client-gone' | 'shutdown' | 'error';
+
+export interface EventStreamOutcome {
+  readonly eventsSent: number;
+  readonly ending: EventStreamEnding;
+}
+
+const DEFAULT_HEARTBEAT_MS = 15_000;
+const DEFAULT_SHUTDOWN_RETRY_MS = 1_000;
+
+type Step = { kind: 'event'; result: IteratorResult<ServerSentEvent> } | { kind: 'heartbeat' } | { kind: 'aborted' };
+
+/**
+ * A `text/event-stream` response: each event of `source` is framed and sent as it comes, with a
+ * comment every `heartbeatInterval` while none does. When the client leaves, the source is stopped
+ * (`return()`, so a generator's `finally` runs). When the server shuts down, the client gets a
+ * last `retry:` hint and the stream ends, so it reconnects elsewhere. `finished` settles with the
+ * number of events sent and how the stream ended.
+ */
+export class EventStreamResponse extends Response {
+  /** Settles when the stream is over (at once for HEAD, which gets the headers only). */
+  readonly finished: Promise<EventStreamOutcome>;
+  #outcome: EventStreamOutcome | null = null;
+  #settle!: (outcome: EventStreamOutcome) => void;
+
+  constructor(request: Request, source: EventStreamSource, options: EventStreamOptions = {}) {
+    super(null, 200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      // Tells nginx-style proxies not to hold events back in a buffer.
+      'x-accel-buffering': 'no',
+    });
+    this.finished = new Promise((resolve) => (this.#settle = resolve));
+    if (request.method === 'HEAD') {
+      this.#end(0, 'completed');
+      return;
+    }
+    this.body = this.#frames(request, source, options);
+  }
+
+  /** The outcome once the stream is over, `null` while it runs. */
+  get outcome(): EventStreamOutcome | null {
+    return this.#outcome;
+  }
+
+  #end(eventsSent: number, ending: EventStreamEnding): void {
+    if (this.#outcome !== null) return;
+    this.#outcome = { eventsSent, ending };
+    this.#settle(this.#outcome);
+  }
+
+  async *#frames(request: Request, source: EventStreamSource, options: EventStreamOptions): AsyncGenerator<string> {
+    const signal = request.signal;
+    const heartbeatMs = options.heartbeatInterval ?? DEFAULT_HEARTBEAT_MS;
+    const events =
+      typeof source === 'function' ? source({ lastEventId: lastEventIdOf(request.headers.get('last-event-id')), signal }) : source;
+    const iterator = events[Symbol.asyncIterator]();
+    const aborted = new Promise<Step>((resolve) => {
+      if (signal.aborted) resolve({ kind: 'aborted' });
+      else signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let sent = 0;
+    // Ending here without a verdict means the consumer stopped reading: the client is gone.
+    let ending: EventStreamEnding = 'client-gone';
+    try {
+      // Sent first so that the headers go out and the client sees the stream open at once.
+      yield HEARTBEAT_COMMENT;
+      // Kept across heartbeats: the source is asked for its next event once at a time.
+      let next: Promise<Step> | null = null;
+      for (;;) {
+        next ??= iterator.next().then((result) => ({ kind: 'event', result }));
+        const waits = [next, aborted];
+        if (heartbeatMs > 0) waits.push(new Promise<Step>((resolve) => (timer = setTimeout(resolve, heartbeatMs, { kind: 'heartbeat' }))));
+        const step = await Promise.race(waits);
+        clearTimeout(timer);
+        if (step.kind === 'aborted') {
+          ending = signal.reason instanceof ServerShutdownError ? 'shutdown' : 'client-gone';
+          if (ending === 'shutdown') yield formatRetryHint(options.shutdownRetry ?? DEFAULT_SHUTDOWN_RETRY_MS);
+          return;
+        }
+        if (step.kind === 'heartbeat') {
+          yield HEARTBEAT_COMMENT;
+          continue;
+        }
+        next = null;
+        if (step.result.done === true) {
+          ending = 'completed';
+          return;
+        }
+        const frame = formatServerSentEvent(step.result.value);
+        yield frame;
+        sent += 1;
+      }
+    } catch (error) {
+      ending = 'error';
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      if (ending !== 'completed') {
+        // Not awaited: a source busy elsewhere finishes its step first, and the response must not wait for it.
+        iterator.return?.().catch(() => {});
+      }
+      this.#end(sent, ending);
+    }
+  }
+}

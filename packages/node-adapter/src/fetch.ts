@@ -1,0 +1,9 @@
+/**
+ * `@switchboard/node-adapter/fetch` — the kernel as a WHATWG fetch handler, for Deno, Bun, workers
+ * or any server that speaks `(Request) => Promise<Response>`. This entry loads no Node-only module:
+ * its import graph holds the kernel, which needs only `node:diagnostics_channel` (Node, Deno and
+ * Bun have it; Cloudflare Workers with `nodejs_compat`).
+ * @module
+ */
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
+export { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT_MS } from './adapter-options.js';

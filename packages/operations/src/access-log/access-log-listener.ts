@@ -1,0 +1,125 @@
+import {
+  isLogged,
+  redactCredentials,
+  type EventSubscriber,
+  type KernelEventMap,
+  type Logger,
+  type Request,
+  type RequestEvent,
+  type Response,
+  type SubscribedEvents,
+  type TerminateEvent,
+} from '@switchboard/http-kernel';
+
+export interface AccessLogListenerOptions {
+  /** Where the lines go: its `access` channel, at INFO. */
+  logger: Logger;
+  /**
+   * The share of 2xx answers that get a line, from 0 to 1. Default 1 (every one). Other statuses
+   * are always logged: errors and redirects are the lines an operator looks for.
+   */
+  successSampleRate?: number;
+  /** Draws the sampling number in [0, 1). Default `Math.random`; tests pass a fixed sequence. */
+  random?: () => number;
+}
+
+/** The fields of one access line (the record's context). */
+export type AccessLogContext = {
+  method: string;
+  /** The matched route's name; `null` when none matched (a 404, a request refused before routing). */
+  route: string | null;
+  /** Path and query string as received, bearer-shaped credentials replaced by `[redacted]`. */
+  path: string;
+  status: number;
+  /** From the first `kernel.request` listener to the response being handed to the client, in ms. */
+  durationMs: number;
+  /** Body bytes, `null` for a stream without a `Content-Length`. */
+  bytes: number | null;
+  clientIp: string;
+  requestId: string | null;
+};
+
+/**
+ * One line per main request, written at `kernel.terminate`, after the client got its answer:
+ *
+ * - `kernel.request` (`REQUEST_PRIORITY`, first): notes when the request started.
+ * - `kernel.terminate` (`TERMINATE_PRIORITY`): writes `GET /items 200 1.2 ms 17 B 127.0.0.1 <id>`
+ *   at INFO on the `access` channel, with the fields of `AccessLogContext` as its context.
+ */
+export class AccessLogListener implements EventSubscriber<KernelEventMap> {
+  static readonly REQUEST_PRIORITY = 8192;
+  static readonly TERMINATE_PRIORITY = 0;
+
+  readonly #logger: Logger;
+  readonly #logs: boolean;
+  readonly #successSampleRate: number;
+  readonly #random: () => number;
+  readonly #started = new WeakMap<Request, number>();
+
+  constructor(options: AccessLogListenerOptions) {
+    const rate = options.successSampleRate ?? 1;
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`successSampleRate must be between 0 and 1, got ${rate}.`);
+    this.#logger = options.logger.child({ channel: 'access' });
+    this.#logs = isLogged(this.#logger, 'INFO');
+    this.#successSampleRate = rate;
+    this.#random = options.random ?? Math.random;
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return {
+      'kernel.request': [this.onKernelRequest, AccessLogListener.REQUEST_PRIORITY],
+      'kernel.terminate': [this.onKernelTerminate, AccessLogListener.TERMINATE_PRIORITY],
+    };
+  }
+
+  onKernelRequest(event: RequestEvent): void {
+    if (this.#logs && event.isMainRequest()) this.#started.set(event.request, performance.now());
+  }
+
+  onKernelTerminate(event: TerminateEvent): void {
+    const started = this.#started.get(event.request);
+    if (started === undefined) return;
+    const { request, response } = event;
+    if (response.isSuccessful && this.#successSampleRate < 1 && this.#random() >= this.#successSampleRate) return;
+    const target = request.queryString === '' ? request.rawPath : `${request.rawPath}?${request.queryString}`;
+    const path = redactCredentials(target);
+    const context: AccessLogContext = {
+      method: request.method,
+      route: request.attributes.get('_route') ?? null,
+      path,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      bytes: bodyBytes(request, response),
+      clientIp: request.clientIp,
+      requestId: request.attributes.get('_request_id') ?? null,
+    };
+    // The fields again in the message, for formats that print only the message.
+    this.#logger.info(
+      context,
+      `${context.method} ${path} ${context.status} ${context.durationMs} ms ${context.bytes ?? '-'} B ${context.clientIp} ${context.requestId ?? '-'}`,
+    );
+  }
+}
+
+function bodyBytes(request: Request, response: Response): number | null {
+  if (request.method === 'HEAD' || response.isEmpty) return 0;
+  const body = response.body;
+  if (typeof body === 'string') return utf8Length(body);
+  if (body instanceof Uint8Array) return body.byteLength;
+  const declared = response.headers.get('content-length');
+  return declared === undefined ? null : Number(declared);
+}
+
+/** UTF-8 length without encoding the text (no `Buffer` here: the kernel runs outside Node too). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff)
+      bytes += 1; // a pair: 2 UTF-16 units, 4 bytes
+    else bytes += 2;
+  }
+  return bytes;
+}

@@ -1,0 +1,73 @@
+import {
+  ServiceUnavailableHttpError,
+  withoutStackTrace,
+  type EventSubscriber,
+  type KernelEventMap,
+  type RequestEvent,
+  type SubscribedEvents,
+} from '@switchboard/http-kernel';
+import type { PressureMonitor } from './pressure-monitor.js';
+
+/**
+ * A route's place in load shedding (its `_load_shedding` default): `exempt` routes always answer
+ * (health, readiness, metrics); `expensive` ones are shed first, and alone when the listener sheds
+ * `expensive` routes only.
+ */
+export type LoadShedding = 'exempt' | 'expensive';
+
+declare module '@switchboard/http-kernel' {
+  interface RequestAttributes {
+    _load_shedding?: LoadShedding;
+  }
+}
+
+export interface PressureListenerOptions {
+  monitor: PressureMonitor;
+  /**
+   * Which routes are refused under pressure: `all` (default) every route not `exempt`;
+   * `expensive` only routes marked `expensive`, so cheap ones keep answering.
+   */
+  shed?: 'all' | 'expensive';
+}
+
+/**
+ * Sheds load while the process is under pressure (`PressureMonitor`): `kernel.request`
+ * (`REQUEST_PRIORITY`, right after the router, which tells which route it is, and before the
+ * firewall, the payload and the controller, where the work is) throws a 503
+ * `ServiceUnavailableHttpError` with `Retry-After`, answered as problem+json by the error flow.
+ * Main requests only; routes marked `exempt` and the profiler's (`_profiler…`) always pass.
+ * Not under pressure, it reads one boolean.
+ */
+export class PressureListener implements EventSubscriber<KernelEventMap> {
+  static readonly REQUEST_PRIORITY = 31;
+
+  readonly #monitor: PressureMonitor;
+  readonly #expensiveOnly: boolean;
+
+  constructor(options: PressureListenerOptions) {
+    this.#monitor = options.monitor;
+    this.#expensiveOnly = options.shed === 'expensive';
+  }
+
+  getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
+    return { 'kernel.request': [this.onKernelRequest, PressureListener.REQUEST_PRIORITY] };
+  }
+
+  onKernelRequest(event: RequestEvent): void {
+    if (!this.#monitor.underPressure || !event.isMainRequest()) return;
+    const attributes = event.request.attributes;
+    const shedding = attributes.get('_load_shedding');
+    if (shedding === 'exempt' || attributes.get('_route')?.startsWith('_profiler')) return;
+    if (this.#expensiveOnly && shedding !== 'expensive') return;
+    // Shedding must stay cheaper than serving: no stack trace to capture.
+    throw withoutStackTrace(
+      () =>
+        new ServiceUnavailableHttpError('The server is overloaded; please retry later.', {
+          headers: { 'retry-after': String(this.#monitor.retryAfterSeconds()) },
+          thrownBy: 'PressureListener.onKernelRequest',
+          // Refusing is the plan, not a failure; the monitor reports the pressure itself once.
+          logLevel: 'INFO',
+        }),
+    );
+  }
+}
