@@ -30,6 +30,8 @@ const MAX_FITS = 4;
  */
 export function fitProfileData(data: Readonly<Record<string, unknown>>, limits: Required<ProfileLimits>): Record<string, unknown> {
   let spending = limits.maxBytes * FIRST_SPENDING;
+  // Most profiles are far within every limit: then a fit would copy them unchanged, so none is made.
+  if (costWithin(data, limits, spending, 0) <= spending) return data as Record<string, unknown>;
   let fitted: Record<string, unknown> = {};
   for (let fit = 0; fit < MAX_FITS; fit++) {
     const budget = new ProfileBudget(limits, spending);
@@ -136,6 +138,37 @@ export class ProfileBudget {
     this.#spent += cost;
     return cut;
   }
+}
+
+/** Characters a number may take in JSON (`-1.2345678901234567e-300`), as a bound not worth computing exactly. */
+const NUMBER_COST = 26;
+
+/**
+ * What a `ProfileBudget` would spend on `value`, or more, counting without copying; `Infinity` as
+ * soon as a fit would cut something (a long string or list, deep nesting, or more than `spending`).
+ */
+function costWithin(value: unknown, limits: Required<ProfileLimits>, spending: number, depth: number): number {
+  if (typeof value === 'string') return value.length > limits.maxStringLength ? Number.POSITIVE_INFINITY : jsonLength(value) + 1;
+  if (typeof value === 'number') return NUMBER_COST;
+  if (value === null || typeof value !== 'object') return String(value).length + 2;
+  if (depth > 32) return Number.POSITIVE_INFINITY;
+  let cost = 2;
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxItems) return Number.POSITIVE_INFINITY;
+    for (const item of value) {
+      cost += costWithin(item, limits, spending, depth + 1);
+      if (cost > spending) return Number.POSITIVE_INFINITY;
+    }
+    return cost;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > limits.maxItems) return Number.POSITIVE_INFINITY;
+  for (const key of keys) {
+    cost += jsonLength(key) + 2 + costWithin(record[key], limits, spending, depth + 1);
+    if (cost > spending) return Number.POSITIVE_INFINITY;
+  }
+  return cost;
 }
 
 /** Characters of `text` as a JSON string; serialised only when it holds characters JSON escapes. */
