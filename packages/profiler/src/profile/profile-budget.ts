@@ -30,8 +30,6 @@ const MAX_FITS = 4;
  */
 export function fitProfileData(data: Readonly<Record<string, unknown>>, limits: Required<ProfileLimits>): Record<string, unknown> {
   let spending = limits.maxBytes * FIRST_SPENDING;
-  // Most profiles are far within every limit: then a fit would copy them unchanged, so none is made.
-  if (costWithin(data, limits, spending, 0) <= spending) return data as Record<string, unknown>;
   let fitted: Record<string, unknown> = {};
   for (let fit = 0; fit < MAX_FITS; fit++) {
     const budget = new ProfileBudget(limits, spending);
@@ -43,6 +41,32 @@ export function fitProfileData(data: Readonly<Record<string, unknown>>, limits: 
     spending = Math.max(0, spending * (limits.maxBytes / size) * FIRST_SPENDING);
   }
   return fitted;
+}
+
+/**
+ * Whether a fit would cut something of the collectors' data besides its size: a string longer than
+ * `maxStringLength`, a list or object with more than `maxItems` items, nesting deeper than a fit
+ * keeps. Read without copying; the size is measured on the profile's JSON.
+ */
+export function exceedsItemLimits(data: Readonly<Record<string, unknown>>, limits: Required<ProfileLimits>): boolean {
+  for (const name of Object.keys(data)) if (exceeds(data[name], limits, 0)) return true;
+  return false;
+}
+
+function exceeds(value: unknown, limits: Required<ProfileLimits>, depth: number): boolean {
+  if (typeof value === 'string') return value.length > limits.maxStringLength;
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > 32) return true;
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxItems) return true;
+    for (const item of value) if (exceeds(item, limits, depth + 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > limits.maxItems) return true;
+  for (const key of keys) if (exceeds(record[key], limits, depth + 1)) return true;
+  return false;
 }
 
 export function resolveProfileLimits(limits: ProfileLimits = {}): Required<ProfileLimits> {
@@ -138,37 +162,6 @@ export class ProfileBudget {
     this.#spent += cost;
     return cut;
   }
-}
-
-/** Characters a number may take in JSON (`-1.2345678901234567e-300`), as a bound not worth computing exactly. */
-const NUMBER_COST = 26;
-
-/**
- * What a `ProfileBudget` would spend on `value`, or more, counting without copying; `Infinity` as
- * soon as a fit would cut something (a long string or list, deep nesting, or more than `spending`).
- */
-function costWithin(value: unknown, limits: Required<ProfileLimits>, spending: number, depth: number): number {
-  if (typeof value === 'string') return value.length > limits.maxStringLength ? Number.POSITIVE_INFINITY : jsonLength(value) + 1;
-  if (typeof value === 'number') return NUMBER_COST;
-  if (value === null || typeof value !== 'object') return String(value).length + 2;
-  if (depth > 32) return Number.POSITIVE_INFINITY;
-  let cost = 2;
-  if (Array.isArray(value)) {
-    if (value.length > limits.maxItems) return Number.POSITIVE_INFINITY;
-    for (const item of value) {
-      cost += costWithin(item, limits, spending, depth + 1);
-      if (cost > spending) return Number.POSITIVE_INFINITY;
-    }
-    return cost;
-  }
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (keys.length > limits.maxItems) return Number.POSITIVE_INFINITY;
-  for (const key of keys) {
-    cost += jsonLength(key) + 2 + costWithin(record[key], limits, spending, depth + 1);
-    if (cost > spending) return Number.POSITIVE_INFINITY;
-  }
-  return cost;
 }
 
 /** Characters of `text` as a JSON string; serialised only when it holds characters JSON escapes. */
