@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_DEFAULTS } from './support/start-host.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 
 interface ListenerRow {
   event: string;
@@ -92,6 +93,7 @@ function registeredRows(dispatcher: EventDispatcher<KernelEventMap>): ListenerRo
 }
 
 let app: App;
+let databaseFolder: PgliteDataFolder;
 const subscribers: Array<EventSubscriber<KernelEventMap>> = [];
 
 beforeAll(async () => {
@@ -104,10 +106,10 @@ beforeAll(async () => {
     subscribers.push(subscriber);
     return addSubscriber.call(this, subscriber);
   });
+  databaseFolder = await pgliteDataFolder();
   try {
-    app = await createApp(loadConfig({ ...process.env, ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1', RATE_LIMIT: '1000/60s' }), {
-      logger: nullLogger,
-    });
+    const env = { ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1', RATE_LIMIT: '1000/60s', PGLITE_DATA_DIR: databaseFolder.path };
+    app = await createApp(loadConfig({ ...process.env, ...env }), { logger: nullLogger });
     // The Express/Connect fall-through listener, registered the way users get it.
     nodeAdapter.createMiddleware(app.kernel, { fallThrough: true });
   } finally {
@@ -117,6 +119,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.shutdown();
+  await databaseFolder?.remove();
 });
 
 describe('docs/events.md, built-in listeners', () => {

@@ -18,6 +18,7 @@ import { wireHttpCache } from '../src/wiring/http-cache.js';
 import { wireItems } from '../src/wiring/items.js';
 import { wireLocale } from '../src/wiring/locale.js';
 import { wirePayload } from '../src/wiring/payload.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 
 /**
  * The items API over node:http with this host's wiring (CORS, locale, database, items) and the
@@ -33,6 +34,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(backends)('items API on %s', (_name, startServer) => {
   let dbServer: TestDatabaseServer | null;
+  let pgliteFolder: PgliteDataFolder | null;
   let database: Database;
   let http: RunningServer;
   let base: string;
@@ -41,9 +43,15 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
 
   beforeAll(async () => {
     dbServer = await startServer();
+    // PGlite opens a copy of the run's empty cluster, as the host opens its folder.
+    pgliteFolder = dbServer === null ? await pgliteDataFolder() : null;
     const logger = new MemoryLogger();
     const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), logger, null);
-    const wiredDatabase = await wireDatabase(host, { url: dbServer?.connectionString, idleConnectionTtlSeconds: 0.4 });
+    const wiredDatabase = await wireDatabase(host, {
+      url: dbServer?.connectionString,
+      ...(pgliteFolder === null ? {} : { pgliteDataDir: pgliteFolder.path }),
+      idleConnectionTtlSeconds: 0.4,
+    });
     database = wiredDatabase.database;
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const issuer = new JwtTokenIssuer({ privateKey, ttl: 600 });
@@ -77,6 +85,7 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
     await http?.close();
     await database?.close();
     await dbServer?.stop();
+    await pgliteFolder?.remove();
   });
 
   const call = (method: string, path: string, options: { token?: string; body?: string; headers?: Record<string, string> } = {}) =>

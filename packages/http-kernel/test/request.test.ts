@@ -86,6 +86,26 @@ describe('HeaderBag', () => {
     expect([...HeaderBag.fromRawList(raw)].map(([name]) => name)).toEqual(['host', 'x-tag', 'accept']);
   });
 
+  it('answers get and has on a raw list it has not read yet as it does once read', () => {
+    const raw = [':authority', 'a.example', 'Host', 'a.example', 'X-Tag', 'one', 'x-tag', 'two', 'Accept', '*/*'];
+    const unread = (): HeaderBag => HeaderBag.fromRawList(raw);
+    const read = HeaderBag.fromRawList(raw);
+    read.names();
+    for (const bag of [unread(), read]) {
+      expect(bag.get('X-TAG')).toBe('one');
+      expect(bag.get('accept')).toBe('*/*');
+      expect(bag.has('HOST')).toBe(true);
+      expect(bag.get(':authority')).toBeUndefined();
+      expect(bag.has(':authority')).toBe(false);
+      expect(bag.get('x-ta')).toBeUndefined();
+      expect(bag.has('referer')).toBe(false);
+    }
+    // Reading leaves the bag as it was: a write afterwards still sees every header.
+    const bag = unread();
+    expect(bag.get('x-tag')).toBe('one');
+    expect(bag.append('x-tag', 'three').getAll('x-tag')).toEqual(['one', 'two', 'three']);
+  });
+
   it('keeps a copy independent of its original, both ways, whether the original was read, changed or neither', () => {
     const raw = ['Host', 'a.example', 'Accept', '*/*'];
     const unread = HeaderBag.fromRawList(raw);

@@ -165,10 +165,10 @@ export class RedisProfilerStorage implements ProfilerStorage {
   }
 
   /** Queues the profile; readable at once from this process, and from every process once written. */
-  async write(profile: ProfileData): Promise<void> {
+  async write(profile: ProfileData, serialised?: string): Promise<void> {
     if (!SAFE_TOKEN.test(profile.token)) throw new RangeError('Refusing a profile key from an invalid token.');
     if (this.#expired(profile) && !this.#closed) return;
-    this.#queue.enqueue(profile);
+    this.#queue.enqueue(profile, serialised);
   }
 
   async read(token: string): Promise<ProfileData | null> {

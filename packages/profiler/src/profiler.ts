@@ -3,7 +3,7 @@ import { describeError } from '@switchboard/http-kernel/internal';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
 import { Profile, type ProfileSummary } from './profile/profile.js';
-import { fitProfileData, resolveProfileLimits, truncatedString, type ProfileLimits } from './profile/profile-budget.js';
+import { exceedsItemLimits, fitProfileData, resolveProfileLimits, truncatedString, type ProfileLimits } from './profile/profile-budget.js';
 import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, Redactor } from './profile/redactor.js';
 import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 import { ProfilerRecorder } from './recording/profiler-recorder.js';
@@ -50,6 +50,8 @@ export class Profiler {
   readonly tokenLength: number;
   readonly profileLimits: Required<ProfileLimits>;
   readonly #recentTokens = new Set<string>();
+  /** The JSON of each profile `collect` made, as it measured it against the limits: storages keep it as is. */
+  readonly #serialised = new WeakMap<Profile, string>();
 
   constructor(options: ProfilerOptions = {}) {
     this.storage = options.storage ?? new MemoryProfilerStorage();
@@ -131,17 +133,32 @@ export class Profiler {
         }
         if (data !== undefined) collected[collector.name] = redactor.deep(data);
       }
-      // Redacted whole first, then cut: a cut never leaves half a secret.
-      // The summary fields (the URL cut at maxStringLength) take their share of the budget first.
-      const forCollectors = Math.max(1024, this.profileLimits.maxBytes - JSON.stringify(profile.toData()).length);
-      Object.assign(profile.collectors, fitProfileData(collected, { ...this.profileLimits, maxBytes: forCollectors }));
+      this.#serialised.set(profile, this.#withinLimits(profile, collected));
     }
     return [...profiles.values()].reverse();
   }
 
+  /**
+   * Gives `profile` its collectors' data, cut to the profile limits when it is over one, and
+   * returns the profile's JSON: measured once, then handed to the storage with the profile.
+   */
+  #withinLimits(profile: Profile, collected: Record<string, unknown>): string {
+    const limits = this.profileLimits;
+    const json = JSON.stringify({ ...profile.toData(), collectors: collected });
+    if (json.length <= limits.maxBytes && !exceedsItemLimits(collected, limits)) {
+      Object.assign(profile.collectors, collected);
+      return json;
+    }
+    // Redacted whole first, then cut: a cut never leaves half a secret.
+    // The summary fields (the URL cut at maxStringLength) take their share of the budget first.
+    const forCollectors = Math.max(1024, limits.maxBytes - JSON.stringify(profile.toData()).length);
+    Object.assign(profile.collectors, fitProfileData(collected, { ...limits, maxBytes: forCollectors }));
+    return JSON.stringify(profile.toData());
+  }
+
   /** Writes profiles in order (sub-requests first, so the main request is the newest). */
   async save(profiles: readonly Profile[]): Promise<void> {
-    for (const profile of profiles) await this.storage.write(profile.toData());
+    for (const profile of profiles) await this.storage.write(profile.toData(), this.#serialised.get(profile));
   }
 
   /** The stored profile with its parent and children loaded; `null` for an unknown or invalid token. */

@@ -34,9 +34,14 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      // Outside debug mode no renderer shows frames or causes, so neither is read.
-      const flattened = flattenError(exception, { sourceLines, frames: options.debug, causes: options.debug });
       const renderer = negotiateRenderer(request.headers.get('accept'), renderers);
+      // Outside debug mode no renderer shows frames or causes, so neither is read; source files
+      // are read only for a format that shows them.
+      const flattened = flattenError(exception, {
+        sourceLines: renderer.showsSourceLines === false ? 0 : sourceLines,
+        frames: options.debug,
+        causes: options.debug,
+      });
       const rendered = renderer.render(flattened, request);
       const response = new Response(rendered.body, flattened.status, {
         'content-type': rendered.contentType,

@@ -47,12 +47,25 @@ export interface FlattenOptions {
 /** Longer chains are cut: a cause chain is for reading, not for recursion without end. */
 const MAX_CAUSE_DEPTH = 16;
 
+/**
+ * Errors flattened with frames and causes and without source lines, while they live: an API
+ * client's debug error page and the profiler's exception panel flatten the same error.
+ */
+const flattenedErrors = new WeakMap<object, FlattenedError>();
+
 /** Turns any thrown value into a `FlattenedError`. Never throws. */
 export function flattenError(error: unknown, options: FlattenOptions = {}): FlattenedError {
   const withFrames = options.frames ?? true;
-  const reader = withFrames && (options.sourceLines ?? 0) > 0 ? new SourceExcerptReader() : null;
-  const maxDepth = (options.causes ?? true) ? MAX_CAUSE_DEPTH : 0;
-  return flattenOne(error, withFrames, options.sourceLines ?? 0, reader, new Set(), 0, maxDepth);
+  const sourceLines = options.sourceLines ?? 0;
+  const withCauses = options.causes ?? true;
+  const shared = withFrames && sourceLines <= 0 && withCauses && typeof error === 'object' && error !== null;
+  const known = shared ? flattenedErrors.get(error) : undefined;
+  // A message changed since (an error reused and rewritten) is flattened anew.
+  if (known !== undefined && known.message === messageOf(error)) return known;
+  const reader = withFrames && sourceLines > 0 ? new SourceExcerptReader() : null;
+  const flattened = flattenOne(error, withFrames, sourceLines, reader, new Set(), 0, withCauses ? MAX_CAUSE_DEPTH : 0);
+  if (shared) flattenedErrors.set(error, flattened);
+  return flattened;
 }
 
 function flattenOne(

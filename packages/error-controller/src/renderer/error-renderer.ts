@@ -14,6 +14,11 @@ export interface RenderedError {
  * the error for their format, and show stack traces and file names only when `debug` is on.
  */
 export interface ErrorRenderer extends Negotiable {
+  /**
+   * Whether this format shows lines of source around frames (`FlattenedFrame.excerpt`). Source
+   * files are read in debug mode only for a renderer that shows them; left out, they are read.
+   */
+  readonly showsSourceLines?: boolean;
   render(error: FlattenedError, request: Request): RenderedError;
 }
 

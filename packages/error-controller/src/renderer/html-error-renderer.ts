@@ -14,6 +14,7 @@ const esc = (text: string): string => he.escape(text);
  */
 export class HtmlErrorRenderer implements ErrorRenderer {
   readonly accepts = ['text/html'] as const;
+  readonly showsSourceLines = true;
 
   constructor(private readonly options: { debug: boolean }) {}
 

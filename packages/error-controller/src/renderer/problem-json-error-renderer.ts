@@ -14,6 +14,7 @@ const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance
  */
 export class ProblemJsonErrorRenderer implements ErrorRenderer {
   readonly accepts = ['application/problem+json', 'application/json'] as const;
+  readonly showsSourceLines = false;
   /**
    * Outside debug mode, a problem without extension members is a function of its status and
    * reason phrase alone: written once per status, then reused (a scanner's 404s all read alike).

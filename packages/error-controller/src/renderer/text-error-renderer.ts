@@ -7,6 +7,7 @@ import type { ErrorRenderer, RenderedError } from './error-renderer.js';
  */
 export class TextErrorRenderer implements ErrorRenderer {
   readonly accepts = ['text/plain'] as const;
+  readonly showsSourceLines = false;
 
   constructor(private readonly options: { debug: boolean }) {}
 

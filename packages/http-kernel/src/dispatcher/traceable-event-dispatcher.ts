@@ -167,8 +167,9 @@ class DispatchRecording {
   }
 
   #ended(listener: RegisteredListener<unknown>, startedAt: number, threw: boolean): void {
-    const info = { name: listener.name, priority: listener.priority };
-    this.#called.push({ ...info, durationMs: performance.now() - startedAt, ...(threw ? { threw } : {}) });
+    const { name, priority } = listener;
+    const durationMs = performance.now() - startedAt;
+    this.#called.push(threw ? { name, priority, durationMs, threw } : { name, priority, durationMs });
     if (this.#stoppedBy === null && this.#stopped()) this.#stoppedBy = listener.name;
   }
 

@@ -76,7 +76,10 @@ export class HeaderBag implements Iterable<[string, string[]]> {
 
   /** The first value, or `undefined`. */
   get(name: string): string | undefined {
-    return this.#map().get(name.toLowerCase())?.[0];
+    const key = name.toLowerCase();
+    // A bag still equal to its raw list answers from the list: most requests read a header or two.
+    if (this.#values === null && this.#raw !== null) return firstRawValue(this.#raw, key);
+    return this.#map().get(key)?.[0];
   }
 
   /** Every value in order (empty when absent). */
@@ -85,7 +88,9 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 
   has(name: string): boolean {
-    return this.#map().has(name.toLowerCase());
+    const key = name.toLowerCase();
+    if (this.#values === null && this.#raw !== null) return firstRawValue(this.#raw, key) !== undefined;
+    return this.#map().has(key);
   }
 
   /** Replaces every value of `name`. */
@@ -140,6 +145,16 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     for (const [name, values] of this.#map()) out[name] = values.length === 1 ? values[0]! : [...values];
     return out;
   }
+}
+
+/** The value of the first field named `key` (lower-case) in a raw list; pseudo-headers never match. */
+function firstRawValue(raw: readonly string[], key: string): string | undefined {
+  if (key.charCodeAt(0) === 58 /* ':' */) return undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === key.length && name.toLowerCase() === key) return raw[i + 1];
+  }
+  return undefined;
 }
 
 function normalise(value: HeaderValue | number): string[] {

@@ -43,6 +43,32 @@ export function fitProfileData(data: Readonly<Record<string, unknown>>, limits: 
   return fitted;
 }
 
+/**
+ * Whether a fit would cut something of the collectors' data besides its size: a string longer than
+ * `maxStringLength`, a list or object with more than `maxItems` items, nesting deeper than a fit
+ * keeps. Read without copying; the size is measured on the profile's JSON.
+ */
+export function exceedsItemLimits(data: Readonly<Record<string, unknown>>, limits: Required<ProfileLimits>): boolean {
+  for (const name of Object.keys(data)) if (exceeds(data[name], limits, 0)) return true;
+  return false;
+}
+
+function exceeds(value: unknown, limits: Required<ProfileLimits>, depth: number): boolean {
+  if (typeof value === 'string') return value.length > limits.maxStringLength;
+  if (value === null || typeof value !== 'object') return false;
+  if (depth > 32) return true;
+  if (Array.isArray(value)) {
+    if (value.length > limits.maxItems) return true;
+    for (const item of value) if (exceeds(item, limits, depth + 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > limits.maxItems) return true;
+  for (const key of keys) if (exceeds(record[key], limits, depth + 1)) return true;
+  return false;
+}
+
 export function resolveProfileLimits(limits: ProfileLimits = {}): Required<ProfileLimits> {
   const resolved = { ...DEFAULT_PROFILE_LIMITS, ...withoutUndefined(limits) };
   for (const [name, value] of Object.entries(resolved)) {

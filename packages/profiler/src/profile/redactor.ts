@@ -174,11 +174,42 @@ export class Redactor {
     );
   }
 
+  /**
+   * Copies only what holds something to hide: a list or plain object whose items come back
+   * unchanged is returned as it is (profile data is mostly clean, and copying it all was most of
+   * the cost of saving a profile). Other objects are turned into plain ones, as before.
+   */
   #walk(value: unknown, depth: number): unknown {
     if (typeof value === 'string') return this.text(value);
     if (value === null || typeof value !== 'object' || depth > 64) return value;
-    if (Array.isArray(value)) return value.map((item) => this.#walk(item, depth + 1));
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [this.text(key), this.#walk(item, depth + 1)]));
+    if (Array.isArray(value)) return this.#walkList(value, depth);
+    const record = value as Record<string, unknown>;
+    const proto: unknown = Object.getPrototypeOf(record);
+    const keys = Object.keys(record);
+    let entries: Array<[string, unknown]> | null = proto === Object.prototype || proto === null ? null : [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = record[key];
+      const shownKey = this.text(key);
+      const shownItem = this.#walk(item, depth + 1);
+      if (entries === null && (shownKey !== key || shownItem !== item)) {
+        entries = keys.slice(0, i).map((earlier): [string, unknown] => [earlier, record[earlier]]);
+      }
+      entries?.push([shownKey, shownItem]);
+    }
+    // fromEntries defines own properties: a key named `__proto__` stays a key.
+    return entries === null ? record : Object.fromEntries(entries);
+  }
+
+  #walkList(items: readonly unknown[], depth: number): readonly unknown[] {
+    let copy: unknown[] | null = null;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const shown = this.#walk(item, depth + 1);
+      if (copy === null && shown !== item) copy = items.slice(0, i);
+      copy?.push(shown);
+    }
+    return copy ?? items;
   }
 }
 

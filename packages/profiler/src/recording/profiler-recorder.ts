@@ -26,6 +26,11 @@ export class ProfilerRecorder {
    * here would keep every stack alive until the current microtask checkpoint ends instead.)
    */
   readonly #logContext = new AsyncLocalStorage<RequestStack>();
+  /**
+   * Whether a `ProfilingLogger` files records here. Until one does, no log call can be filed, so
+   * no context is entered: the first one turns on Node's async hooks, which every request then pays.
+   */
+  #logsFiled = false;
 
   /** The tracer of the kernel's `TraceableEventDispatcher` (see `registerProfiler`). */
   recordTrace(trace: DispatchTrace): void {
@@ -44,7 +49,12 @@ export class ProfilerRecorder {
    * the start of the main request; the current request of the chain decides main or sub.
    */
   enterLogContext(request: Request): void {
-    if (request.requestStack !== null) this.#logContext.enterWith(request.requestStack);
+    if (this.#logsFiled && request.requestStack !== null) this.#logContext.enterWith(request.requestStack);
+  }
+
+  /** Called by each `ProfilingLogger` made for this recorder: requests from now on carry the log context. */
+  fileLogs(): void {
+    this.#logsFiled = true;
   }
 
   /** Files a log record under the request being handled in the current async context, if any. */

@@ -11,7 +11,9 @@ export class ProfilingLogger implements Logger {
     private readonly inner: Logger,
     private readonly recorder: ProfilerRecorder,
     private readonly bindings: Readonly<Record<string, unknown>> = {},
-  ) {}
+  ) {
+    recorder.fileLogs();
+  }
 
   debug(context: Record<string, unknown>, message: string): void {
     this.inner.debug(context, message);

@@ -87,9 +87,9 @@ export class FileProfilerStorage implements ProfilerStorage {
   }
 
   /** Queues the profile; it can be read at once, and is on disk once the writer got to it. */
-  async write(profile: ProfileData): Promise<void> {
+  async write(profile: ProfileData, serialised?: string): Promise<void> {
     this.#fileOf(profile.token);
-    const { summary } = this.#queue.enqueue(profile);
+    const { summary } = this.#queue.enqueue(profile, serialised);
     // The queue may have dropped older profiles; this one is the newest, always queued.
     this.#index.delete(summary.token);
     this.#index.set(summary.token, summary);

@@ -45,10 +45,10 @@ export class MemoryProfilerStorage implements ProfilerStorage {
     return this.#bytes;
   }
 
-  async write(profile: ProfileData): Promise<void> {
+  async write(profile: ProfileData, serialised?: string): Promise<void> {
     // Re-inserting moves the token to the newest end.
     this.#delete(profile.token);
-    const stored = { profile, bytes: JSON.stringify(profile).length };
+    const stored = { profile, bytes: (serialised ?? JSON.stringify(profile)).length };
     this.#profiles.set(profile.token, stored);
     this.#bytes += stored.bytes;
     this.#evict();

@@ -40,8 +40,12 @@ export const DEFAULT_STORAGE_BOUNDS: Required<StorageBounds> = { maxProfiles: 50
  * treats any token that is not lowercase hex as unknown.
  */
 export interface ProfilerStorage {
-  /** Stores a profile, replacing one with the same token. Enforces the bounds. */
-  write(profile: ProfileData): Promise<void>;
+  /**
+   * Stores a profile, replacing one with the same token. Enforces the bounds. `serialised`, when
+   * given, is `JSON.stringify(profile)`, made by the profiler already: a storage uses it instead
+   * of serialising the profile again.
+   */
+  write(profile: ProfileData, serialised?: string): Promise<void>;
   read(token: string): Promise<ProfileData | null>;
   /** Whether a profile with this token is stored; synchronous so token generation stays cheap. */
   has(token: string): boolean;

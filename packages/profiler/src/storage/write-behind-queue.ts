@@ -96,9 +96,9 @@ export class WriteBehindQueue {
     return this.#dropped;
   }
 
-  /** Queues the profile (replacing one with its token) and starts the writer; after `close`, drops it. */
-  enqueue(profile: ProfileData): QueuedProfile {
-    const queued = { summary: summaryOf(profile), json: JSON.stringify(profile) };
+  /** Queues the profile (replacing one with its token) and starts the writer; after `close`, drops it. `serialised`: its JSON, when made already. */
+  enqueue(profile: ProfileData, serialised?: string): QueuedProfile {
+    const queued = { summary: summaryOf(profile), json: serialised ?? JSON.stringify(profile) };
     if (this.#closed) {
       this.#dropped++;
       return queued;
