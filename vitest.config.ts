@@ -16,7 +16,7 @@ const ownProcess = filesNeedingTheirOwnProcess(import.meta.dirname);
 export default defineConfig({
   ...sources,
   test: {
-    globalSetup: ['test/support/scratch-tmpdir.ts'],
+    globalSetup: ['test/support/scratch-tmpdir.ts', 'test/support/built-packages.ts'],
     // Most test files wait on real servers and child processes rather than compute: three files at
     // a time keep two cores busy (4m37s against 6m00s with one at a time, measured on this machine).
     maxWorkers: 3,

@@ -1,29 +1,36 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 
 /**
  * `pnpm debug:router`: the package script run as pnpm runs it (`sh -c`, in the host's folder,
- * arguments appended), over the app `createApp` builds. Its database is PGlite in memory, so the
- * run writes nothing.
+ * arguments appended), over the app `createApp` builds. Its database is a copy of the run's empty
+ * PGlite cluster, deleted afterwards: the command's default, PGlite in memory, creates a cluster
+ * on each run (seconds of CPU).
  */
 const hostRoot = new URL('..', import.meta.url);
 const script = (JSON.parse(readFileSync(new URL('package.json', hostRoot), 'utf8')) as { scripts: Record<string, string> }).scripts[
   'debug:router'
 ]!;
 
-function runDebugRouter(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, API_HOST_CONFIG: '', PGLITE_DATA_DIR: 'memory://' };
+async function runDebugRouter(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const database = await pgliteDataFolder();
+  const env: NodeJS.ProcessEnv = { ...process.env, API_HOST_CONFIG: '', PGLITE_DATA_DIR: database.path };
   delete env['DATABASE_URL'];
   const child = spawn('sh', ['-c', `${script} "$@"`, 'debug:router', ...args], { cwd: hostRoot, env });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  try {
+    return await new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  } finally {
+    await database.remove();
+  }
 }
 
 describe('pnpm debug:router', () => {

@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLogger } from '@switchboard/http-kernel';
-import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { createApp, type App } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import type { RunningServer } from '@switchboard/node-adapter';
+import type { App } from '../src/app.js';
+import { startHostInProcess, type StartedHost } from './support/start-host.js';
 import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
 
+let host: StartedHost;
 let app: App;
 let server: RunningServer;
 let userToken: string;
 let adminToken: string;
 
 beforeAll(async () => {
-  const config = loadConfig({ ...process.env, API_HOST_CONFIG: '', APP_DEBUG: '0', ALLOW_DEMO_USERS: '1', PGLITE_DATA_DIR: 'memory://' });
-  app = await createApp(config, { logger: new MemoryLogger() });
-  server = await serve(app.kernel, { handleSignals: false });
+  host = await startHostInProcess({ APP_DEBUG: '0', ALLOW_DEMO_USERS: '1' });
+  ({ app, running: server } = host);
   userToken = await app.tokenIssuer!.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
   adminToken = await app.tokenIssuer!.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await app?.shutdown();
-});
+afterAll(() => host?.stop());
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 

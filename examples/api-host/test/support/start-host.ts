@@ -161,21 +161,20 @@ export interface HostCommand {
   detached?: boolean;
 }
 
-/** `node --import tsx src/main.ts`, the command behind `pnpm start`. */
-export const SOURCE_HOST: HostCommand = {
-  command: process.execPath,
-  args: ['--conditions=@switchboard/source', '--import', 'tsx', 'src/main.ts'],
-  cwd: '.',
-};
+/**
+ * `node dist/main.js`, the command behind `pnpm start:prod`: the host as built JavaScript, which
+ * the run's global setup (`test/support/built-packages.ts`) compiles from the current sources.
+ */
+export const BUILT_HOST: HostCommand = { command: process.execPath, args: ['dist/main.js'], cwd: '.' };
 
 /** `pnpm start` from the repository root, as a user types it, in its own process group. */
 export const PNPM_START: HostCommand = { command: 'npx', args: ['-y', 'pnpm@10.34.8', 'start'], cwd: '../..', detached: true };
 
 /**
- * The host as a process (by default `SOURCE_HOST`), with `env` over this environment; its database
+ * The host as a process (by default `BUILT_HOST`), with `env` over this environment; its database
  * folder is deleted once it has exited.
  */
-export async function startHostProcess(env: Record<string, string>, how: HostCommand = SOURCE_HOST): Promise<HostProcess> {
+export async function startHostProcess(env: Record<string, string>, how: HostCommand = BUILT_HOST): Promise<HostProcess> {
   const database = await databaseFolder(env);
   const child = spawn(how.command, how.args, {
     cwd: fileURLToPath(new URL(`../../${how.cwd}`, import.meta.url)),
