@@ -631,4 +631,40 @@ describe('HttpKernel terminate', () => {
     await expect(h.kernel.terminate(request, response)).resolves.toBeUndefined();
     expect(h.logger.records.map((r) => [r.level, r.channel])).toEqual([['CRITICAL', 'kernel']]);
   });
+
+  it('terminateEagerly runs synchronous listeners at once, with no promise, and logs a failure instead of throwing', async () => {
+    const h = harness();
+    const ran: string[] = [];
+    h.dispatcher.on('kernel.terminate', () => void ran.push('first'), 10);
+    h.dispatcher.on('kernel.terminate', () => {
+      throw new Error('save failed');
+    });
+    const request = get('/', ok);
+    const response = await h.kernel.handle(request);
+    expect(h.kernel.terminateEagerly(request, response)).toBeUndefined();
+    expect(ran).toEqual(['first']);
+    expect(h.logger.records.map((r) => [r.level, r.channel, r.message])).toEqual([
+      ['CRITICAL', 'kernel', 'Error during kernel.terminate: Error: save failed'],
+    ]);
+  });
+
+  it('terminateEagerly returns a promise when a listener waits, settled once the later listeners ran; a rejection is logged', async () => {
+    const h = harness();
+    const ran: string[] = [];
+    let release!: () => void;
+    h.dispatcher.on('kernel.terminate', () => new Promise<void>((resolve) => (release = resolve)), 10);
+    h.dispatcher.on('kernel.terminate', () => {
+      ran.push('after the wait');
+      return Promise.reject(new Error('flush failed'));
+    });
+    const request = get('/', ok);
+    const response = await h.kernel.handle(request);
+    const outcome = h.kernel.terminateEagerly(request, response);
+    expect(outcome).toBeInstanceOf(Promise);
+    expect(ran).toEqual([]);
+    release();
+    await expect(outcome).resolves.toBeUndefined();
+    expect(ran).toEqual(['after the wait']);
+    expect(h.logger.records.map((r) => r.message)).toEqual(['Error during kernel.terminate: Error: flush failed']);
+  });
 });

@@ -6,6 +6,7 @@ import {
   ServerShutdownError,
   type HttpKernelInterface,
   type Logger,
+  type MaybePromise,
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
@@ -38,7 +39,14 @@ export class NodeAdapter {
   readonly #kernel: HttpKernelInterface;
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
-  readonly #pendingTerminations = new Set<Promise<void>>();
+  /**
+   * Answered requests whose `kernel.terminate` has not run yet. Every request answered within one
+   * turn of the event loop is queued here and looked at from a single `setImmediate` on the next
+   * turn, instead of each response getting its own `close` listener, timer and promise.
+   */
+  #queuedTerminations: QueuedTermination[] = [];
+  /** `kernel.terminate` runs that returned a promise (an async listener), until it settles. */
+  readonly #runningTerminations = new Set<Promise<void>>();
   /**
    * Responses handed to the kernel, for shutdown to answer those not written yet (503). Kept as a
    * list that is swept when it grows, not a Set: adding and deleting every response cost more
@@ -168,7 +176,11 @@ export class NodeAdapter {
 
   /** Resolves once every scheduled `kernel.terminate` has run. */
   async drain(): Promise<void> {
-    while (this.#pendingTerminations.size > 0) await Promise.all([...this.#pendingTerminations]);
+    while (this.#queuedTerminations.length > 0 || this.#runningTerminations.size > 0) {
+      // The queue's own setImmediate was set first, so it has run when this one does.
+      if (this.#queuedTerminations.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      else await Promise.all([...this.#runningTerminations]);
+    }
   }
 
   #send(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, response: Response, http2: boolean): void {
@@ -221,27 +233,55 @@ export class NodeAdapter {
     const kernel = this.#kernel;
     if (kernel.terminate === undefined) return;
     if (kernel.dispatcher !== undefined && !kernel.dispatcher.hasListeners('kernel.terminate')) return;
-    let scheduled = false;
-    const schedule = (): void => {
-      if (scheduled) return;
-      scheduled = true;
-      res.off('close', schedule);
-      // Counted from now, not from when it starts, so a shutdown waiting on drain() cannot miss it.
-      const running = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#terminate(request, response));
-      this.#pendingTerminations.add(running);
-      void running.finally(() => this.#pendingTerminations.delete(running));
-    };
-    res.on('close', schedule);
-    if (isClosed(res)) schedule();
+    this.#queueTermination({ res, request, response });
   }
 
-  async #terminate(request: Request, response: Response): Promise<void> {
-    try {
-      await this.#kernel.terminate!(request, response);
-    } catch (error) {
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
-    }
+  #queueTermination(termination: QueuedTermination): void {
+    // Counted from now, not from when it runs, so a shutdown waiting on drain() cannot miss it.
+    if (this.#queuedTerminations.push(termination) === 1) setImmediate(this.#runQueuedTerminations);
   }
+
+  /**
+   * Terminates each queued request whose response is closed; one still being sent (a stream) is
+   * queued again when it closes. Most responses are closed by now: they were written in full.
+   */
+  readonly #runQueuedTerminations = (): void => {
+    const queue = this.#queuedTerminations;
+    this.#queuedTerminations = [];
+    for (const termination of queue) {
+      if (isClosed(termination.res)) this.#terminate(termination.request, termination.response);
+      else termination.res.once('close', () => this.#queueTermination(termination));
+    }
+  };
+
+  /** Tracked for drain() only when it has to wait: most `kernel.terminate` listeners return at once. */
+  #terminate(request: Request, response: Response): void {
+    const kernel = this.#kernel;
+    let outcome: MaybePromise<void>;
+    try {
+      outcome = fromThenable(
+        kernel.terminateEagerly !== undefined ? kernel.terminateEagerly(request, response) : kernel.terminate!(request, response),
+      );
+    } catch (error) {
+      this.#terminateFailed(error);
+      return;
+    }
+    if (!(outcome instanceof Promise)) return;
+    const running = outcome.catch((error: unknown) => this.#terminateFailed(error));
+    this.#runningTerminations.add(running);
+    void running.finally(() => this.#runningTerminations.delete(running));
+  }
+
+  #terminateFailed(error: unknown): void {
+    logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+  }
+}
+
+/** A request answered, waiting for its `kernel.terminate`. */
+interface QueuedTermination {
+  readonly res: NodeServerResponse;
+  readonly request: Request;
+  readonly response: Response;
 }
 
 /** `(req, res)` listener that hands every request to `kernel`. */

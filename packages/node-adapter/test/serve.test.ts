@@ -219,6 +219,38 @@ describe('graceful close()', () => {
   });
 });
 
+describe('close() and kernel.terminate', () => {
+  it('resolves only once a kernel.terminate listener that waits has finished, and before onShutdown', async () => {
+    const { kernel, dispatcher } = routes();
+    const steps: string[] = [];
+    dispatcher.on('kernel.terminate', async () => {
+      steps.push('terminate started');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      steps.push('terminate finished');
+    });
+    const running = await serve(kernel, { handleSignals: false, onShutdown: () => void steps.push('onShutdown') });
+    expect(await (await fetch(`${running.url}/id?n=1`)).text()).toBe('1');
+    await expect.poll(() => steps).toContain('terminate started');
+    await running.close();
+    expect(steps).toEqual(['terminate started', 'terminate finished', 'onShutdown']);
+  });
+
+  it('gives up on a kernel.terminate that never finishes at the shutdown deadline, and says so', async () => {
+    const { kernel, dispatcher } = routes();
+    let started = false;
+    dispatcher.on('kernel.terminate', () => {
+      started = true;
+      return new Promise<void>(() => undefined);
+    });
+    const logger = new MemoryLogger();
+    const running = await serve(kernel, { handleSignals: false, logger, shutdownTimeout: 500 });
+    expect(await (await fetch(`${running.url}/id?n=2`)).text()).toBe('2');
+    await expect.poll(() => started).toBe(true);
+    await running.close();
+    expect(logger.records.map((record) => record.message)).toContain('kernel.terminate did not finish before the shutdown deadline.');
+  });
+});
+
 describe('bounded close()', () => {
   it('answers a request still running after the grace period with 503, and ends though onShutdown never does', async () => {
     let started!: () => void;

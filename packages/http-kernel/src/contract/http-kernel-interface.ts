@@ -20,6 +20,11 @@ export interface HttpKernelInterface {
   handleEagerly?(request: Request, type?: RequestType, catchErrors?: boolean): Response | Promise<Response>;
   /** Runs `kernel.terminate` once the response was sent. */
   terminate?(request: Request, response: Response): Promise<void>;
+  /**
+   * The same, returning nothing when no listener had to wait (see `HttpKernel.terminateEagerly`).
+   * Hosts call it in place of `terminate` when it is there.
+   */
+  terminateEagerly?(request: Request, response: Response): void | Promise<void>;
   /** Lets a host skip scheduling `terminate` when nothing listens to `kernel.terminate`. */
   readonly dispatcher?: { hasListeners(eventName: 'kernel.terminate'): boolean };
 }

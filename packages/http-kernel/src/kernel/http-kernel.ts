@@ -117,12 +117,33 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
-  async terminate(request: Request, response: Response): Promise<void> {
+  terminate(request: Request, response: Response): Promise<void> {
+    return Promise.resolve(this.terminateEagerly(request, response));
+  }
+
+  /**
+   * `terminate()` without a promise when none is needed: returns nothing once every
+   * `kernel.terminate` listener has run, or a promise when one of them had to wait. For hosts,
+   * which terminate every request. Never throws nor rejects: failures are logged.
+   */
+  terminateEagerly(request: Request, response: Response): MaybePromise<void> {
+    let dispatched: MaybePromise<TerminateEvent>;
     try {
-      await this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response));
+      dispatched = fromThenable(this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response)));
     } catch (error) {
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
+      this.#terminateFailed(error);
+      return;
     }
+    if (dispatched instanceof Promise) {
+      return dispatched.then(
+        () => undefined,
+        (error: unknown) => this.#terminateFailed(error),
+      );
+    }
+  }
+
+  #terminateFailed(error: unknown): void {
+    logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
   }
 
   /**

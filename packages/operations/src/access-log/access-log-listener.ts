@@ -11,6 +11,13 @@ import {
   type TerminateEvent,
 } from '@switchboard/http-kernel';
 
+declare module '@switchboard/http-kernel' {
+  interface RequestAttributes {
+    /** `performance.now()` when the first `kernel.request` listener ran (`AccessLogListener`). */
+    _access_log_started?: number;
+  }
+}
+
 export interface AccessLogListenerOptions {
   /** Where the lines go: its `access` channel, at INFO. */
   logger: Logger;
@@ -54,7 +61,6 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
   readonly #logs: boolean;
   readonly #successSampleRate: number;
   readonly #random: () => number;
-  readonly #started = new WeakMap<Request, number>();
 
   constructor(options: AccessLogListenerOptions) {
     const rate = options.successSampleRate ?? 1;
@@ -73,13 +79,13 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (this.#logs && event.isMainRequest()) this.#started.set(event.request, performance.now());
+    if (this.#logs && event.isMainRequest()) event.request.attributes.set('_access_log_started', performance.now());
   }
 
   onKernelTerminate(event: TerminateEvent): void {
-    const started = this.#started.get(event.request);
-    if (started === undefined) return;
     const { request, response } = event;
+    const started = request.attributes.get('_access_log_started');
+    if (started === undefined) return;
     if (response.isSuccessful && this.#successSampleRate < 1 && this.#random() >= this.#successSampleRate) return;
     const target = request.queryString === '' ? request.rawPath : `${request.rawPath}?${request.queryString}`;
     const path = redactCredentials(target);
