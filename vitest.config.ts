@@ -2,8 +2,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFilesFirst } from './test/support/slow-files-first.js';
 import { filesNeedingTheirOwnProcess, slowFilesSharingProcesses, TEST_FILE_GLOBS } from './test/support/test-files.js';
 
-// Tests run on the TypeScript sources: the `@switchboard/source` export condition points every
-// workspace package at its `src/index.ts`, so no build step stands between an edit and a test.
+// Test files import the TypeScript sources: the `@switchboard/source` export condition points
+// every workspace package at its `src/index.ts`. The processes they start (host, password checker,
+// cluster workers) run the JavaScript that the global setup `built-packages.ts` compiles first.
 const sources = {
   resolve: { conditions: ['@switchboard/source'] },
   ssr: { resolve: { conditions: ['@switchboard/source'] } },
