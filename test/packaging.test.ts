@@ -37,8 +37,7 @@ async function run(command: string, args: string[], cwd: string): Promise<Output
 }
 
 beforeAll(async () => {
-  // Incremental: packages unchanged since the last build are not compiled again.
-  await run(process.execPath, [tsc, '-b', 'tsconfig.build.json'], root);
+  // The run's global setup (test/support/built-packages.ts) has built every package.
   await run('npx', ['-y', 'pnpm@10.34.8', '-r', '--filter', './packages/*', 'pack', '--pack-destination', work], root);
   for (const file of readdirSync(work)) {
     const name = /^switchboard-(.+)-\d+\.\d+\.\d+\.tgz$/.exec(file)?.[1];
