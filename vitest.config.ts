@@ -18,7 +18,7 @@ const slowShared = slowFilesSharingProcesses(import.meta.dirname);
 export default defineConfig({
   ...sources,
   test: {
-    globalSetup: ['test/support/scratch-tmpdir.ts', 'test/support/built-packages.ts'],
+    globalSetup: ['test/support/scratch-tmpdir.ts', 'test/support/built-packages.ts', 'test/support/run-postgres.ts'],
     // Most test files wait on real servers and child processes rather than compute: three files at
     // a time keep two cores busy (4m37s against 6m00s with one at a time, measured on this machine).
     maxWorkers: 3,

@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_DEFAULTS } from './support/start-host.js';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
 
 interface ListenerRow {
   event: string;
@@ -93,7 +93,7 @@ function registeredRows(dispatcher: EventDispatcher<KernelEventMap>): ListenerRo
 }
 
 let app: App;
-let databaseFolder: PgliteDataFolder;
+let hostDatabase: TestDatabaseServer;
 const subscribers: Array<EventSubscriber<KernelEventMap>> = [];
 
 beforeAll(async () => {
@@ -106,9 +106,15 @@ beforeAll(async () => {
     subscribers.push(subscriber);
     return addSubscriber.call(this, subscriber);
   });
-  databaseFolder = await pgliteDataFolder();
+  hostDatabase = await createTestDatabase();
   try {
-    const env = { ...TEST_DEFAULTS, API_HOST_CONFIG: '', APP_DEBUG: '1', RATE_LIMIT: '1000/60s', PGLITE_DATA_DIR: databaseFolder.path };
+    const env = {
+      ...TEST_DEFAULTS,
+      API_HOST_CONFIG: '',
+      APP_DEBUG: '1',
+      RATE_LIMIT: '1000/60s',
+      DATABASE_URL: hostDatabase.connectionString,
+    };
     app = await createApp(loadConfig({ ...process.env, ...env }), { logger: nullLogger });
     // The Express/Connect fall-through listener, registered the way users get it.
     nodeAdapter.createMiddleware(app.kernel, { fallThrough: true });
@@ -119,7 +125,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.shutdown();
-  await databaseFolder?.remove();
+  await hostDatabase?.stop();
 });
 
 describe('docs/events.md, built-in listeners', () => {

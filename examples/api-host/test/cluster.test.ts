@@ -13,7 +13,7 @@ import { StreamReader } from '../../../packages/node-adapter/test/support/event-
 import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
 import {
   SERVER_IDLE_TIMEOUT_MS,
-  startPostgres,
+  idleDroppingDatabase,
   type TestDatabaseServer,
 } from '../../../packages/database/test/support/database-servers.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
@@ -87,7 +87,7 @@ let postgres: TestDatabaseServer;
 /** Where the clusters without a Redis of their own count logins (a cluster refuses to start without one). */
 let limitsRedis: RedisServer;
 beforeAll(async () => {
-  [postgres, limitsRedis] = await Promise.all([startPostgres(), RedisServer.start()]);
+  [postgres, limitsRedis] = await Promise.all([idleDroppingDatabase(), RedisServer.start()]);
 });
 afterAll(async () => {
   await Promise.all([postgres?.stop(), limitsRedis?.close()]);

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**
@@ -24,21 +25,21 @@ async function expectServed(host: StartedHost): Promise<void> {
 }
 
 describe('PostgreSQL with a table locked by another client', () => {
-  let server: TestDatabaseServer;
+  let database: TestDatabaseServer;
   let host: StartedHost;
   let locker: pg.Client;
 
   beforeAll(async () => {
-    server = await startPostgres();
-    host = await startHostInProcess({ APP_DEBUG: '0', DATABASE_URL: server.connectionString, DATABASE_TIMEOUT: TIMEOUT_SECONDS });
-    locker = new pg.Client({ connectionString: server.connectionString });
+    database = await createTestDatabase();
+    host = await startHostInProcess({ APP_DEBUG: '0', DATABASE_URL: database.connectionString, DATABASE_TIMEOUT: TIMEOUT_SECONDS });
+    locker = new pg.Client({ connectionString: database.connectionString });
     await locker.connect();
   });
 
   afterAll(async () => {
     await locker?.end().catch(() => undefined);
     await host?.stop();
-    await server?.stop();
+    await database?.stop();
   });
 
   it('answers 503 with Retry-After while the lock is held (more requests than the pool has connections), then serves again', async () => {
@@ -56,14 +57,17 @@ describe('PostgreSQL with a table locked by another client', () => {
 });
 
 describe('embedded PGlite held by a transaction', () => {
+  let folder: PgliteDataFolder;
   let host: StartedHost;
 
   beforeAll(async () => {
-    host = await startHostInProcess({ APP_DEBUG: '0', DATABASE_TIMEOUT: TIMEOUT_SECONDS });
+    folder = await pgliteDataFolder();
+    host = await startHostInProcess({ APP_DEBUG: '0', PGLITE_DATA_DIR: folder.path, DATABASE_TIMEOUT: TIMEOUT_SECONDS });
   });
 
   afterAll(async () => {
     await host?.stop();
+    await folder?.remove();
   });
 
   it('answers 503 with Retry-After while the transaction runs, then serves again', async () => {

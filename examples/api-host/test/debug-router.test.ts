@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase } from '../../../packages/database/test/support/database-servers.js';
 
 /**
  * `pnpm debug:router`: the package script run as pnpm runs it (`sh -c`, in the host's folder,
- * arguments appended), over the app `createApp` builds. Its database is a copy of the run's empty
- * PGlite cluster, deleted afterwards: the command's default, PGlite in memory, creates a cluster
+ * arguments appended), over the app `createApp` builds. Its database is a new one on the run's
+ * PostgreSQL server, dropped afterwards: the command's default, PGlite in memory, creates a cluster
  * on each run (seconds of CPU).
  */
 const hostRoot = new URL('..', import.meta.url);
@@ -15,9 +15,8 @@ const script = (JSON.parse(readFileSync(new URL('package.json', hostRoot), 'utf8
 ]!;
 
 async function runDebugRouter(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const database = await pgliteDataFolder();
-  const env: NodeJS.ProcessEnv = { ...process.env, API_HOST_CONFIG: '', PGLITE_DATA_DIR: database.path };
-  delete env['DATABASE_URL'];
+  const database = await createTestDatabase();
+  const env: NodeJS.ProcessEnv = { ...process.env, API_HOST_CONFIG: '', DATABASE_URL: database.connectionString };
   const child = spawn('sh', ['-c', `${script} "$@"`, 'debug:router', ...args], { cwd: hostRoot, env });
   let stdout = '';
   let stderr = '';
@@ -29,7 +28,7 @@ async function runDebugRouter(...args: string[]): Promise<{ code: number | null;
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
   } finally {
-    await database.remove();
+    await database.stop();
   }
 }
 
@@ -51,7 +50,7 @@ describe('pnpm debug:router', () => {
     expect(source.stdout).toContain('// #');
     expect(source.stdout).toMatch(/: GET \/health$/m);
     expect(source.stdout).toContain('return function staticAnswers(path) {');
-    // Two app builds (PGlite, a TypeScript load of the whole host) on cores other test files share.
+    // Two app builds (a TypeScript load of the whole host) on cores other test files share.
   }, 300_000);
 
   it('refuses an unknown option with the usage, without building the app', async () => {

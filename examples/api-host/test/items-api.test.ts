@@ -6,7 +6,7 @@ import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
 import {
   SERVER_IDLE_TIMEOUT_MS,
-  startPostgres,
+  idleDroppingDatabase,
   type TestDatabaseServer,
 } from '../../../packages/database/test/support/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
@@ -27,7 +27,7 @@ import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/datab
  */
 const backends = [
   ['embedded PGlite (no DATABASE_URL)', async () => null],
-  ['PostgreSQL (DATABASE_URL)', startPostgres],
+  ['PostgreSQL (DATABASE_URL)', idleDroppingDatabase],
 ] as const satisfies ReadonlyArray<readonly [string, () => Promise<TestDatabaseServer | null>]>;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,24 +1,28 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import '@switchboard/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';
 
-/** `POST /api/items/import` in the whole host (security, rate limit, payload, database), on its own PGlite folder. */
+/** `POST /api/items/import` in the whole host (security, rate limit, payload, database), on a database of its own. */
 let app: App;
 let client: TestClient;
 let admin: TestClient;
 let user: TestClient;
-let dataDir: string;
+let database: TestDatabaseServer;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'api-host-import-test-'));
-  const config = loadConfig({ ...process.env, API_HOST_CONFIG: '', APP_DEBUG: '0', ALLOW_DEMO_USERS: '1', PGLITE_DATA_DIR: dataDir });
+  database = await createTestDatabase();
+  const config = loadConfig({
+    ...process.env,
+    API_HOST_CONFIG: '',
+    APP_DEBUG: '0',
+    ALLOW_DEMO_USERS: '1',
+    DATABASE_URL: database.connectionString,
+  });
   app = await createApp(config, { logger: new MemoryLogger() });
   client = createTestClient(app.kernel);
   admin = await client.loginAs({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] }, app.tokenIssuer!);
@@ -28,7 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.settled();
   await app?.shutdown();
-  await rm(dataDir, { recursive: true, force: true });
+  await database?.stop();
 });
 
 const importFile = (as: TestClient, lines: string) => {

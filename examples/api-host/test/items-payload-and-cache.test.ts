@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, nullLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';
@@ -13,17 +13,17 @@ import { wirePayload } from '../src/wiring/payload.js';
 
 /**
  * The items API's payload mapping (POST /api/items) and cache attribute (GET /api/items/:id) with
- * this host's wirings, on embedded PGlite, through the test client (the node adapter's rules, in process). Security is left out: its steps are
+ * this host's wirings, on PostgreSQL, through the test client (the node adapter's rules, in process). Security is left out: its steps are
  * tested in items-api.test.ts; here only the payload and cache steps matter.
  */
 let database: Database;
-let databaseFolder: PgliteDataFolder | undefined;
+let databaseServer: TestDatabaseServer | undefined;
 let client: TestClient;
 
 beforeAll(async () => {
   const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), nullLogger, null);
-  databaseFolder = await pgliteDataFolder();
-  const wiredDatabase = await wireDatabase(host, { url: undefined, pgliteDataDir: databaseFolder.path });
+  databaseServer = await createTestDatabase();
+  const wiredDatabase = await wireDatabase(host, { url: databaseServer.connectionString });
   database = wiredDatabase.database;
   const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener()] };
   const { kernel } = host.assemble([wiredDatabase, wireItems(database), wireHttpCache(), wirePayload(), errors]);
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.settled();
   await database?.close();
-  await databaseFolder?.remove();
+  await databaseServer?.stop();
 });
 
 const create = (body: string, contentType = 'application/json') =>

@@ -4,12 +4,12 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPostgres, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
 import { MIGRATIONS, migrate } from '../src/database/migrations.js';
 
 let postgres: TestDatabaseServer;
 beforeAll(async () => {
-  postgres = await startPostgres();
+  postgres = await createTestDatabase();
 });
 afterAll(async () => {
   await postgres?.stop();

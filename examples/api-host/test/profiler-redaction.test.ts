@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { pgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createConsoleLogger } from '../src/console-logger.js';
@@ -27,14 +27,14 @@ interface LoggedHost {
 /** The host as main.ts builds it, with its console logger writing into `lines`, on a database of its own. */
 async function startLoggedHost(env: Record<string, string>): Promise<LoggedHost> {
   const lines: string[] = [];
-  const database = await pgliteDataFolder();
+  const database = await createTestDatabase();
   const config = loadConfig({
     ...process.env,
     PORT: '0',
     APP_HOST: '127.0.0.1',
     API_HOST_CONFIG: '',
     APP_DEBUG: '1',
-    PGLITE_DATA_DIR: database.path,
+    DATABASE_URL: database.connectionString,
     ...env,
   });
   const logger = createConsoleLogger('DEBUG', (line) => lines.push(line));
@@ -51,7 +51,7 @@ async function startLoggedHost(env: Record<string, string>): Promise<LoggedHost>
     lines,
     async stop() {
       await running.close();
-      await database.remove();
+      await database.stop();
     },
   };
 }

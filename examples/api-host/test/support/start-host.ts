@@ -7,7 +7,7 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
 import { scryptPasswordHasher } from '@switchboard/security';
 import { createTestClient, type TestClient } from '@switchboard/testing';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase } from '../../../../packages/database/test/support/database-servers.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -47,13 +47,15 @@ async function testEnv(env: Record<string, string>): Promise<Record<string, stri
 }
 
 /**
- * The embedded database of a test host: the folder `env` names, or else a fresh database in a
- * folder of its own (test hosts never share one), deleted when the host stops.
+ * The database of a test host: what `env` names (`DATABASE_URL`, or `PGLITE_DATA_DIR` for the
+ * embedded engine), or else a new database of its own on the run's PostgreSQL server, dropped when
+ * the host stops. The embedded engine costs a host seconds of CPU to start; the tests of the
+ * embedded database itself name their folder.
  */
-async function databaseFolder(env: Record<string, string>): Promise<{ env: { PGLITE_DATA_DIR?: string }; remove(): Promise<void> }> {
+async function testDatabase(env: Record<string, string>): Promise<{ env: { DATABASE_URL?: string }; remove(): Promise<void> }> {
   if (env['PGLITE_DATA_DIR'] !== undefined || env['DATABASE_URL'] !== undefined) return { env: {}, remove: async () => undefined };
-  const folder: PgliteDataFolder = await pgliteDataFolder();
-  return { env: { PGLITE_DATA_DIR: folder.path }, remove: () => folder.remove() };
+  const database = await createTestDatabase();
+  return { env: { DATABASE_URL: database.connectionString }, remove: () => database.stop() };
 }
 
 export interface StartedHost {
@@ -73,7 +75,7 @@ export interface BuiltHost {
 
 /** The example host in this process, as main.ts wires it, without listening: requests go through the test client. */
 export async function buildHostInProcess(env: Record<string, string> = {}): Promise<BuiltHost> {
-  const database = await databaseFolder(env);
+  const database = await testDatabase(env);
   try {
     const { app, logger } = await createTestApp(env, database.env);
     const { baseUrl, trustedHosts, trustedProxies } = app.config;
@@ -101,7 +103,7 @@ export async function buildHostInProcess(env: Record<string, string> = {}): Prom
 
 async function createTestApp(
   env: Record<string, string>,
-  databaseEnv: { PGLITE_DATA_DIR?: string },
+  databaseEnv: { DATABASE_URL?: string },
 ): Promise<{ app: App; logger: MemoryLogger }> {
   const config = loadConfig({ ...process.env, ...databaseEnv, API_HOST_CONFIG: '', ...(await testEnv(env)) });
   const logger = new MemoryLogger();
@@ -110,7 +112,7 @@ async function createTestApp(
 
 /** The example host in this process, as main.ts wires it, on a free port of 127.0.0.1. */
 export async function startHostInProcess(env: Record<string, string> = {}, tls?: TlsOptions): Promise<StartedHost> {
-  const database = await databaseFolder(env);
+  const database = await testDatabase(env);
   try {
     const { app, logger } = await createTestApp(env, database.env);
     const config = app.config;
@@ -175,7 +177,7 @@ export const PNPM_START: HostCommand = { command: 'npx', args: ['-y', 'pnpm@10.3
  * folder is deleted once it has exited.
  */
 export async function startHostProcess(env: Record<string, string>, how: HostCommand = BUILT_HOST): Promise<HostProcess> {
-  const database = await databaseFolder(env);
+  const database = await testDatabase(env);
   const child = spawn(how.command, how.args, {
     cwd: fileURLToPath(new URL(`../../${how.cwd}`, import.meta.url)),
     env: { ...process.env, ...database.env, ...(await testEnv(env)) },

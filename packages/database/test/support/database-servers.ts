@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 
 const run = promisify(execFile);
 
@@ -15,7 +16,7 @@ export interface TestDatabaseServer {
   stop(): Promise<void>;
 }
 
-/** Seconds of idleness after which the server drops a connection: short, so a test can wait it out. */
+/** Idleness after which `idleDroppingDatabase()`'s sessions are dropped: short, so a test can wait it out. */
 export const SERVER_IDLE_TIMEOUT_MS = 1000;
 
 async function freePort(): Promise<number> {
@@ -41,8 +42,8 @@ function postgresBinaries(): string {
 
 /**
  * A real PostgreSQL server in a temporary data directory, on 127.0.0.1 and a free port (run as the
- * `postgres` user when we are root, which the server refuses), dropping sessions idle for
- * `SERVER_IDLE_TIMEOUT_MS`.
+ * `postgres` user when we are root, which the server refuses). The run has one
+ * (`test/support/run-postgres.ts`); tests take databases on it (`createTestDatabase`).
  */
 export async function startPostgres(): Promise<TestDatabaseServer> {
   const bin = postgresBinaries();
@@ -62,7 +63,7 @@ export async function startPostgres(): Promise<TestDatabaseServer> {
       : run(join(bin, tool), args, { timeout: 60_000 });
   await asPostgres('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
-  const options = `-h 127.0.0.1 -p ${port} -k ${dir} -c idle_session_timeout=${SERVER_IDLE_TIMEOUT_MS} -c fsync=off`;
+  const options = `-h 127.0.0.1 -p ${port} -k ${dir} -c fsync=off`;
   await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   return {
     kind: 'PostgreSQL',
@@ -72,4 +73,51 @@ export async function startPostgres(): Promise<TestDatabaseServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Where the run's PostgreSQL server is (set by the global setup `test/support/run-postgres.ts`). */
+export const RUN_POSTGRES_URL_ENV = 'SWITCHBOARD_TEST_POSTGRES_URL';
+
+let databaseCount = 0;
+
+/**
+ * A new, empty database on the run's PostgreSQL server, for one test; `stop()` drops it. One server
+ * serves the whole run: a database costs it about 30 ms, where a server of its own costs initdb, and
+ * the embedded engine costs each host process seconds of CPU to start. With `idleSessionTimeoutMs`,
+ * the server ends this database's sessions once they sat idle that long.
+ */
+export async function createTestDatabase({ idleSessionTimeoutMs }: { idleSessionTimeoutMs?: number } = {}): Promise<TestDatabaseServer> {
+  const serverUrl = process.env[RUN_POSTGRES_URL_ENV];
+  if (serverUrl === undefined) {
+    throw new Error(`${RUN_POSTGRES_URL_ENV} is not set: the global setup test/support/run-postgres.ts starts the run's server.`);
+  }
+  databaseCount += 1;
+  const name = `test_${process.pid}_${databaseCount}`;
+  await onServer(serverUrl, async (client) => {
+    // fsync is off on test servers: copying the template's files beats writing each block to the WAL.
+    await client.query(`CREATE DATABASE ${name} STRATEGY FILE_COPY`);
+    if (idleSessionTimeoutMs !== undefined) await client.query(`ALTER DATABASE ${name} SET idle_session_timeout = ${idleSessionTimeoutMs}`);
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: 'PostgreSQL',
+    connectionString: url.href,
+    stop: () => onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+async function onServer(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A test database whose idle sessions the server drops after `SERVER_IDLE_TIMEOUT_MS`, as servers and poolers do. */
+export function idleDroppingDatabase(): Promise<TestDatabaseServer> {
+  return createTestDatabase({ idleSessionTimeoutMs: SERVER_IDLE_TIMEOUT_MS });
 }
