@@ -9,7 +9,7 @@ export const TEST_FILE_GLOBS = ['packages/*/{src,test}/**/*.test.ts', 'examples/
  * with databases or browsers, or runs a thousand property cases.
  */
 const STARTS_REAL_PROCESSES =
-  /startHost(?:Process|InProcess)|buildHostInProcess|createApp\(|startPostgres|startPglite|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;
+  /startHost(?:Process|InProcess)|buildHostInProcess|createApp\(|startPostgres|createTestDatabase|idleDroppingDatabase|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;
 /**
  * What a test file changes for the whole process (mocks, globals, the environment, the working
  * folder, V8 flags), or measures of it (the heap after a full garbage collection): it needs a
