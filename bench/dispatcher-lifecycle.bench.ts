@@ -4,7 +4,11 @@
  * benchmark's Switchboard app in debug off (router, error listener, default cache-control). For
  * comparing two builds of the kernel on the same machine (docs/decisions.md D4): run it against
  * each, alternately. Rounds of 10,000 requests; the fastest round and the median are reported.
- * Run: `cd bench && node --import tsx dispatcher-lifecycle.bench.ts` (env: BENCH_LIFECYCLE_ROUNDS, default 25)
+ * Run: `cd bench && node --import tsx dispatcher-lifecycle.bench.ts` (env: BENCH_LIFECYCLE_ROUNDS, default 25).
+ * `BENCH_LIFECYCLE_WITH` adds listeners of @switchboard/operations, to measure their cost per
+ * request (run it alternately with and without): `pressure`, the pressure listener not shedding (a
+ * monitor without a timer); `request-id+access-log`, request ids and the access line (to a logger
+ * that keeps INFO and drops the record), each request then terminated as the node adapter does.
  */
 import './built-packages.js';
 import { ErrorListener } from '@switchboard/error-controller';
@@ -19,7 +23,9 @@ import {
   Request,
   type KernelEventMap,
 } from '@switchboard/http-kernel';
+import { AccessLogListener, PressureListener, PressureMonitor, RequestIdListener } from '@switchboard/operations';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { droppingLogger } from './http/apps/switchboard.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { machineLine, reportJson } from './report.js';
 
@@ -34,7 +40,17 @@ const routes = new RouteCollection().add('hello', HELLO_PATH, {
 dispatcher.addSubscriber(new RouterListener(new Router(routes)));
 dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
 dispatcher.addSubscriber(new DefaultCacheControlListener());
+const WITH = process.env.BENCH_LIFECYCLE_WITH || undefined;
+if (WITH === 'pressure') {
+  dispatcher.addSubscriber(new PressureListener({ monitor: new PressureMonitor({ maxEventLoopDelayMs: 60_000 }) }));
+} else if (WITH === 'request-id+access-log') {
+  dispatcher.addSubscriber(new RequestIdListener({ logger: droppingLogger }));
+  dispatcher.addSubscriber(new AccessLogListener({ logger: droppingLogger }));
+} else if (WITH !== undefined) {
+  throw new Error(`BENCH_LIFECYCLE_WITH: pressure or request-id+access-log, not ${WITH}`);
+}
 const kernel = new HttpKernel({ dispatcher });
+const terminates = dispatcher.hasListeners('kernel.terminate');
 
 const RAW_HEADERS = ['Host', '127.0.0.1:8080', 'Accept', 'application/json'];
 
@@ -45,8 +61,10 @@ function requestFor(path: string): Request {
 
 function handle(path: string, count: number): void {
   for (let i = 0; i < count; i++) {
-    if (kernel.handleEagerly(requestFor(path)) instanceof Promise)
-      throw new Error(`${path} waited: this benchmark measures the synchronous path`);
+    const request = requestFor(path);
+    const response = kernel.handleEagerly(request);
+    if (response instanceof Promise) throw new Error(`${path} waited: this benchmark measures the synchronous path`);
+    if (terminates) kernel.terminateEagerly(request, response);
   }
 }
 
@@ -68,7 +86,9 @@ for (const [name, path, status] of [
   rows.push({ name, fastestNs: perRequest[0]!, medianNs: perRequest[ROUNDS >> 1]! });
 }
 
-console.log(`\n## Kernel lifecycle without HTTP (${ROUNDS} rounds of ${PER_ROUND})\n${machineLine()}\n`);
+console.log(
+  `\n## Kernel lifecycle without HTTP (${ROUNDS} rounds of ${PER_ROUND}${WITH === undefined ? '' : `, with ${WITH}`})\n${machineLine()}\n`,
+);
 console.log('| request | fastest round, ns/request | median round, ns/request |\n|---|---:|---:|');
 for (const row of rows) console.log(`| ${row.name} | ${row.fastestNs.toFixed(0)} | ${row.medianNs.toFixed(0)} |`);
-reportJson('dispatcher-lifecycle', rows);
+reportJson(WITH === undefined ? 'dispatcher-lifecycle' : `dispatcher-lifecycle-${WITH}`, rows);

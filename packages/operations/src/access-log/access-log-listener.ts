@@ -38,7 +38,10 @@ export type AccessLogContext = {
   /** Path and query string as received, bearer-shaped credentials replaced by `[redacted]`. */
   path: string;
   status: number;
-  /** From the first `kernel.request` listener to the response being handed to the client, in ms. */
+  /**
+   * From the first `kernel.request` listener to `kernel.terminate`, in ms. The node adapter runs
+   * `kernel.terminate` on the loop turn after the answer was sent, so a busy turn adds its wait.
+   */
   durationMs: number;
   /** Body bytes, `null` for a stream without a `Content-Length`. */
   bytes: number | null;
