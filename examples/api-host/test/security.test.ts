@@ -14,7 +14,8 @@ import { standInHashForUnknownUsers } from '../src/security/security-controllers
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 const run = promisify(execFile);
-const securityConfigModule = fileURLToPath(new URL('../src/security/security-config.ts', import.meta.url));
+/** The built module (the run's global setup builds the host): the processes below load no TypeScript. */
+const securityConfigModule = fileURLToPath(new URL('../dist/security/security-config.js', import.meta.url));
 
 describe('the shipped demo users (config/security-users.json)', () => {
   // Test hosts use the same users hashed at a low cost (support/start-host.ts); this is what ships.
@@ -84,7 +85,7 @@ describe('first start: key files in var/jwt', () => {
       console.log(keys.publicKey.export({ type: 'spki', format: 'pem' }).length);
     })`;
     const starts = Array.from({ length: 3 }, () =>
-      run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', '--input-type=module', '-e', script], {
+      run(process.execPath, ['--input-type=module', '-e', script], {
         cwd: fileURLToPath(new URL('..', import.meta.url)),
         timeout: 60_000,
       }),
@@ -239,8 +240,8 @@ describe('a wrong passphrase at startup', () => {
   });
 
   it('the host process prints the problem and exits 78 (EX_CONFIG) without listening', async () => {
-    const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-    const failure = await run(process.execPath, ['--conditions=@switchboard/source', '--import', 'tsx', main], {
+    const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+    const failure = await run(process.execPath, [main], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: { ...process.env, PORT: '0', API_HOST_CONFIG: '', ...env },
       timeout: 60_000,
