@@ -70,10 +70,10 @@ export interface CreateAppOptions {
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const logger = options.logger ?? createHostLogger(config.env, config.debug ? 'DEBUG' : 'INFO');
   // First: in debug mode the host's logger files every wiring's records under the request's profile.
-  const host = new AppAssembly(config, logger, wireProfiler(config, logger));
+  const host = new AppAssembly(config, logger, await wireProfiler(config, logger));
 
   // The wirings that others depend on.
-  const rateLimit = wireRateLimit(host);
+  const rateLimit = await wireRateLimit(host);
   const security = wireSecurity(host, rateLimit.loginThrottle);
   const database = await wireDatabase(host);
   const itemEvents = await wireItemEvents(database.database);
@@ -88,7 +88,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     security,
     wireCors(),
     wireLocale(),
-    wireObservability(host),
+    await wireObservability(host),
     wireHttpCache(),
     wireRange(),
     wireServedBy(host),

@@ -1,8 +1,4 @@
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ServerTimingListener } from '@switchboard/http-kernel';
-import { OpenTelemetryBridge } from '@switchboard/opentelemetry';
 import { DEBUG_TOKEN_HEADER } from '@switchboard/profiler';
 import type { HostContext, Wiring } from './wiring.js';
 
@@ -17,9 +13,10 @@ export const DEFAULT_SERVICE_NAME = 'switchboard-api-host';
  * OpenTelemetry traces when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
  * names a collector: the SDK's Node tracer provider, batched OTLP/HTTP (JSON) export configured
  * by the standard `OTEL_*` variables, and the bridge's spans; `OTEL_SWITCHBOARD_LISTENER_SPANS=1`
- * adds a span per listener call. Spans still queued are sent at shutdown.
+ * adds a span per listener call. Spans still queued are sent at shutdown. The SDK is loaded only
+ * then: it is most of what a host start would load otherwise.
  */
-export function wireObservability(host: HostContext): Wiring {
+export async function wireObservability(host: HostContext): Promise<Wiring> {
   const env = host.env;
   const subscribers = host.debug
     ? [new ServerTimingListener({ tokenHeader: DEBUG_TOKEN_HEADER })]
@@ -28,6 +25,13 @@ export function wireObservability(host: HostContext): Wiring {
       : [];
 
   if (!isSet(env['OTEL_EXPORTER_OTLP_ENDPOINT']) && !isSet(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'])) return { subscribers };
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }, { OpenTelemetryBridge }] =
+    await Promise.all([
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+      import('@opentelemetry/sdk-trace-node'),
+      import('@switchboard/opentelemetry'),
+    ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({
       'service.name': isSet(env['OTEL_SERVICE_NAME']) ? env['OTEL_SERVICE_NAME']!.trim() : DEFAULT_SERVICE_NAME,

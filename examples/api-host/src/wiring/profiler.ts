@@ -1,6 +1,6 @@
 import type { Logger } from '@switchboard/http-kernel';
 import { FileProfilerStorage, MemoryProfilerStorage, Profiler } from '@switchboard/profiler';
-import { RedisProfilerStorage } from '@switchboard/profiler-redis';
+import type { RedisProfilerStorage } from '@switchboard/profiler-redis';
 import { ConfigError, type AppConfig } from '../config.js';
 import type { Wiring } from './wiring.js';
 
@@ -23,7 +23,7 @@ export interface WiredProfiler extends Wiring {
  * shutdown writes what it still holds (bounded in time), so a token announced in a header is found
  * after a restart, or answers 404 if it was dropped.
  */
-export function wireProfiler(config: AppConfig, logger: Logger): WiredProfiler | null {
+export async function wireProfiler(config: AppConfig, logger: Logger): Promise<WiredProfiler | null> {
   if (!config.debug) return null;
   const directory = config.env['PROFILER_DIR'] ?? '';
   const redisUrl = config.env['PROFILER_REDIS_URL'] ?? '';
@@ -31,7 +31,7 @@ export function wireProfiler(config: AppConfig, logger: Logger): WiredProfiler |
     throw new ConfigError('Set PROFILER_DIR (profiles in files) or PROFILER_REDIS_URL (profiles in Redis), not both.');
   const storageLogger = logger.child({ channel: 'profiler' });
   if (redisUrl !== '') {
-    const storage = redisStorage(redisUrl, storageLogger);
+    const storage = await redisStorage(redisUrl, storageLogger);
     // Writes what waits, then closes the connection (which would otherwise keep the process alive).
     return { profiler: new Profiler({ storage }), onShutdown: () => storage.close(PROFILE_FLUSH_TIMEOUT_MS) };
   }
@@ -47,7 +47,9 @@ export function wireProfiler(config: AppConfig, logger: Logger): WiredProfiler |
   return { profiler: new Profiler({ storage: new MemoryProfilerStorage() }) };
 }
 
-function redisStorage(url: string, logger: Logger): RedisProfilerStorage {
+/** The Redis client is loaded only when profiles go to Redis. */
+async function redisStorage(url: string, logger: Logger): Promise<RedisProfilerStorage> {
+  const { RedisProfilerStorage } = await import('@switchboard/profiler-redis');
   try {
     return new RedisProfilerStorage({ url, logger });
   } catch {

@@ -7,7 +7,6 @@ import {
   type RateLimitPolicy,
   type RateLimitStore,
 } from '@switchboard/rate-limit';
-import { RedisStore } from '@switchboard/rate-limit/redis';
 import { currentUser, LoginThrottle } from '@switchboard/security';
 import { ConfigError } from '../config.js';
 import { PROFILER_PATH } from './profiler.js';
@@ -69,9 +68,9 @@ export interface WiredRateLimit extends Wiring {
  * Counts are kept in Redis when a URL is set (every worker of a cluster shares them; the cluster
  * refuses to start without one, see `workersFromEnv`), in this process's memory otherwise.
  */
-export function wireRateLimit(host: HostContext): WiredRateLimit {
+export async function wireRateLimit(host: HostContext): Promise<WiredRateLimit> {
   const settings = rateLimitSettingsFromEnv(host.env);
-  const store = storeOf(host, settings.redisUrl);
+  const { store, close } = await storeOf(host, settings.redisUrl);
   const clientLimit =
     settings.client === null
       ? []
@@ -84,14 +83,17 @@ export function wireRateLimit(host: HostContext): WiredRateLimit {
   return {
     subscribers: [...clientLimit, new RouteRateLimitListener({ store, userOf: (request) => currentUser(request)?.identifier ?? null })],
     loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ...settings.login }),
-    ...(store instanceof RedisStore ? { onShutdown: () => store.close() } : {}),
+    ...(close === undefined ? {} : { onShutdown: close }),
   };
 }
 
-function storeOf(host: HostContext, redisUrl: string | null): RateLimitStore {
-  if (redisUrl === null) return new MemoryStore();
+/** Where counts are kept, and how to close its connection; the Redis client is loaded only when one is set. */
+async function storeOf(host: HostContext, redisUrl: string | null): Promise<{ store: RateLimitStore; close?: () => Promise<void> }> {
+  if (redisUrl === null) return { store: new MemoryStore() };
+  const { RedisStore } = await import('@switchboard/rate-limit/redis');
   try {
-    return new RedisStore({ url: redisUrl, logger: host.logger });
+    const store = new RedisStore({ url: redisUrl, logger: host.logger });
+    return { store, close: () => store.close() };
   } catch {
     // The URL itself stays out of the message: it may hold a password.
     throw new ConfigError('REDIS_URL (or PROFILER_REDIS_URL) must be a URL such as redis://127.0.0.1:6379.');
