@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_DEFAULTS } from './support/start-host.js';
-import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 
 interface ListenerRow {
   event: string;
@@ -93,7 +93,7 @@ function registeredRows(dispatcher: EventDispatcher<KernelEventMap>): ListenerRo
 }
 
 let app: App;
-let hostDatabase: TestDatabaseServer;
+let hostDatabase: TestDatabase;
 const subscribers: Array<EventSubscriber<KernelEventMap>> = [];
 
 beforeAll(async () => {

@@ -14,7 +14,7 @@ import { RedisServer } from '../../../packages/profiler-redis/test/support/redis
 import {
   SERVER_IDLE_TIMEOUT_MS,
   idleDroppingDatabase,
-  type TestDatabaseServer,
+  type TestDatabase,
 } from '../../../packages/database/test/support/database-servers.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
@@ -83,7 +83,7 @@ async function stopHost(host: HostProcess | undefined): Promise<void> {
   await host.exited;
 }
 
-let postgres: TestDatabaseServer;
+let postgres: TestDatabase;
 /** Where the clusters without a Redis of their own count logins (a cluster refuses to start without one). */
 let limitsRedis: RedisServer;
 beforeAll(async () => {

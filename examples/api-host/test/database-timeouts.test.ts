@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
@@ -25,7 +25,7 @@ async function expectServed(host: StartedHost): Promise<void> {
 }
 
 describe('PostgreSQL with a table locked by another client', () => {
-  let database: TestDatabaseServer;
+  let database: TestDatabase;
   let host: StartedHost;
   let locker: pg.Client;
 

@@ -7,7 +7,7 @@ import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, Jwt
 import {
   SERVER_IDLE_TIMEOUT_MS,
   idleDroppingDatabase,
-  type TestDatabaseServer,
+  type TestDatabase,
 } from '../../../packages/database/test/support/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
 import { loadConfig } from '../src/config.js';
@@ -28,12 +28,12 @@ import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/datab
 const backends = [
   ['embedded PGlite (no DATABASE_URL)', async () => null],
   ['PostgreSQL (DATABASE_URL)', idleDroppingDatabase],
-] as const satisfies ReadonlyArray<readonly [string, () => Promise<TestDatabaseServer | null>]>;
+] as const satisfies ReadonlyArray<readonly [string, () => Promise<TestDatabase | null>]>;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.each(backends)('items API on %s', (_name, startServer) => {
-  let dbServer: TestDatabaseServer | null;
+describe.each(backends)('items API on %s', (_name, createDatabase) => {
+  let postgres: TestDatabase | null;
   let pgliteFolder: PgliteDataFolder | null;
   let database: Database;
   let http: RunningServer;
@@ -42,13 +42,13 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
   let adminToken: string;
 
   beforeAll(async () => {
-    dbServer = await startServer();
+    postgres = await createDatabase();
     // PGlite opens a copy of the run's empty cluster, as the host opens its folder.
-    pgliteFolder = dbServer === null ? await pgliteDataFolder() : null;
+    pgliteFolder = postgres === null ? await pgliteDataFolder() : null;
     const logger = new MemoryLogger();
     const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), logger, null);
     const wiredDatabase = await wireDatabase(host, {
-      url: dbServer?.connectionString,
+      url: postgres?.connectionString,
       ...(pgliteFolder === null ? {} : { pgliteDataDir: pgliteFolder.path }),
       idleConnectionTtlSeconds: 0.4,
     });
@@ -84,7 +84,7 @@ describe.each(backends)('items API on %s', (_name, startServer) => {
   afterAll(async () => {
     await http?.close();
     await database?.close();
-    await dbServer?.stop();
+    await postgres?.stop();
     await pgliteFolder?.remove();
   });
 

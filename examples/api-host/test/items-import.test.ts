@@ -2,7 +2,7 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import '@switchboard/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';
@@ -12,7 +12,7 @@ let app: App;
 let client: TestClient;
 let admin: TestClient;
 let user: TestClient;
-let database: TestDatabaseServer;
+let database: TestDatabase;
 
 beforeAll(async () => {
   database = await createTestDatabase();

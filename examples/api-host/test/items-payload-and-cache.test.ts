@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, nullLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
-import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';
@@ -17,13 +17,13 @@ import { wirePayload } from '../src/wiring/payload.js';
  * tested in items-api.test.ts; here only the payload and cache steps matter.
  */
 let database: Database;
-let databaseServer: TestDatabaseServer | undefined;
+let testDatabase: TestDatabase | undefined;
 let client: TestClient;
 
 beforeAll(async () => {
   const host = new AppAssembly(loadConfig({ API_HOST_CONFIG: '', APP_DEBUG: '0' }), nullLogger, null);
-  databaseServer = await createTestDatabase();
-  const wiredDatabase = await wireDatabase(host, { url: databaseServer.connectionString });
+  testDatabase = await createTestDatabase();
+  const wiredDatabase = await wireDatabase(host, { url: testDatabase.connectionString });
   database = wiredDatabase.database;
   const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener()] };
   const { kernel } = host.assemble([wiredDatabase, wireItems(database), wireHttpCache(), wirePayload(), errors]);
@@ -33,7 +33,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.settled();
   await database?.close();
-  await databaseServer?.stop();
+  await testDatabase?.stop();
 });
 
 const create = (body: string, contentType = 'application/json') =>

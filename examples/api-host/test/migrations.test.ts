@@ -4,10 +4,10 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabaseServer } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { MIGRATIONS, migrate } from '../src/database/migrations.js';
 
-let postgres: TestDatabaseServer;
+let postgres: TestDatabase;
 beforeAll(async () => {
   postgres = await createTestDatabase();
 });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
 import { IdleConnectionListener, PgClientConnection, PgPoolConnection, type ExpiringConnection, type PgQueryable } from '../src/index.js';
-import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabaseServer } from './support/database-servers.js';
+import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from './support/database-servers.js';
 
 /** Longer than the server's idle limit, so any connection left open across it is dead. */
 const IDLE_PAUSE_MS = SERVER_IDLE_TIMEOUT_MS + 600;
@@ -29,7 +29,7 @@ function databaseKernel(connection: PgQueryable & ExpiringConnection, step: bool
 }
 
 describe.each([['PostgreSQL', idleDroppingDatabase]] as const)('idle connections against %s', (_kind, start) => {
-  let server: TestDatabaseServer;
+  let server: TestDatabase;
   const opened: Array<{ end(): Promise<void> }> = [];
   const newClient = () => {
     const client = new pg.Client({ connectionString: server.connectionString });

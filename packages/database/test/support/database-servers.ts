@@ -9,8 +9,8 @@ import pg from 'pg';
 
 const run = promisify(execFile);
 
-/** A database server for a test: where to connect and how to stop it. */
-export interface TestDatabaseServer {
+/** A database for a test: where to connect, and how to end it (drop the database, or stop its server). */
+export interface TestDatabase {
   readonly kind: string;
   readonly connectionString: string;
   stop(): Promise<void>;
@@ -45,7 +45,7 @@ function postgresBinaries(): string {
  * `postgres` user when we are root, which the server refuses). The run has one
  * (`test/support/run-postgres.ts`); tests take databases on it (`createTestDatabase`).
  */
-export async function startPostgres(): Promise<TestDatabaseServer> {
+export async function startPostgres(): Promise<TestDatabase> {
   const bin = postgresBinaries();
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-pg-'));
   await chmod(dir, 0o700);
@@ -86,7 +86,7 @@ let databaseCount = 0;
  * the embedded engine costs each host process seconds of CPU to start. With `idleSessionTimeoutMs`,
  * the server ends this database's sessions once they sat idle that long.
  */
-export async function createTestDatabase({ idleSessionTimeoutMs }: { idleSessionTimeoutMs?: number } = {}): Promise<TestDatabaseServer> {
+export async function createTestDatabase({ idleSessionTimeoutMs }: { idleSessionTimeoutMs?: number } = {}): Promise<TestDatabase> {
   const serverUrl = process.env[RUN_POSTGRES_URL_ENV];
   if (serverUrl === undefined) {
     throw new Error(`${RUN_POSTGRES_URL_ENV} is not set: the global setup test/support/run-postgres.ts starts the run's server.`);
@@ -118,6 +118,6 @@ async function onServer(url: string, work: (client: pg.Client) => Promise<unknow
 }
 
 /** A test database whose idle sessions the server drops after `SERVER_IDLE_TIMEOUT_MS`, as servers and poolers do. */
-export function idleDroppingDatabase(): Promise<TestDatabaseServer> {
+export function idleDroppingDatabase(): Promise<TestDatabase> {
   return createTestDatabase({ idleSessionTimeoutMs: SERVER_IDLE_TIMEOUT_MS });
 }
