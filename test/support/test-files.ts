@@ -6,7 +6,7 @@ export const TEST_FILE_GLOBS = ['packages/*/{src,test}/**/*.test.ts', 'examples/
 
 /**
  * What makes a test file take seconds rather than milliseconds: it starts real processes, servers
- * with databases or browsers, or runs a thousand property cases.
+ * with databases or browsers, runs a thousand property cases, or measures the heap.
  */
 const STARTS_REAL_PROCESSES =
   /startHost(?:Process|InProcess)|buildHostInProcess|createApp\(|startPostgres|createTestDatabase|idleDroppingDatabase|pgliteDataFolder|wireDatabase|launchChromium|chromium\.launch|RedisServer\.start|execFile|spawn\(|numRuns: 1000|setFlagsFromString/;

@@ -2,8 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '@switchboard/node-adapter';
 import type { App } from '../src/app.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
 import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
 
+/**
+ * On the embedded database, whose `LISTEN` runs in the host's process; the cluster test covers the
+ * same events through a PostgreSQL server's `NOTIFY` across workers.
+ */
+let folder: PgliteDataFolder;
 let host: StartedHost;
 let app: App;
 let server: RunningServer;
@@ -11,13 +17,17 @@ let userToken: string;
 let adminToken: string;
 
 beforeAll(async () => {
-  host = await startHostInProcess({ APP_DEBUG: '0', ALLOW_DEMO_USERS: '1' });
+  folder = await pgliteDataFolder();
+  host = await startHostInProcess({ APP_DEBUG: '0', ALLOW_DEMO_USERS: '1', PGLITE_DATA_DIR: folder.path });
   ({ app, running: server } = host);
   userToken = await app.tokenIssuer!.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
   adminToken = await app.tokenIssuer!.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
 });
 
-afterAll(() => host?.stop());
+afterAll(async () => {
+  await host?.stop();
+  await folder?.remove();
+});
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 

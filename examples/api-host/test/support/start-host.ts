@@ -173,8 +173,8 @@ export const BUILT_HOST: HostCommand = { command: process.execPath, args: ['dist
 export const PNPM_START: HostCommand = { command: 'npx', args: ['-y', 'pnpm@10.34.8', 'start'], cwd: '../..', detached: true };
 
 /**
- * The host as a process (by default `BUILT_HOST`), with `env` over this environment; its database
- * folder is deleted once it has exited.
+ * The host as a process (by default `BUILT_HOST`), with `env` over this environment; the database
+ * made for it, if any, is dropped once it has exited.
  */
 export async function startHostProcess(env: Record<string, string>, how: HostCommand = BUILT_HOST): Promise<HostProcess> {
   const database = await testDatabase(env);
