@@ -20,7 +20,7 @@ import { wireLocale } from './wiring/locale.js';
 import { wireObservability } from './wiring/observability.js';
 import { wireOpenApi } from './wiring/openapi.js';
 import { wireOperations } from './wiring/operations.js';
-import { wirePayload } from './wiring/payload.js';
+import { removeLeftoverUploads, wirePayload } from './wiring/payload.js';
 import { wireProfiler } from './wiring/profiler.js';
 import { wireRange } from './wiring/range.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
@@ -72,6 +72,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // First: in debug mode the host's logger files every wiring's records under the request's profile.
   const host = new AppAssembly(config, logger, await wireProfiler(config, logger));
 
+  await removeLeftoverUploads(logger);
   // The wirings that others depend on.
   const rateLimit = await wireRateLimit(host);
   const security = wireSecurity(host, rateLimit.loginThrottle);

@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +15,11 @@ import { startHostProcess, type HostProcess } from './support/start-host.js';
  * checker it starts) listens on the HTTP port and nothing else, so no local process can talk to
  * the database past the API; its folder is private to the host's user; concurrent requests are
  * served one database turn at a time without losing or mixing writes. The real `pnpm start`
- * process, in production mode.
+ * process, in production mode, given its data folder through a symbolic link.
  */
 const scratch = mkdtempSync(join(tmpdir(), 'api-host-embedded-'));
 const keys = securityConfigFromEnv({}, new MemoryLogger(), scratch);
+const link = join(scratch, 'pglite-link');
 let folder: PgliteDataFolder;
 let host: HostProcess;
 let base: string;
@@ -29,9 +30,11 @@ beforeAll(async () => {
   chmodSync(folder.path, 0o777);
   chmodSync(join(folder.path, 'base'), 0o755);
   chmodSync(join(folder.path, 'postgresql.conf'), 0o666);
+  // A link is what the host is told: the folder it leads to is the one to make private.
+  symlinkSync(folder.path, link);
   host = await startHostProcess({
     APP_DEBUG: '0',
-    PGLITE_DATA_DIR: folder.path,
+    PGLITE_DATA_DIR: link,
     // Forty requests queue for the one session; on a busy machine the last may wait longer than the default bound.
     DATABASE_TIMEOUT: '60',
     JWT_SECRET_KEY: keys.privateKeyPath,
@@ -78,7 +81,8 @@ it.skipIf(process.platform !== 'linux')("the password checker's environment hold
   expect(environ).not.toContain('PGLITE_DATA_DIR');
 });
 
-it('makes the data folder private: folders 0700, no file readable by group or other', () => {
+it('makes the data folder a link leads to private: folders 0700, no file readable by group or other', () => {
+  expect(lstatSync(link).isSymbolicLink()).toBe(true);
   const open: string[] = [];
   const visit = (path: string): void => {
     const stat = statSync(path);

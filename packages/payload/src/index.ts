@@ -12,3 +12,4 @@ export { PendingPayload } from './resolver/pending-payload.js';
 export { DEFAULT_MAX_FIELDS, RequestPayloadValueResolver, type RequestPayloadOptions } from './resolver/request-payload-value-resolver.js';
 export type { Violation } from './validation/violation.js';
 export type { MultipartOptions } from './multipart/multipart-uploads.js';
+export { removeAbandonedUploads } from './multipart/abandoned-uploads.js';

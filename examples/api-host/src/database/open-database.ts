@@ -64,13 +64,12 @@ export async function openDatabase(options: DatabaseOptions = {}): Promise<Datab
     };
   }
 
-  const dataDir = options.pgliteDataDir ?? IN_MEMORY;
+  // A link is followed once: PGlite, the lock and the permissions all use the real folder.
+  const dataDir =
+    options.pgliteDataDir === undefined || options.pgliteDataDir === IN_MEMORY ? IN_MEMORY : secureDataDirectory(options.pgliteDataDir);
   // PGlite is one process's engine: a second host on the same folder would corrupt it.
   let unlock = (): void => undefined;
-  if (dataDir !== IN_MEMORY) {
-    secureDataDirectory(dataDir);
-    unlock = lockDataDirectory(dataDir);
-  }
+  if (dataDir !== IN_MEMORY) unlock = lockDataDirectory(dataDir);
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const db = await PGlite.create(dataDir);

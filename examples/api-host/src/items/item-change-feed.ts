@@ -56,11 +56,15 @@ export class ItemChangeFeed {
     return this.#after(id);
   }
 
+  /** Reads until nothing is new: one notification may stand for a statement of many changes. */
   async #readNew(): Promise<void> {
-    const changes = await this.#after(this.#latest);
-    for (const change of changes) {
-      this.#latest = change.id;
-      for (const subscriber of this.#subscribers) subscriber(change);
+    for (;;) {
+      const changes = await this.#after(this.#latest);
+      for (const change of changes) {
+        this.#latest = change.id;
+        for (const subscriber of this.#subscribers) subscriber(change);
+      }
+      if (changes.length < CHANGES_PER_READ) return;
     }
   }
 

@@ -19,6 +19,23 @@ export class ItemRepository {
     return result.rows.map(toItem);
   }
 
+  /** Up to `limit` items with ids above `afterId`, in id order: a page of a walk through every item. */
+  async listAfter(afterId: number, limit: number): Promise<Item[]> {
+    const result = await this.db.query<ItemRow>(`SELECT ${COLUMNS} FROM items WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit]);
+    return result.rows.map(toItem);
+  }
+
+  /**
+   * A digest of which items exist. Items never change once created, so the same ids mean the same
+   * items: a version of the whole list, read without reading the items.
+   */
+  async version(): Promise<string> {
+    const result = await this.db.query<{ version: string }>(
+      `SELECT count(*) || '-' || md5(coalesce(string_agg(id::text, ',' ORDER BY id), '')) AS version FROM items`,
+    );
+    return result.rows[0]!.version;
+  }
+
   async find(id: number): Promise<Item | null> {
     const result = await this.db.query<ItemRow>(`SELECT ${COLUMNS} FROM items WHERE id = $1`, [id]);
     return result.rows[0] === undefined ? null : toItem(result.rows[0]);

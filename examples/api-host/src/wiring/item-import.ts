@@ -31,7 +31,7 @@ export function itemImportBodyBytes(env: NodeJS.ProcessEnv): number {
 
 /**
  * `POST /api/items/import` (admins only): a multipart upload whose `file` part is a JSON Lines
- * file of items; every line is validated, and the items are inserted in one statement only when all
+ * file of items; every line is validated, and the items are inserted in one transaction only when all
  * are valid (201 `{ imported }`), else 422 with each bad line's violations. The file is refused
  * with 413 as soon as it grows past its limit, while it streams.
  */

@@ -479,26 +479,16 @@ export interface operations {
             /** @description Every item, one JSON object a line (JSON Lines), in id order. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description A weak tag of which items exist, for `If-None-Match`. */
+                    ETag: string;
                     /** @description `attachment; filename=items.jsonl`. */
                     "Content-Disposition": string;
-                    /** @description A hash of the export, for `If-None-Match` and `If-Range`. */
-                    ETag: string;
-                    /** @description `bytes`: parts of the export can be asked for with `Range`. */
-                    "Accept-Ranges"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/jsonl": components["schemas"]["Item"];
                 };
-            };
-            /** @description The requested byte range(s) of the export (`Range`), as for any response of known length. */
-            206: {
-                headers: {
-                    /** @description Which bytes of the export this is. */
-                    "Content-Range": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description The copy named by `If-None-Match` is current: no body. */
             304: {
@@ -510,6 +500,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     items_import: {

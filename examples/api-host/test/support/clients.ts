@@ -68,3 +68,14 @@ export function curl(args: string[]): Promise<SimpleResponse> {
 export const curlAvailable = await new Promise<boolean>((resolve) =>
   execFile('/usr/bin/curl', ['--version'], (error) => resolve(error === null)),
 );
+
+/** A token of a demo user (password `<username>-password`) from the host at `base`, over its socket. */
+export async function loginToken(base: string, username: string): Promise<string> {
+  const login = await fetch(`${base}/api/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: `${username}-password` }),
+  });
+  if (login.status !== 200) throw new Error(`Login of ${username} answered ${login.status}.`);
+  return ((await login.json()) as { token: string }).token;
+}

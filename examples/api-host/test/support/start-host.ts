@@ -10,6 +10,7 @@ import { createTestClient, type TestClient } from '@switchboard/testing';
 import { createTestDatabase } from '../../../../packages/database/test/support/database-servers.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { securityConfigFromEnv } from '../../src/security/security-config.js';
 
 /** Any free port of 127.0.0.1. */
 export const TEST_DEFAULTS = { PORT: '0', APP_HOST: '127.0.0.1' };
@@ -40,6 +41,12 @@ function testUsersFile(): Promise<string> {
     return file;
   })();
   return cheapUsersFile;
+}
+
+/** The `JWT_*` variables of a host process whose key pair is made in `folder` (a test's own scratch folder). */
+export function jwtKeyEnv(folder: string): Record<'JWT_SECRET_KEY' | 'JWT_PUBLIC_KEY' | 'JWT_PASSPHRASE', string> {
+  const keys = securityConfigFromEnv({}, new MemoryLogger(), folder);
+  return { JWT_SECRET_KEY: keys.privateKeyPath, JWT_PUBLIC_KEY: keys.publicKeyPath, JWT_PASSPHRASE: keys.passphrase! };
 }
 
 async function testEnv(env: Record<string, string>): Promise<Record<string, string>> {

@@ -1,9 +1,11 @@
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { uploadFolderPrefix } from './abandoned-uploads.js';
 
 /**
  * The temporary files of one request's uploads, in a folder of their own created on the first
- * file that needs one (`mkdtemp`: mode 0700; files 0600), removed whole by `removeAll`.
+ * file that needs one (`mkdtemp`: mode 0700; files 0600), removed whole by `removeAll`. The folder's
+ * name holds this process's id, so that `removeAbandonedUploads` knows when its owner is gone.
  */
 export class UploadStorage {
   readonly #parent: string;
@@ -18,7 +20,7 @@ export class UploadStorage {
   /** A new private file, open for writing. */
   async create(): Promise<{ readonly path: string; readonly handle: FileHandle }> {
     if (this.#removed) throw new Error('The uploads of this request were already removed.');
-    this.#folder ??= mkdtemp(join(this.#parent, 'switchboard-upload-'));
+    this.#folder ??= mkdtemp(join(this.#parent, uploadFolderPrefix()));
     const path = join(await this.#folder, `${++this.#count}.part`);
     return { path, handle: await open(path, 'wx', 0o600) };
   }
