@@ -140,11 +140,11 @@ export class RedisProfilerStorage implements ProfilerStorage {
 
   /**
    * Resolves once Redis answers `PING`; rejects at once while disconnected, and after
-   * `commandTimeoutMs` when it does not answer (a readiness check).
+   * `commandTimeoutMs` when it does not answer, connected or not (a readiness check).
    */
   async ping(): Promise<void> {
     if (this.#closed) throw new Error(`The connection to Redis at ${this.#location} is closed.`);
-    await this.#client.ping();
+    await this.#answerWithin(this.#client.ping());
   }
 
   /** Stored profiles, as of the last write, plus those waiting. */
@@ -208,13 +208,16 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return mergeQueuedAndStored(queued, stored, search, (summary) => this.#expired(summary));
   }
 
-  /** Removes every key under the prefix, and what waits in this process. Fails when Redis does. */
+  /** Removes every key under the prefix, and what waits in this process. Fails when Redis does, or does not answer in time. */
   async purge(): Promise<void> {
     await this.#queue.clear();
     const pattern = `${this.#keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-    for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-      if (keys.length > 0) await this.#client.del(keys);
-    }
+    let cursor = '0';
+    do {
+      const page = await this.#answerWithin(this.#client.scan(cursor, { MATCH: pattern, COUNT: 500 }));
+      if (page.keys.length > 0) await this.#answerWithin(this.#client.del(page.keys));
+      cursor = String(page.cursor);
+    } while (cursor !== '0');
     this.#stored = new Set();
   }
 
@@ -226,7 +229,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return this.#queue.flush(timeoutMs);
   }
 
-  /** For shutdown: `flush(timeoutMs)`, then closes the connection. Later writes are dropped. */
+  /** For shutdown: `flush(timeoutMs)`, then closes the connection (within `commandTimeoutMs`). Later writes are dropped. */
   async close(timeoutMs = 2_000): Promise<void> {
     if (this.#closed) return;
     await this.flush(this.#client.isReady ? timeoutMs : 0);
@@ -234,7 +237,8 @@ export class RedisProfilerStorage implements ProfilerStorage {
     this.#queue.close();
     clearTimeout(this.#retryTimer);
     if (this.#client.isReady) {
-      await this.#client.close().catch(() => this.#client.destroy());
+      // Answers still due (a paused Redis) are waited for at most `commandTimeoutMs`.
+      await this.#answerWithin(this.#client.close()).catch(() => this.#client.destroy());
     } else {
       this.#client.destroy();
     }

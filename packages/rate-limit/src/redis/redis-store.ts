@@ -10,8 +10,9 @@ export interface RedisStoreOptions {
   /** Prefix of every key; apps sharing one Redis each use their own. Default `switchboard:rate-limit:`. */
   keyPrefix?: string;
   /**
-   * A check not answered within this time fails: the limiter then fails open or closed as it was
-   * told. Default 250 ms — a limiter sits in front of every request it limits.
+   * A check not answered within this time fails, whether it waits to be sent or was sent to a Redis
+   * that does not answer (paused, overloaded): the limiter then fails open or closed as it was told.
+   * Default 250 ms — a limiter sits in front of every request it limits.
    */
   commandTimeoutMs?: number;
   /** Told once when Redis becomes unavailable and once when it is back. */
@@ -20,6 +21,8 @@ export interface RedisStoreOptions {
 
 const POLICY_CODES = { fixed_window: 'f', sliding_window: 's', token_bucket: 't' } as const;
 const SCRIPT_SHA = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
+/** Most commands waiting in the client (to be sent, or for their answer); past it, more fail at once. */
+const CLIENT_QUEUE_LIMIT = 1_000;
 
 /**
  * Counts in Redis, shared by every process of an app: N workers enforce one limit, not N. Each
@@ -31,8 +34,9 @@ const SCRIPT_SHA = createHash('sha1').update(CONSUME_SCRIPT).digest('hex');
  * on the time to within a small fraction of the shortest interval (NTP does).
  *
  * While Redis cannot answer, `consume` rejects at once (the client queues nothing while
- * disconnected) or after `commandTimeoutMs`; the limiter then fails open or closed. The outage is
- * logged once, at ERROR on the `rate_limit` channel, and its end once, at INFO.
+ * disconnected, and at most 1,000 commands while connected) or after `commandTimeoutMs` — also when
+ * a command was sent and Redis, still connected, does not answer; the limiter then fails open or
+ * closed. The outage is logged once, at ERROR on the `rate_limit` channel, and its end once, at INFO.
  */
 export class RedisStore implements RateLimitStore {
   readonly #client;
@@ -40,6 +44,7 @@ export class RedisStore implements RateLimitStore {
   readonly #logger: Logger | null;
   /** `host:port/database`: the URL without its credentials, for messages. */
   readonly #location: string;
+  readonly #timeoutMs: number;
   #outageSince: number | null = null;
   #closed = false;
 
@@ -50,9 +55,11 @@ export class RedisStore implements RateLimitStore {
     this.#logger = options.logger?.child({ channel: 'rate_limit' }) ?? null;
     const timeout = options.commandTimeoutMs ?? 250;
     if (!(timeout > 0)) throw new RangeError(`commandTimeoutMs must be positive, got ${String(options.commandTimeoutMs)}.`);
+    this.#timeoutMs = timeout;
     this.#client = createClient({
       url: url.href,
       disableOfflineQueue: true,
+      commandsQueueMaxLength: CLIENT_QUEUE_LIMIT,
       commandOptions: { timeout },
       socket: { connectTimeout: Math.max(timeout, 2_000), reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
     });
@@ -105,11 +112,15 @@ export class RedisStore implements RateLimitStore {
     await this.#run(() => this.#client.del(keys.map((key) => this.#prefix + key)));
   }
 
-  /** Closes the connection (at shutdown); checks then fail, and the limiter fails open or closed. */
+  /**
+   * Closes the connection (at shutdown); checks then fail, and the limiter fails open or closed.
+   * Waits at most `commandTimeoutMs` for the answers still due, then drops the connection.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#client.isOpen) await this.#client.close();
+    if (!this.#client.isOpen) return;
+    await this.#answerWithin(this.#client.close()).catch(() => this.#client.destroy());
   }
 
   /** The script by its SHA; sent whole once when this Redis does not know it yet (first use, or after a restart). */
@@ -124,13 +135,25 @@ export class RedisStore implements RateLimitStore {
 
   async #run<T>(command: () => Promise<T>): Promise<T> {
     try {
-      const result = await command();
+      const result = await this.#answerWithin(command());
       if (this.#outageSince !== null) this.#succeeded();
       return result;
     } catch (error) {
       this.#failed(error);
       throw error;
     }
+  }
+
+  /**
+   * The client's own timeout covers only a command waiting to be sent; this one also covers a
+   * command sent to a Redis that does not answer. Its late answer, if any, is ignored.
+   */
+  #answerWithin<T>(promise: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
   }
 
   #failed(error: unknown): void {
