@@ -135,9 +135,11 @@ describe('packages installed with npm from their release tarballs', () => {
       expect(existsSync(join(installed(name), 'node_modules')), `${name} has a nested node_modules`).toBe(false);
     }
     expect(importsOf.get('profiler')).toEqual(['@switchboard/error-controller', '@switchboard/http-kernel', '@switchboard/router', 'he']);
-    expect(importsOf.get('profiler-redis')).toEqual(['@redis/client', '@switchboard/profiler']);
-    // @redis/client only from the `./redis` entry, as an optional peer dependency.
-    expect(importsOf.get('rate-limit')).toEqual(['@redis/client', '@switchboard/http-kernel']);
+    // @redis/client only through the one connection module, a peer dependency there.
+    expect(importsOf.get('redis-connection')).toEqual(['@redis/client']);
+    expect(importsOf.get('profiler-redis')).toEqual(['@switchboard/profiler', '@switchboard/redis-connection']);
+    // The connection only from the `./redis` entry; @redis/client stays an optional peer.
+    expect(importsOf.get('rate-limit')).toEqual(['@switchboard/http-kernel', '@switchboard/redis-connection']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });

@@ -74,6 +74,7 @@ describe('package README examples', () => {
         expect(stdout.length).toBeGreaterThan(0);
         if (name === 'profiler-redis')
           expect(stdout).toMatch(/^200 x-debug-token: [0-9a-f]{6}\nfound by another process: GET http:\/\/127\.0\.0\.1:8000\/hello\n$/);
+        if (name === 'redis-connection') expect(stdout).toBe('visits: 1 2\n');
       } finally {
         rmSync(file, { force: true });
       }

@@ -1,4 +1,3 @@
-import { createClient } from '@redis/client';
 import type { Logger } from '@switchboard/http-kernel';
 import {
   DEFAULT_SEARCH_LIMIT,
@@ -12,6 +11,7 @@ import {
   type StorageBounds,
 } from '@switchboard/profiler';
 import { mergeQueuedAndStored, WriteBehindQueue, type QueuedProfile, type WriteBoundsOptions } from '@switchboard/profiler/storage';
+import { RedisCommandTimeoutError, RedisConnection, RedisScript, type RedisClient, type RunOptions } from '@switchboard/redis-connection';
 import { DEFAULT_KEY_PREFIX, highestScoreAt, indexEntryOf, lowestScoreAt, RedisKeys, type IndexEntry } from './redis-keys.js';
 import { WRITE_SCRIPT } from './write-script.js';
 
@@ -26,19 +26,13 @@ export interface RedisProfilerStorageOptions extends StorageBounds, WriteBoundsO
   logger?: Logger;
 }
 
-interface Outage {
-  readonly since: number;
-  readonly reason: string;
-}
-
 /** A storage only ever names keys after tokens of this shape. */
 const SAFE_TOKEN = /^[0-9a-f]{1,64}$/;
 /** Summaries read per round trip while a search filters (by URL, say) what the indexes cannot. */
 const SEARCH_PAGE = 100;
 /** After a failed write, the next attempt waits this long, unless the client reconnects first. */
 const RETRY_DELAY_MS = 1_000;
-/** Most commands waiting in the client; past it the client refuses more at once. */
-const CLIENT_QUEUE_LIMIT = 1_000;
+const SCRIPT = new RedisScript(WRITE_SCRIPT);
 
 /**
  * Profiles in Redis, shared by every process of an app behind a load balancer: the token in a
@@ -60,65 +54,58 @@ const CLIENT_QUEUE_LIMIT = 1_000;
  * from stored data, which Cluster does not allow.
  */
 export class RedisProfilerStorage implements ProfilerStorage {
-  readonly #client;
+  readonly #connection: RedisConnection;
   readonly #keys: RedisKeys;
   readonly #bounds: Required<StorageBounds>;
-  readonly #logger: Logger | null;
   readonly #now: () => number;
-  readonly #timeoutMs: number;
-  /** `host:port/database`: the URL without its credentials, for messages. */
-  readonly #location: string;
   readonly #queue: WriteBehindQueue;
   /** Tokens stored in Redis as of the last write, by any process: `has` answers from it and the queues. */
   #stored = new Set<string>();
-  #outage: Outage | null = null;
+  /** Reads work while writes may not (a Redis refusing writes): while profiles wait, only a write ends an outage. */
+  readonly #read: RunOptions = { endsOutage: () => this.pendingWrites === 0 };
   /** A write that timed out but may still be answered: no other is sent before it settles. */
   #unsettledWrite: Promise<unknown> | null = null;
   #retryTimer: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(options: RedisProfilerStorageOptions = {}, now: () => number = Date.now) {
-    const url = new URL(options.url ?? 'redis://127.0.0.1:6379');
-    this.#location = `${url.hostname}:${url.port || '6379'}${url.pathname.length > 1 ? url.pathname : ''}`;
+    const logger = options.logger ?? null;
     this.#keys = new RedisKeys(options.keyPrefix ?? DEFAULT_KEY_PREFIX);
     this.#bounds = resolveBounds(options);
-    this.#logger = options.logger ?? null;
+    this.#now = now;
+    this.#connection = new RedisConnection({
+      ...(options.url === undefined ? {} : { url: options.url }),
+      commandTimeoutMs: options.commandTimeoutMs ?? 2_000,
+      subject: 'Profiler storage',
+      logger,
+      duringOutage: () => `New profiles wait in this process, at most ${this.#queue.maxPendingWrites}; older ones are dropped past that.`,
+      // Drops during the outage are the expected consequence, said in its line rather than on the first one.
+      onUnavailable: () => this.#queue.dropsExplained(),
+      afterOutage: () => ({ note: `(${this.droppedWrites} profiles dropped since start)`, fields: { dropped: this.droppedWrites } }),
+      onReady: () => this.#resume(),
+      now,
+    });
     this.#queue = new WriteBehindQueue(
       {
         writeBatch: (batch) => this.#writeBatch(batch),
-        canWrite: () => this.#retryTimer === undefined && this.#unsettledWrite === null && this.#client.isReady,
+        canWrite: () => this.#retryTimer === undefined && this.#unsettledWrite === null && this.#connection.isReady,
       },
-      { ...options, target: `to Redis at ${this.#location}`, logger: this.#logger },
+      { ...options, target: `to Redis at ${this.#connection.location}`, logger },
     );
-    this.#now = now;
-    const timeout = options.commandTimeoutMs ?? 2_000;
-    if (!(timeout > 0)) throw new RangeError(`commandTimeoutMs must be positive, got ${String(options.commandTimeoutMs)}.`);
-    this.#timeoutMs = timeout;
-    this.#client = createClient({
-      url: url.href,
-      // Commands sent while disconnected fail at once instead of piling up in the client.
-      disableOfflineQueue: true,
-      commandsQueueMaxLength: CLIENT_QUEUE_LIMIT,
-      commandOptions: { timeout },
-      // Reconnects forever, backing off to one attempt every 2 s.
-      socket: { connectTimeout: timeout, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
-    });
-    // Without a listener, a connection error would be thrown as an uncaught exception.
-    this.#client.on('error', (error: unknown) => this.#failed(error));
-    this.#client.on('ready', () => this.#succeeded());
-    this.#client.connect().catch((error: unknown) => this.#failed(error));
   }
 
   /** Available while connected and the last command succeeded; otherwise why not, and what happens to new profiles. */
   get status(): ProfilerStorageStatus {
-    if (this.#closed) return { available: false, message: `The connection to Redis at ${this.#location} is closed.` };
+    const location = this.#connection.location;
+    if (this.#closed) return { available: false, message: `The connection to Redis at ${location} is closed.` };
     const waiting = `${this.pendingWrites} new profiles wait in this process (at most ${this.#queue.maxPendingWrites}), ${this.droppedWrites} dropped since start.`;
-    if (this.#outage !== null) {
-      const since = new Date(this.#outage.since).toISOString();
-      return { available: false, message: `Redis at ${this.#location} is unavailable since ${since} (${this.#outage.reason}). ${waiting}` };
+    const outage = this.#connection.outage;
+    if (outage !== null) {
+      const since = new Date(outage.since).toISOString();
+      return { available: false, message: `Redis at ${location} is unavailable since ${since} (${outage.reason}). ${waiting}` };
     }
-    if (!this.#client.isReady) return { available: false, message: `Connecting to Redis at ${this.#location}. ${waiting}` };
-    return { available: true, message: `Redis at ${this.#location}.` };
+    if (!this.#connection.isReady) return { available: false, message: `Connecting to Redis at ${location}. ${waiting}` };
+    return { available: true, message: `Redis at ${location}.` };
   }
 
   /**
@@ -126,25 +113,16 @@ export class RedisProfilerStorage implements ProfilerStorage {
    * storage connects, and reconnects, by itself; for a startup log line or a script's first read.
    */
   async waitUntilAvailable(timeoutMs: number): Promise<boolean> {
-    if (this.status.available) return true;
-    let timer: NodeJS.Timeout | undefined;
-    let onReady: (() => void) | undefined;
-    const available = await Promise.race([
-      new Promise<true>((resolve) => this.#client.once('ready', (onReady = () => resolve(true)))),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    this.#client.off('ready', onReady!);
-    return available && this.status.available;
+    return !this.#closed && (await this.#connection.waitUntilAvailable(timeoutMs));
   }
 
   /**
    * Resolves once Redis answers `PING`; rejects at once while disconnected, and after
-   * `commandTimeoutMs` when it does not answer (a readiness check).
+   * `commandTimeoutMs` when it does not answer, connected or not (a readiness check).
    */
   async ping(): Promise<void> {
-    if (this.#closed) throw new Error(`The connection to Redis at ${this.#location} is closed.`);
-    await this.#client.ping();
+    if (this.#closed) throw new Error(`The connection to Redis at ${this.#connection.location} is closed.`);
+    await this.#connection.run((client) => client.ping());
   }
 
   /** Stored profiles, as of the last write, plus those waiting. */
@@ -177,10 +155,9 @@ export class RedisProfilerStorage implements ProfilerStorage {
     let json: string | null | undefined = queued?.json;
     if (json === undefined) {
       try {
-        json = await this.#answerWithin(this.#client.get(this.#keys.profile(token)));
-        this.#readSucceeded();
-      } catch (error) {
-        this.#failed(error);
+        json = await this.#connection.run((client) => client.get(this.#keys.profile(token)), this.#read);
+      } catch {
+        // The connection has counted it in an outage.
         return null;
       }
     }
@@ -200,21 +177,23 @@ export class RedisProfilerStorage implements ProfilerStorage {
     const queued = Array.from(this.#queue.entries(), ([, entry]) => entry.summary);
     let stored: ProfileSummary[] = [];
     try {
-      stored = await this.#answerWithin(this.#findStored(search, limit));
-      this.#readSucceeded();
-    } catch (error) {
-      this.#failed(error);
+      stored = await this.#connection.run((client) => this.#findStored(client, search, limit), this.#read);
+    } catch {
+      // The connection has counted it in an outage: what waits here is the answer.
     }
     return mergeQueuedAndStored(queued, stored, search, (summary) => this.#expired(summary));
   }
 
-  /** Removes every key under the prefix, and what waits in this process. Fails when Redis does. */
+  /** Removes every key under the prefix, and what waits in this process. Fails when Redis does, or does not answer in time. */
   async purge(): Promise<void> {
     await this.#queue.clear();
     const pattern = `${this.#keys.prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-    for await (const keys of this.#client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-      if (keys.length > 0) await this.#client.del(keys);
-    }
+    let cursor = '0';
+    do {
+      const page = await this.#connection.run((client) => client.scan(cursor, { MATCH: pattern, COUNT: 500 }));
+      if (page.keys.length > 0) await this.#connection.run((client) => client.del(page.keys));
+      cursor = String(page.cursor);
+    } while (cursor !== '0');
     this.#stored = new Set();
   }
 
@@ -226,21 +205,17 @@ export class RedisProfilerStorage implements ProfilerStorage {
     return this.#queue.flush(timeoutMs);
   }
 
-  /** For shutdown: `flush(timeoutMs)`, then closes the connection. Later writes are dropped. */
+  /** For shutdown: `flush(timeoutMs)`, then closes the connection (within `commandTimeoutMs`). Later writes are dropped. */
   async close(timeoutMs = 2_000): Promise<void> {
     if (this.#closed) return;
-    await this.flush(this.#client.isReady ? timeoutMs : 0);
+    await this.flush(this.#connection.isReady ? timeoutMs : 0);
     this.#closed = true;
     this.#queue.close();
     clearTimeout(this.#retryTimer);
-    if (this.#client.isReady) {
-      await this.#client.close().catch(() => this.#client.destroy());
-    } else {
-      this.#client.destroy();
-    }
+    await this.#connection.close();
   }
 
-  async #findStored(search: ProfileSearch, limit: number): Promise<ProfileSummary[]> {
+  async #findStored(client: RedisClient, search: ProfileSearch, limit: number): Promise<ProfileSummary[]> {
     const lowest = lowestScoreAt(Math.max(search.start ?? 0, this.#now() - this.#bounds.maxAgeMs));
     const highest = search.end === undefined ? '+inf' : highestScoreAt(search.end);
     const indexes = this.#keys.searchIndexes(search);
@@ -248,7 +223,7 @@ export class RedisProfilerStorage implements ProfilerStorage {
     const [first, ...others] = indexes;
     const intersection =
       first !== undefined && others.length > 0
-        ? (await this.#client.zInterWithScores([first, ...others], { AGGREGATE: 'MAX' }))
+        ? (await client.zInterWithScores([first, ...others], { AGGREGATE: 'MAX' }))
             .filter(({ score }) => score >= Number(lowest) && (highest === '+inf' || score <= Number(highest)))
             .sort((a, b) => b.score - a.score)
             .map(({ value }) => String(value))
@@ -258,9 +233,9 @@ export class RedisProfilerStorage implements ProfilerStorage {
     for (let offset = 0; found.length < limit; offset += SEARCH_PAGE) {
       const tokens =
         intersection?.slice(offset, offset + SEARCH_PAGE) ??
-        (await this.#client.zRange(index, highest, lowest, { BY: 'SCORE', REV: true, LIMIT: { offset, count: SEARCH_PAGE } })).map(String);
+        (await client.zRange(index, highest, lowest, { BY: 'SCORE', REV: true, LIMIT: { offset, count: SEARCH_PAGE } })).map(String);
       if (tokens.length === 0) break;
-      const entries = await this.#client.hmGet(this.#keys.entries, tokens);
+      const entries = await client.hmGet(this.#keys.entries, tokens);
       for (const entry of entries) {
         // Missing: evicted between the two reads.
         const summary = entry === null ? undefined : parseJson<IndexEntry>(String(entry))?.summary;
@@ -289,24 +264,18 @@ export class RedisProfilerStorage implements ProfilerStorage {
       const { summary, json } = queued;
       args.push(token, String(summary.time), String(summary.time + this.#bounds.maxAgeMs), JSON.stringify(indexEntryOf(summary)), json);
     }
-    const sent = this.#client.eval(WRITE_SCRIPT, { keys: [], arguments: args });
     try {
-      const stored = await this.#answerWithin(sent);
+      const stored = await this.#connection.evaluate(SCRIPT, [], args);
       this.#stored = new Set((stored as unknown[]).map(String));
-      this.#succeeded();
+      this.#resume();
       return true;
     } catch (error) {
-      this.#failed(error);
-      if (error instanceof StorageTimeoutError) {
-        this.#unsettledWrite = sent
-          .then(
-            () => this.#succeeded(),
-            () => undefined,
-          )
-          .finally(() => {
-            this.#unsettledWrite = null;
-            this.#queue.start();
-          });
+      if (error instanceof RedisCommandTimeoutError) {
+        const settled = () => {
+          this.#unsettledWrite = null;
+          this.#queue.start();
+        };
+        this.#unsettledWrite = error.pending.then(settled, settled);
       }
       this.#retryTimer = setTimeout(() => {
         this.#retryTimer = undefined;
@@ -317,48 +286,10 @@ export class RedisProfilerStorage implements ProfilerStorage {
     }
   }
 
-  /**
-   * The client's own timeout covers only a command waiting to be sent; this one also covers a
-   * command sent to a Redis that does not answer (overloaded, paused).
-   */
-  #answerWithin<T>(promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new StorageTimeoutError(this.#timeoutMs)), this.#timeoutMs);
-    });
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-  }
-
-  /** A command or the connection failed: the first failure of an outage is logged, the others only counted. */
-  #failed(error: unknown): void {
-    if (this.#outage !== null || this.#closed) return;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.#outage = { since: this.#now(), reason };
-    // Drops during the outage are the expected consequence, said here rather than on the first one.
-    this.#queue.dropsExplained();
-    this.#logger?.error(
-      { redis: this.#location, reason },
-      `Profiler storage: Redis at ${this.#location} is unavailable (${reason}). New profiles wait in this process, at most ${this.#queue.maxPendingWrites}; older ones are dropped past that. Said once per outage.`,
-    );
-  }
-
-  /** Reads work; writes may not (a Redis refusing writes): while profiles wait, the writer decides. */
-  #readSucceeded(): void {
-    if (this.pendingWrites === 0) this.#succeeded();
-  }
-
-  /** A write succeeded or the client (re)connected: ends an outage, and writes what waits. */
-  #succeeded(): void {
-    if (this.#outage !== null && this.#client.isReady) {
-      const seconds = Math.round((this.#now() - this.#outage.since) / 1000);
-      this.#outage = null;
-      this.#logger?.info(
-        { redis: this.#location, dropped: this.droppedWrites },
-        `Profiler storage: Redis at ${this.#location} is available again after ${seconds} s (${this.droppedWrites} profiles dropped since start).`,
-      );
-      clearTimeout(this.#retryTimer);
-      this.#retryTimer = undefined;
-    }
+  /** The client (re)connected, or a write went through: what waits is written now. */
+  #resume(): void {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
     this.#queue.start();
   }
 }
@@ -369,11 +300,5 @@ function parseJson<T>(text: string): T | null {
     return JSON.parse(text) as T;
   } catch {
     return null;
-  }
-}
-
-class StorageTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`no answer within ${ms} ms`);
   }
 }

@@ -248,4 +248,35 @@ describe('RedisProfilerStorage on a real redis-server', () => {
     expect(await keysUnder(otherPrefix)).not.toEqual([]);
     expect(first.has('000001')).toBe(false);
   });
+
+  it('Redis connected but not answering (paused): reads, searches, ping, purge and close end within the deadline, while it is still paused', async () => {
+    const logger = new MemoryLogger();
+    const [writer, reader] = await storagePair({ commandTimeoutMs: 200, logger });
+    await writer.write(profile(1));
+    expect(await writer.flush()).toBe(true);
+    // Far longer than the test waits: each answer below comes from the deadline, not from Redis.
+    const pause = await redis.pauseAll(120_000);
+    try {
+      await writer.write(profile(2));
+      expect(await reader.read('000001')).toBeNull();
+      expect(await reader.find({})).toEqual([]);
+      // What waits in this process is still found.
+      expect((await writer.find({})).map((summary) => summary.token)).toEqual(['000002']);
+      await expect(reader.ping()).rejects.toThrow('no answer within 200 ms');
+      await expect(reader.purge()).rejects.toThrow('no answer within 200 ms');
+      expect(reader.status.available).toBe(false);
+      await writer.close(100);
+      await reader.close();
+      expect(pause.stillPaused()).toBe(true);
+      expect(logger.records.map((record) => `${record.level} ${record.message}`)).toEqual([
+        expect.stringMatching(/^ERROR Profiler storage: Redis at 127\.0\.0\.1:\d+ is unavailable \(no answer within 200 ms\)/),
+        expect.stringMatching(/^ERROR Profiler storage: Redis at 127\.0\.0\.1:\d+ is unavailable \(no answer within 200 ms\)/),
+        expect.stringMatching(
+          /^WARNING Profiler storage: not every queued profile was written .* within 100 ms; the rest are dropped \(1 dropped/,
+        ),
+      ]);
+    } finally {
+      await redis.restart();
+    }
+  }, 60_000);
 });

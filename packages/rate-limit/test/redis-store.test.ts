@@ -113,4 +113,30 @@ describe('RedisStore', () => {
       await store.close();
     }
   }, 30_000);
+
+  it('Redis connected but not answering (paused): checks, resets and close end within the deadline, while it is still paused', async () => {
+    const records: MemoryLogger['records'] = [];
+    const store = new RedisStore({ url: redis.url, keyPrefix: 'test:paused:', commandTimeoutMs: 200, logger: new MemoryLogger(records) });
+    const open = new RateLimiter({ id: 'open', policy: 'fixed_window', limit: 1, interval: 60_000, store });
+    const closed = new RateLimiter({ id: 'closed', policy: 'token_bucket', limit: 1, interval: 60_000, store, failOpen: false });
+    expect(await store.waitUntilAvailable(5_000)).toBe(true);
+    // Far longer than the test waits: each answer below comes from the deadline, not from Redis.
+    const pause = await redis.pauseAll(120_000);
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        expect(await open.consume('a')).toMatchObject({ allowed: true, storeUnavailable: true });
+        await expect(closed.consume('b')).rejects.toBeInstanceOf(RateLimitStoreUnavailableError);
+      }
+      await expect(store.reset(['a'])).rejects.toThrow('no answer within 200 ms');
+      expect(store.available).toBe(false);
+      await store.close();
+      expect(pause.stillPaused()).toBe(true);
+      expect(records.map((record) => `${record.level} ${record.message}`)).toEqual([
+        expect.stringMatching(/^ERROR Rate limit store: Redis at 127\.0\.0\.1:\d+ is unavailable \(no answer within 200 ms\)/),
+      ]);
+    } finally {
+      await store.close();
+      await redis.restart();
+    }
+  }, 60_000);
 });

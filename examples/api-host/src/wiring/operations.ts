@@ -20,6 +20,8 @@ export interface WiredOperations extends Wiring {
   readonly readiness: Readiness;
 }
 
+export const READY_PATH = '/ready';
+
 const READY_RESPONSES = defineResponses({
   200: z.object({ status: z.literal('ready'), checks: z.record(z.string(), z.literal('ok')) }),
   503: z.object({ status: z.enum(['draining', 'unavailable']), checks: z.record(z.string(), z.enum(['ok', 'failed', 'timeout'])) }),
@@ -55,7 +57,7 @@ export function wireOperations(host: Pick<HostContext, 'env' | 'logger'>, databa
       new PressureListener({ monitor }),
     ],
     routes: [
-      new Route('ready', '/ready', {
+      new Route('ready', READY_PATH, {
         methods: ['GET'],
         controller: readiness.controller,
         defaults: { _load_shedding: 'exempt', _responses: READY_RESPONSES },

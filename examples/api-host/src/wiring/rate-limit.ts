@@ -9,6 +9,8 @@ import {
 } from '@switchboard/rate-limit';
 import { currentUser, LoginThrottle } from '@switchboard/security';
 import { ConfigError } from '../config.js';
+import { HEALTH_PATH } from './health.js';
+import { READY_PATH } from './operations.js';
 import { PROFILER_PATH } from './profiler.js';
 import type { HostContext, Wiring } from './wiring.js';
 
@@ -62,8 +64,9 @@ export interface WiredRateLimit extends Wiring {
 /**
  * Rate limiting in the example host:
  * - login throttling (on by default): `LoginThrottle`, used by the token controller;
- * - the per-client limiter (`RATE_LIMIT`, off by default): every request but CORS preflights and the
- *   profiler's pages, keyed by the client address (`TRUSTED_PROXIES` says whose X-Forwarded-For to believe);
+ * - the per-client limiter (`RATE_LIMIT`, off by default): every request but CORS preflights, the
+ *   probes (`/health`, `/ready`: an orchestrator's checks must not be refused, nor wait for Redis) and
+ *   the profiler's pages, keyed by the client address (`TRUSTED_PROXIES` says whose X-Forwarded-For to believe);
  * - the `_rate_limit` route default (item writes declare one), counted by the authenticated user.
  * Counts are kept in Redis when a URL is set (every worker of a cluster shares them; the cluster
  * refuses to start without one, see `workersFromEnv`), in this process's memory otherwise.
@@ -77,7 +80,7 @@ export async function wireRateLimit(host: HostContext): Promise<WiredRateLimit> 
       : [
           new ClientRateLimitListener({
             limiter: new RateLimiter({ id: 'client', ...settings.client, store }),
-            exemptPaths: host.debug ? [PROFILER_PATH] : [],
+            exemptPaths: [HEALTH_PATH, READY_PATH, ...(host.debug ? [PROFILER_PATH] : [])],
           }),
         ];
   return {

@@ -14,6 +14,8 @@ export type RedisInspector = RedisClientType<{}, {}, {}, 3>;
 export class RedisServer {
   readonly directory = mkdtempSync(join(tmpdir(), 'profiler-redis-'));
   #process: ChildProcess | null = null;
+  /** Clients that paused the server: dropped when it restarts. */
+  readonly #pausing: RedisInspector[] = [];
 
   private constructor(readonly port: number) {}
 
@@ -82,7 +84,32 @@ export class RedisServer {
     await exited;
   }
 
+  /**
+   * Pauses every client (`CLIENT PAUSE <ms> ALL`): connections stay open and no command is answered.
+   * `stillPaused()` says whether a `PING` sent right after the pause is still unanswered. `CLIENT
+   * UNPAUSE` would wait for the pause itself: `restart()` ends it.
+   */
+  async pauseAll(ms: number): Promise<{ stillPaused(): boolean }> {
+    const client = await this.inspector();
+    this.#pausing.push(client);
+    await client.sendCommand(['CLIENT', 'PAUSE', String(ms), 'ALL']);
+    let answered = false;
+    client.ping().then(
+      () => (answered = true),
+      () => (answered = true),
+    );
+    return { stillPaused: () => !answered };
+  }
+
+  /** Stops and starts the server (keeping nothing): ends a pause. */
+  async restart(): Promise<void> {
+    await this.stop();
+    for (const client of this.#pausing.splice(0)) client.destroy();
+    await this.start();
+  }
+
   async close(): Promise<void> {
+    for (const client of this.#pausing.splice(0)) client.destroy();
     await this.stop();
     this.#removeDirectory();
   }
