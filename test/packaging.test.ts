@@ -278,6 +278,67 @@ await checker.close();
     expect(stdout).toBe('true false true\n');
   });
 
+  it('a route declaration without its listener stops serve() and the test client, naming the route and what to register', {
+    timeout: 30_000,
+  }, async () => {
+    writeFileSync(
+      join(project, 'unowned-declarations.mjs'),
+      `import { ArgumentResolver, defineController, EventDispatcher, HttpKernel, JsonResponse } from '@switchboard/http-kernel';
+import { serve } from '@switchboard/node-adapter';
+import { mapPayload, RequestPayloadValueResolver } from '@switchboard/payload';
+import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { IsGrantedListener } from '@switchboard/security';
+import { createTestClient } from '@switchboard/testing';
+
+const anything = { '~standard': { version: 1, vendor: 'consumer', validate: (value) => ({ value }) } };
+const routes = new RouteCollection()
+  .add('notes_delete', '/notes/:id', { methods: 'DELETE', defaults: { _is_granted: 'ROLE_ADMIN' }, controller: () => new JsonResponse(null, 204) })
+  .add('notes_list', '/notes', { methods: 'GET', defaults: { _rate_limit: { limit: 10, interval: 60_000 } }, controller: () => new JsonResponse([]) })
+  .add('notes_create', '/notes', {
+    methods: 'POST',
+    controller: defineController([mapPayload('note', { from: 'json', schema: anything })], (note) => new JsonResponse(note, 201)),
+  });
+const payload = new RequestPayloadValueResolver();
+
+/** A kernel whose dispatcher has the router and \`subscribers\`; the payload resolver is always in the argument resolver. */
+function kernelWith(...subscribers) {
+  const dispatcher = new EventDispatcher();
+  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
+  for (const subscriber of subscribers) dispatcher.addSubscriber(subscriber);
+  return new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]) });
+}
+
+try {
+  await serve(kernelWith(), { port: 0 });
+  console.log('served');
+} catch (error) {
+  console.log(error.name);
+  console.log(error.message);
+}
+try {
+  createTestClient(kernelWith(new IsGrantedListener()));
+  console.log('client made');
+} catch (error) {
+  console.log(error.message);
+}
+`,
+    );
+    const { stdout } = await run(process.execPath, ['unowned-declarations.mjs'], project);
+    expect(stdout.split('\n')).toEqual([
+      'UnownedDeclarationError',
+      '3 route declaration(s) have no listener to act on them, so they would be silently ignored:',
+      '  - route "notes_delete": route default "_is_granted": register IsGrantedListener from @switchboard/security.',
+      '  - route "notes_list": route default "_rate_limit": register RouteRateLimitListener from @switchboard/rate-limit.',
+      '  - route "notes_create": argument "note" option "payload": register RequestPayloadValueResolver from @switchboard/payload, ' +
+        'with dispatcher.addSubscriber as well as in the ArgumentResolver.',
+      '2 route declaration(s) have no listener to act on them, so they would be silently ignored:',
+      '  - route "notes_list": route default "_rate_limit": register RouteRateLimitListener from @switchboard/rate-limit.',
+      '  - route "notes_create": argument "note" option "payload": register RequestPayloadValueResolver from @switchboard/payload, ' +
+        'with dispatcher.addSubscriber as well as in the ArgumentResolver.',
+      '',
+    ]);
+  });
+
   it('the installed switchboard-openapi command writes the OpenAPI document of a consumer app', { timeout: 60_000 }, async () => {
     // A schema library of its own: any Standard Schema with Standard JSON Schema converts.
     writeFileSync(

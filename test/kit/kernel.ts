@@ -7,6 +7,7 @@ import {
   type HttpKernelOptions,
   type KernelEventMap,
   type Logger,
+  type OwnedDeclarations,
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
@@ -71,6 +72,14 @@ export function testKernel(options: TestKernelOptions = {}): TestKernel {
     ...(options.argumentResolver === undefined ? {} : { argumentResolver: options.argumentResolver }),
   });
   return { kernel, dispatcher, logger, errors: responder?.errors ?? [], handled: table?.handled ?? [], terminated };
+}
+
+/**
+ * A subscriber that owns route declarations and listens to nothing: for tests of one package whose
+ * routes carry declarations that another package's listener acts on (only routing under test).
+ */
+export function declarationOwner(owned: OwnedDeclarations): EventSubscriber<KernelEventMap> {
+  return { getSubscribedEvents: () => ({}), getOwnedDeclarations: () => owned };
 }
 
 /** A response's body as text, for in-process tests whose controllers answer with strings. */

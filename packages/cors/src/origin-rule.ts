@@ -29,10 +29,35 @@ export function compileOriginRules(rules: readonly OriginRule[]): OriginMatcher 
 function compileRule(rule: OriginRule): OriginMatcher {
   if (typeof rule === 'function') return (origin) => rule(origin) === true;
   if (typeof rule === 'string') {
+    assertOrigin(rule);
     const expected = rule.toLowerCase();
     return (origin) => origin.toLowerCase() === expected;
   }
   return anchored(rule);
+}
+
+/**
+ * An origin is a scheme, a host and an optional port, exactly as a browser sends it: a rule copied
+ * with a path or a trailing slash (`https://notes.example/`), or without its scheme, could never
+ * match, so it is refused where it is written.
+ */
+function assertOrigin(rule: string): void {
+  let url: URL | null = null;
+  try {
+    url = /^[a-z][a-z0-9+.-]*:\/\//i.test(rule) ? new URL(rule) : null;
+  } catch {
+    url = null;
+  }
+  if (url === null || url.origin === 'null') {
+    throw new TypeError(
+      `CORS: allowed origin "${rule}" needs a scheme and a host, as a browser sends it (e.g. "https://${rule.replace(/^\/+/, '')}").`,
+    );
+  }
+  if (url.origin.toLowerCase() !== rule.toLowerCase()) {
+    throw new TypeError(
+      `CORS: allowed origin "${rule}" is not an origin (scheme, host and port only, no path or trailing slash): write "${url.origin}".`,
+    );
+  }
 }
 
 /**

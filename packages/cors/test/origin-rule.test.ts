@@ -206,3 +206,22 @@ describe('configured rules', () => {
     expect(compileOriginRules([/.*/])(`http://${'a'.repeat(5000)}`)).toBe(false);
   });
 });
+
+describe('an origin written as a string', () => {
+  it.each([
+    ['a trailing slash', 'https://notes.example/', 'write "https://notes.example"'],
+    ['a path', 'https://notes.example/app', 'write "https://notes.example"'],
+    ['a default port', 'https://notes.example:443', 'write "https://notes.example"'],
+    ['no scheme', 'notes.example', 'needs a scheme and a host, as a browser sends it (e.g. "https://notes.example")'],
+    ['"null"', 'null', 'needs a scheme and a host'],
+  ])('is refused when it has %s, with the spelling that would match', (_, rule, message) => {
+    expect(() => compileOriginRules([rule])).toThrow(TypeError);
+    expect(() => compileOriginRules([rule])).toThrow(message);
+  });
+
+  it('is accepted as scheme, host and port, in any case', () => {
+    const matches = compileOriginRules(['https://Notes.Example', 'http://[::1]:8080', 'http://localhost:3000']);
+    expect(['https://notes.example', 'http://[::1]:8080', 'http://LOCALHOST:3000'].map(matches)).toEqual([true, true, true]);
+    expect(matches('https://notes.example:8443')).toBe(false);
+  });
+});

@@ -25,6 +25,9 @@ export type {
   RegisteredListener,
   SubscribedEvents,
 } from './dispatcher/types.js';
+export { UnownedDeclarationError } from './declaration/declaration-owners.js';
+export { PendingArgument } from './declaration/pending-argument.js';
+export type { OwnedDeclarations, RouteDeclaration } from './declaration/route-declaration.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
 export type { MaybePromise } from './internal/maybe-promise.js';
@@ -69,6 +72,7 @@ export { TerminateEvent } from './event/terminate-event.js';
 export { KernelEvents, type KernelEventMap } from './event/kernel-events.js';
 
 export {
+  argumentMetadataOf,
   defineController,
   type ArgumentDeclaration,
   type ArgumentMetadata,

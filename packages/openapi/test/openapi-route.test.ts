@@ -1,13 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiDocument, openApiRoute, type OpenApiDocument } from '../src/index.js';
 import { sampleOptions, sampleRoutes } from './support/sample-app.js';
+import { declarationOwner } from '../../../test/kit/index.js';
 import { serveRoutes, type ServedApp } from './support/served-app.js';
 
 let app: ServedApp;
 const routes = sampleRoutes();
 beforeAll(async () => {
   routes.add(openApiRoute({ routes, path: '/api/openapi.json', maxAge: 60, ...sampleOptions }));
-  app = await serveRoutes(routes, []);
+  // The sample routes are served only to be documented: their declarations are not under test.
+  const documentedOnly = declarationOwner({
+    routeDefaults: ['_is_granted', '_responses', '_rate_limit', '_same_origin'],
+    argumentOptions: ['payload'],
+  });
+  app = await serveRoutes(routes, [documentedOnly]);
 });
 afterAll(() => app.close());
 

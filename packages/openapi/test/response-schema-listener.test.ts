@@ -83,8 +83,7 @@ describe('ResponseSchemaListener, production mode', () => {
 describe('ResponseSchemaListener, debug mode', () => {
   let app: ServedApp;
   beforeAll(async () => {
-    app = await serveRoutes(accountRoutes(), []);
-    app.dispatcher.addSubscriber(new ResponseSchemaListener({ debug: true, logger: app.logger }));
+    app = await serveRoutes(accountRoutes(), (logger) => [new ResponseSchemaListener({ debug: true, logger })]);
   });
   afterAll(() => app.close());
 

@@ -58,9 +58,33 @@ describe('RouteCollection', () => {
       { host: ':version.example.com' },
       /Route "broken": parameter "version" appears in both/,
     ],
+    [
+      'a braced name as a segment',
+      '/notes/{id}',
+      {},
+      /Route "broken": "\{id\}" is an optional piece of literal text, not a parameter: write ":id"/,
+    ],
+    ['a braced name at the end of a path', '/notes/{id}/edit', {}, /write ":id" for a parameter, or "\{\/:id\}" in place of "\/\{id\}"/],
+    [
+      'a requirement for a parameter the path does not have',
+      '/notes/:id',
+      { requirements: { noteId: '\\d+' } },
+      /Route "broken": the requirement for "noteId" names no parameter \(the route's parameters: id\)/,
+    ],
   ] as const)('rejects %s at definition time, naming the route', (_, path, options, message) => {
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(RouteDefinitionError);
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(message);
+  });
+
+  it('keeps braced text that is not a whole segment, and a collection requirement only where its parameter is', () => {
+    const optional = new Route('files', '/file{s}/:name');
+    expect(optional.compiled.regex.test('/files/a')).toBe(true);
+    expect(optional.compiled.regex.test('/file/a')).toBe(true);
+    const mounted = new RouteCollection().mount('/v/:version', new RouteCollection().add('home', '/').add('item', '/items/:id'), {
+      requirements: { version: '\\d+', id: '\\d+' },
+    });
+    expect(mounted.get('home')?.requirements).toEqual({ version: '\\d+' });
+    expect(mounted.get('item')?.requirements).toEqual({ version: '\\d+', id: '\\d+' });
   });
 
   it('normalises requirements: anchors stripped, capturing groups made non-capturing', () => {

@@ -25,16 +25,19 @@ import {
   RouterListener,
   type RouterOptions,
 } from '../src/index.js';
-import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../test/kit/index.js';
+import { declarationOwner, serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../test/kit/index.js';
 import { nodeHttpRequest } from '../../../test/kit/raw-http.js';
 
 /** A kernel with the router listener; the kit's text error responder records what it answered. */
 type RoutedKernel = TestKernel & { readonly listener: RouterListener; readonly logger: MemoryLogger };
 
+/** The routes' `_is_granted` and `_cache` are other packages' to enforce: only routing is under test. */
+const appRoutesOwner = declarationOwner({ routeDefaults: ['_is_granted', '_cache'] });
+
 function routedKernel(router: Router): RoutedKernel {
   const logger = new MemoryLogger();
   const listener = new RouterListener(router, { logger });
-  return { ...testKernel({ subscribers: [listener], logger }), listener, logger };
+  return { ...testKernel({ subscribers: [listener, appRoutesOwner], logger }), listener, logger };
 }
 
 const guard = { roles: ['ROLE_ADMIN'] };
@@ -187,7 +190,7 @@ describe('RouterListener in the kernel', () => {
   it('outside debug mode, builds its 404 and 405 without stack traces and names their throw site; full stacks in debug mode', async () => {
     const routingError = async (debug: boolean, method: string, path: string): Promise<HttpError> => {
       const dispatcher = new EventDispatcher<KernelEventMap>();
-      dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { debug }));
+      dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { debug })).addSubscriber(appRoutesOwner);
       const kernel = new HttpKernel({ dispatcher });
       return kernel.handle(Request.fromUrl(`http://localhost${path}`, { method }), RequestType.MAIN, false).then(
         () => expect.unreachable('routing must fail'),
@@ -239,7 +242,7 @@ describe('RouterListener in the kernel', () => {
       isLevelEnabled: (level) => level !== 'info' && level !== 'debug',
     };
     const dispatcher = new EventDispatcher<KernelEventMap>();
-    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { logger: infoOff }));
+    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()), { logger: infoOff })).addSubscriber(appRoutesOwner);
     const response = await new HttpKernel({ dispatcher }).handle(Request.fromUrl('http://localhost/docs/'));
     expect(response.body).toBe('docs');
     expect(written).toEqual([]);
@@ -302,5 +305,21 @@ describe('RouterListener in the kernel', () => {
     const response = await app.kernel.handle(Request.fromUrl('http://localhost/docs'));
     expect(response.status).toBe(404);
     expect(((app.errors[0] as Error).cause as Error).message).toBe('No routes found for "/docs".');
+  });
+
+  it("gives the kernel its routes' declarations: `_` defaults but the optional ones, and argument options", async () => {
+    const controller = defineController([{ name: 'note', options: { payload: { from: 'json' } } }], () => new Response('created'));
+    const routes = new RouteCollection()
+      .add('notes', '/notes', { controller, defaults: { _is_granted: 'ROLE_ADMIN', limit: 10 } })
+      .add('docs', '/docs', { controller: () => new Response('docs'), defaults: { _cache: {} }, optionalDefaults: ['_cache'] });
+    const listener = new RouterListener(new Router(routes));
+    expect([...listener.getRouteDeclarations()]).toEqual([
+      { route: 'notes', name: '_is_granted', kind: 'route default' },
+      { route: 'notes', name: '_controller', kind: 'route default' },
+      { route: 'notes', name: 'payload', kind: 'argument option', argument: 'note' },
+      { route: 'docs', name: '_controller', kind: 'route default' },
+    ]);
+    const { kernel } = testKernel({ subscribers: [listener] });
+    await expect(kernel.handle(Request.fromUrl('http://localhost/docs'))).rejects.toThrow('route "notes": route default "_is_granted"');
   });
 });

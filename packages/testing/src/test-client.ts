@@ -51,8 +51,12 @@ export interface ClientState {
   readonly profiler: ProfileReader | null;
 }
 
-/** `kernel` behind a client that calls it in process, with the node adapter's request rules. */
+/**
+ * `kernel` behind a client that calls it in process, with the node adapter's request rules. Throws
+ * at once when a route declares what no registered listener acts on (`HttpKernel.checkDeclarations`).
+ */
 export function createTestClient(kernel: HttpKernelInterface, options: TestClientOptions = {}): TestClient {
+  kernel.checkDeclarations?.();
   const transport = new InProcessTransport(kernel, adapterOptionsOf(options), options.clientIp ?? '127.0.0.1');
   return new TestClient(stateFor(kernel, options, transport), []);
 }

@@ -8,6 +8,7 @@ import {
   type Request,
   type ResponseEvent,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { cacheControlValue } from '../options/cache-control-value.js';
 import { assertCacheOptions, type CacheOptions } from '../options/cache-options.js';
@@ -43,6 +44,11 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
    * Cache-Control value built on first use, not on every request.
    */
   readonly #cacheControlByOptions = new WeakMap<CacheOptions, string | null>();
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_cache'] };
+  }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {

@@ -25,6 +25,11 @@ export interface HttpKernelInterface {
    * Hosts call it in place of `terminate` when it is there.
    */
   terminateEagerly?(request: Request, response: Response): void | Promise<void>;
+  /**
+   * Throws when a route declares what no registered listener acts on (see
+   * `HttpKernel.checkDeclarations`). Hosts call it before serving.
+   */
+  checkDeclarations?(): void;
   /** Lets a host skip scheduling `terminate` when nothing listens to `kernel.terminate`. */
   readonly dispatcher?: { hasListeners(eventName: 'kernel.terminate'): boolean };
 }

@@ -42,6 +42,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   readonly #registrations = new Map<string, Array<RegisteredListener<never>>>();
   /** Built from the registrations on first dispatch, dropped when they change. */
   readonly #chains = new Map<string, ListenerChain>();
+  readonly #subscribers = new Set<EventSubscriber<M>>();
 
   addListener<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>, priority = 0, options: ListenerOptions = {}): this {
     if (!Number.isInteger(priority)) {
@@ -84,6 +85,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     for (const { eventName, listener, priority, name } of subscriberListeners(subscriber)) {
       this.addListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>, priority, { name });
     }
+    this.#subscribers.add(subscriber);
     return this;
   }
 
@@ -91,7 +93,12 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
   removeSubscriber(subscriber: EventSubscriber<M>): this {
     for (const { eventName, listener } of subscriberListeners(subscriber))
       this.removeListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>);
+    this.#subscribers.delete(subscriber);
     return this;
+  }
+
+  getSubscribers(): ReadonlySet<EventSubscriber<M>> {
+    return this.#subscribers;
   }
 
   /** Listeners of one event in call order, with their priorities and names. */

@@ -88,6 +88,10 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
     return this;
   }
 
+  getSubscribers(): ReadonlySet<EventSubscriber<M>> {
+    return this.#inner.getSubscribers();
+  }
+
   getListeners<K extends EventName<M>>(eventName: K): ReadonlyArray<RegisteredListener<M[K]>> {
     return this.#inner.getListeners(eventName);
   }

@@ -1,3 +1,4 @@
+import type { OwnedDeclarations, RouteDeclaration } from '../declaration/route-declaration.js';
 import type { MaybePromise } from '../internal/maybe-promise.js';
 
 /** Any object may be dispatched; one with `propagationStopped === true` reaches no further listener. */
@@ -51,6 +52,13 @@ export interface EventSubscriber<M extends EventMap> {
    * (the same functions on every call), not closures built here, or they could not be removed.
    */
   getSubscribedEvents(): SubscribedEvents<M>;
+  /**
+   * The route defaults and controller-argument options this subscriber acts on. A route that
+   * declares one is refused unless a registered subscriber owns it (`HttpKernel.checkDeclarations`).
+   */
+  getOwnedDeclarations?(): OwnedDeclarations;
+  /** What the routes this subscriber serves declare (the router listener gives its routes'). */
+  getRouteDeclarations?(): Iterable<RouteDeclaration>;
 }
 
 /** Per event name: one declaration, or several. */
@@ -71,6 +79,8 @@ export interface EventDispatcherInterface<M extends EventMap> {
   off<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): this;
   addSubscriber(subscriber: EventSubscriber<M>): this;
   removeSubscriber(subscriber: EventSubscriber<M>): this;
+  /** The subscribers added and not removed, in the order they were added. */
+  getSubscribers(): ReadonlySet<EventSubscriber<M>>;
   getListeners<K extends EventName<M>>(eventName: K): ReadonlyArray<RegisteredListener<M[K]>>;
   getAllListeners(): Map<string, ReadonlyArray<RegisteredListener<unknown>>>;
   getListenerPriority<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): number | null;

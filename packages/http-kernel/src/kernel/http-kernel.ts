@@ -2,6 +2,8 @@ import { ArgumentResolver } from '../controller/argument-resolver.js';
 import type { Controller } from '../controller/controller.js';
 import { controllerName } from '../controller/controller.js';
 import { ControllerResolver } from '../controller/controller-resolver.js';
+import { UnownedDeclarationError, unownedDeclarations } from '../declaration/declaration-owners.js';
+import { PendingArgument } from '../declaration/pending-argument.js';
 import type { EventDispatcherInterface, ListenerFailure } from '../dispatcher/types.js';
 import { HttpError, NotFoundHttpError, statusOf, statusText } from '../error/http-error.js';
 import { ControllerArgumentsEvent } from '../event/controller-arguments-event.js';
@@ -67,6 +69,7 @@ export class HttpKernel implements HttpKernelInterface {
   readonly controllerResolver: ControllerResolver;
   readonly argumentResolver: ArgumentResolver;
   readonly #logger: Logger;
+  #declarationsChecked = false;
 
   constructor(options: HttpKernelOptions) {
     this.dispatcher = options.dispatcher;
@@ -86,6 +89,13 @@ export class HttpKernel implements HttpKernelInterface {
    * response rejects the promise returned.
    */
   handleEagerly(request: Request, type: RequestType = RequestType.MAIN, catchErrors = true): MaybePromise<Response> {
+    if (!this.#declarationsChecked) {
+      try {
+        this.checkDeclarations();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     if (kernelRequestChannel.hasSubscribers) {
       const trace = new KernelRequestTrace(request, type);
       return tracedCall(kernelRequestChannel, requestScopes, trace, () =>
@@ -93,6 +103,19 @@ export class HttpKernel implements HttpKernelInterface {
       );
     }
     return this.#handleOnStack(new Handling(request, type, catchErrors, null));
+  }
+
+  /**
+   * Throws an `UnownedDeclarationError` listing every route declaration (a `_`-prefixed route
+   * default, a controller-argument option) that no registered subscriber acts on, each with the
+   * listener to register. Runs before the first request is handled; `serve()` and the test
+   * client call it before any traffic, so a forgotten listener stops the start instead of
+   * leaving a route silently open.
+   */
+  checkDeclarations(): void {
+    const unowned = unownedDeclarations(this.dispatcher.getSubscribers());
+    if (unowned.length > 0) throw new UnownedDeclarationError(unowned);
+    this.#declarationsChecked = true;
   }
 
   /** The handling with its request on top of the request stack; never throws (see `handleEagerly`). */
@@ -158,7 +181,7 @@ export class HttpKernel implements HttpKernelInterface {
       return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
         andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
           andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
-            andThen(fromThenable((call.controller as CallableController)(...call.arguments)), (result) =>
+            andThen(fromThenable((call.controller as CallableController)(...withoutPendingArguments(call))), (result) =>
               this.#toResponse(call.controller, result, h),
             ),
           ),
@@ -292,6 +315,19 @@ function forceErrorStatus(event: ExceptionEvent, response: Response): void {
   if (error instanceof HttpError) {
     for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
   }
+}
+
+/** The arguments, unless one is still a stand-in its listener should have replaced (see `PendingArgument`). */
+function withoutPendingArguments(call: { readonly controller: Controller; readonly arguments: unknown[] }): unknown[] {
+  for (const value of call.arguments) {
+    if (value instanceof PendingArgument) {
+      throw new Error(
+        `Controller "${controllerName(call.controller)}" would receive a stand-in for its "${value.argumentName}" argument: ` +
+          `register ${value.missingRegistration}.`,
+      );
+    }
+  }
+  return call.arguments;
 }
 
 function plainErrorPage(status: number): Response {

@@ -1,4 +1,5 @@
 import type { EventSubscriber, SubscribedEvents } from '../dispatcher/types.js';
+import type { OwnedDeclarations } from '../declaration/route-declaration.js';
 import type { FinishRequestEvent } from '../event/finish-request-event.js';
 import type { KernelEventMap } from '../event/kernel-events.js';
 import type { RequestEvent } from '../event/request-event.js';
@@ -57,6 +58,11 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
     this.#enabled = this.enabledLocales.map(normaliseLocale);
     this.#fromAcceptLanguage = options.fromAcceptLanguage ?? this.enabledLocales.length > 0;
     this.#localeAware = options.localeAware ?? [];
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_locale'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

@@ -57,8 +57,12 @@ export interface RunningServer {
  */
 const SHUTDOWN_REPORTS_ON_STDERR: Logger = createStderrLogger('WARNING');
 
-/** Starts a hardened node server for `kernel`. */
+/**
+ * Starts a hardened node server for `kernel`. Rejects before listening when a route declares what
+ * no registered listener acts on (`HttpKernel.checkDeclarations`).
+ */
 export async function serve(kernel: HttpKernelInterface, options: ServeOptions = {}): Promise<RunningServer> {
+  kernel.checkDeclarations?.();
   const limits = resolveServerLimits(options);
   const adapter = new NodeAdapter(kernel, options);
   const logger = (options.logger ?? SHUTDOWN_REPORTS_ON_STDERR).child({ channel: 'http' });

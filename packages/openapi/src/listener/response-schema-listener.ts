@@ -7,6 +7,7 @@ import {
   type Logger,
   type ResponseEvent,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import type { JsonSchema } from '../document/openapi-types.js';
 import { declarationFor } from '../responses/declare-responses.js';
@@ -59,6 +60,11 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
     this.#debug = options.debug ?? false;
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'openapi' });
     this.#converters = options.converters ?? [];
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_responses'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

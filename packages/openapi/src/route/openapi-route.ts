@@ -47,5 +47,7 @@ export function openApiRoute(options: OpenApiRouteOptions): Route {
       _cache: { public: true, maxAge, etag: () => current().etag },
       _responses: { 200: { description: 'This OpenAPI 3.1 document.' } },
     },
+    // Public, cacheable and documented wherever those listeners are registered; served without them too.
+    optionalDefaults: ['_is_granted', '_cache', '_responses'],
   });
 }

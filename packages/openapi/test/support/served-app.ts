@@ -6,12 +6,16 @@ import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../
 
 export type ServedApp = TestKernel & ServedKernel & { readonly logger: MemoryLogger };
 
-/** `routes` behind the real router, error listener and cache attribute, with `subscribers` under test, over HTTP on 127.0.0.1. */
+/**
+ * `routes` behind the real router, error listener and cache attribute, with `subscribers` under
+ * test (made with the app's logger when given as a function), over HTTP on 127.0.0.1.
+ */
 export async function serveRoutes(
   routes: RouteCollection,
-  subscribers: ReadonlyArray<EventSubscriber<KernelEventMap>>,
+  listeners: ReadonlyArray<EventSubscriber<KernelEventMap>> | ((logger: MemoryLogger) => ReadonlyArray<EventSubscriber<KernelEventMap>>),
 ): Promise<ServedApp> {
   const logger = new MemoryLogger();
+  const subscribers = typeof listeners === 'function' ? listeners(logger) : listeners;
   const wired = testKernel({
     logger,
     subscribers: [

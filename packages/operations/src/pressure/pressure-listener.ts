@@ -5,6 +5,7 @@ import {
   type KernelEventMap,
   type RequestEvent,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import type { PressureMonitor } from './pressure-monitor.js';
 
@@ -47,6 +48,11 @@ export class PressureListener implements EventSubscriber<KernelEventMap> {
   constructor(options: PressureListenerOptions) {
     this.#monitor = options.monitor;
     this.#expensiveOnly = options.shed === 'expensive';
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_load_shedding'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

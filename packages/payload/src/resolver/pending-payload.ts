@@ -1,4 +1,4 @@
-import type { ArgumentMetadata } from '@switchboard/http-kernel';
+import { type ArgumentMetadata, PendingArgument } from '@switchboard/http-kernel';
 import type { PayloadOptions } from '../argument/payload-options.js';
 
 /**
@@ -6,13 +6,21 @@ import type { PayloadOptions } from '../argument/payload-options.js';
  * listener of `RequestPayloadValueResolver`, where it is replaced by the validated value: the body is read only after the
  * authorization checks and the cache attribute had their say.
  */
-export class PendingPayload {
+export class PendingPayload extends PendingArgument {
+  override readonly missingRegistration = 'RequestPayloadValueResolver from @switchboard/payload with dispatcher.addSubscriber';
+
   constructor(
     readonly argument: ArgumentMetadata,
     readonly options: PayloadOptions,
-  ) {}
+  ) {
+    super();
+  }
 
-  toString(): string {
+  override get argumentName(): string {
+    return this.argument.name;
+  }
+
+  override toString(): string {
     return `[payload "${this.argument.name}" from ${this.options.from}, not mapped yet]`;
   }
 }

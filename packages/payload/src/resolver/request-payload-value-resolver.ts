@@ -7,6 +7,7 @@ import type {
   SubscribedEvents,
   TerminateEvent,
   ValueResolver,
+  OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { assertPayloadOptions, PAYLOAD_OPTION, type PayloadOptions } from '../argument/payload-options.js';
 import { decodePayload, type DecodedPayload } from '../body/decode-payload.js';
@@ -77,6 +78,11 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
       this.#checkedOptions.add(options);
     }
     return [new PendingPayload(argument, options as PayloadOptions)];
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { argumentOptions: [PAYLOAD_OPTION] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

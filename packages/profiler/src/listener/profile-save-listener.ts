@@ -1,4 +1,5 @@
-import type { EventSubscriber, KernelEventMap, SubscribedEvents, TerminateEvent } from '@switchboard/http-kernel';
+import type { EventSubscriber, KernelEventMap, OwnedDeclarations, SubscribedEvents, TerminateEvent } from '@switchboard/http-kernel';
+import { PROFILE_ATTRIBUTE } from '../recording/profiler-recorder.js';
 import type { Profiler } from '../profiler.js';
 
 /**
@@ -11,6 +12,11 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
   static readonly TERMINATE_PRIORITY = -1024;
 
   constructor(private readonly profiler: Profiler) {}
+
+  /** `_profile: false` on a route (the profiler's own pages) keeps its requests out of the profiles. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: [PROFILE_ATTRIBUTE] };
+  }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {

@@ -6,6 +6,7 @@ import {
   type Request,
   type ResponseEvent,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { andThen } from '@switchboard/http-kernel/internal';
 import { setRateLimitHeaders } from '../http/rate-limit-headers.js';
@@ -50,6 +51,11 @@ export class RouteRateLimitListener implements EventSubscriber<KernelEventMap> {
 
   constructor(options: RouteRateLimitListenerOptions) {
     this.#options = options;
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_rate_limit'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

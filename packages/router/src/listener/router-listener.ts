@@ -12,12 +12,14 @@ import {
   type Request,
   type RequestEvent,
   type RequestStack,
+  type RouteDeclaration,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError, resourceNotFoundMessage } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Route } from '../route/route.js';
+import { routeDeclarations } from '../route/route-declarations.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
@@ -74,6 +76,11 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       'kernel.request': [this.onKernelRequest, RouterListener.REQUEST_PRIORITY],
       'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY],
     };
+  }
+
+  /** The router's routes' declarations, which the kernel checks have owners before serving. */
+  getRouteDeclarations(): Iterable<RouteDeclaration> {
+    return routeDeclarations(this.router.all());
   }
 
   /** Routes the request, or fails it with the HTTP error it gets instead (no throw: docs/decisions.md D9). */

@@ -35,6 +35,7 @@ export function compilePattern(pattern: string, requirements: Readonly<Record<st
         return;
       }
       if (token.type === 'group') {
+        if (delimiter === '/') refuseBracedName(list, i, follow);
         out += `(?:${compile(token.tokens, firstCharAfter(list, i, follow))})?`;
         return;
       }
@@ -75,6 +76,25 @@ export function normaliseRequirements(requirements: Readonly<Record<string, stri
     out[name] = source;
   }
   return out;
+}
+
+/**
+ * `/notes/{id}`, as OpenAPI and most API docs write a parameter, is an optional literal group here:
+ * it would match `/notes/` and `/notes/id`, never `/notes/42`. A group that is a whole segment of
+ * nothing but a name is refused, naming the form that was meant.
+ */
+function refuseBracedName(list: readonly Token[], index: number, follow: string | null): void {
+  const group = list[index] as Extract<Token, { type: 'group' }>;
+  const only = group.tokens.length === 1 ? group.tokens[0] : undefined;
+  if (only?.type !== 'text' || !/^[A-Za-z_$][\w$]*$/.test(only.value)) return;
+  const before = list[index - 1];
+  const startsSegment = before?.type === 'text' && before.value.endsWith('/');
+  const next = firstCharAfter(list, index, follow);
+  if (!startsSegment || (next !== null && next !== '/')) return;
+  throw new Error(
+    `"{${only.value}}" is an optional piece of literal text, not a parameter: write ":${only.value}" for a parameter, ` +
+      `or "{/:${only.value}}" in place of "/{${only.value}}" for an optional one.`,
+  );
 }
 
 function checkName(name: string, seen: readonly string[]): void {

@@ -41,15 +41,20 @@ export class RouteCollection implements Iterable<Route> {
     const head = trimmed === '' ? '' : `/${trimmed}`;
     for (const route of collection) {
       const own = route.options();
+      const name = `${options.namePrefix ?? ''}${route.name}`;
+      const path = `${head}${route.path}`;
+      const host = own.host ?? options.host ?? null;
+      // The collection's requirements go to the routes that have that parameter.
+      const { variables } = route.with({ name, path, options: { host, requirements: {}, defaults: {} } }).compiled;
       this.add(
         route.with({
-          name: `${options.namePrefix ?? ''}${route.name}`,
-          path: `${head}${route.path}`,
+          name,
+          path,
           options: {
-            host: own.host ?? options.host ?? null,
+            host,
             schemes: own.schemes?.length ? own.schemes : options.schemes,
             methods: own.methods?.length ? own.methods : options.methods,
-            requirements: { ...options.requirements, ...own.requirements },
+            requirements: { ...forParameters(options.requirements, variables), ...own.requirements },
             defaults: { ...options.defaults, ...own.defaults },
           },
         }),
@@ -83,4 +88,13 @@ export class RouteCollection implements Iterable<Route> {
   [Symbol.iterator](): IterableIterator<Route> {
     return this.#routes.values();
   }
+}
+
+/** The entries of `values` named after one of `variables`. */
+function forParameters<T>(values: Readonly<Record<string, T>> | undefined, variables: readonly string[]): Record<string, T> {
+  const kept: Record<string, T> = {};
+  for (const [name, value] of Object.entries(values ?? {})) {
+    if (variables.includes(name)) kept[name] = value;
+  }
+  return kept;
 }

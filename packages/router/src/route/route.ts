@@ -23,6 +23,12 @@ export interface RouteOptions {
    * (`_cache`, `_is_granted`, `_stateless`…). All of them become request attributes on a match.
    */
   defaults?: Readonly<Record<string, unknown>>;
+  /**
+   * Route defaults the route works without, so no listener need act on them (a `PUBLIC_ACCESS`
+   * rule is true without a firewall). Every other `_` default needs its listener registered:
+   * the kernel refuses to serve without it (`HttpKernel.checkDeclarations`).
+   */
+  optionalDefaults?: readonly string[];
 }
 
 /** What matching needs of a route, computed once when it is defined. */
@@ -52,6 +58,7 @@ export class Route {
   readonly host: string | null;
   readonly requirements: Readonly<Record<string, string>>;
   readonly defaults: Readonly<Record<string, unknown>>;
+  readonly optionalDefaults: readonly string[];
   readonly compiled: CompiledRoute;
 
   constructor(
@@ -67,9 +74,11 @@ export class Route {
     const defaults: Record<string, unknown> = { ...options.defaults };
     if (options.controller !== undefined) defaults['_controller'] = options.controller;
     this.defaults = Object.freeze(defaults);
+    this.optionalDefaults = Object.freeze([...(options.optionalDefaults ?? [])]);
     try {
       this.requirements = Object.freeze(normaliseRequirements(options.requirements ?? {}));
       this.compiled = compileRoute(this.path, this.host, this.requirements);
+      assertRequirementsNameParameters(this.compiled.variables, this.requirements);
     } catch (error) {
       if (error instanceof RouteDefinitionError) throw error;
       const problem = error instanceof Error ? error.message : String(error);
@@ -92,6 +101,7 @@ export class Route {
       host: this.host,
       requirements: this.requirements,
       defaults: this.defaults,
+      optionalDefaults: this.optionalDefaults,
     };
   }
 }
@@ -115,6 +125,20 @@ function compileRoute(path: string, host: string | null, requirements: Readonly<
     hasTrailingVar: endsWithVariable(core.tokens),
     variables: [...core.variables, ...(hostPattern?.variables ?? [])],
   };
+}
+
+/**
+ * A requirement for a parameter the path (and host) does not have can never take effect
+ * (`requirements: { noteId }` on `/notes/:id`). Defaults are not checked so: one that names no
+ * parameter is a plain request attribute.
+ */
+function assertRequirementsNameParameters(variables: readonly string[], requirements: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(requirements)) {
+    if (!variables.includes(name)) {
+      const parameters = variables.length === 0 ? 'none' : variables.join(', ');
+      throw new Error(`the requirement for "${name}" names no parameter (the route's parameters: ${parameters}).`);
+    }
+  }
 }
 
 function endsWithVariable(tokens: readonly Token[]): boolean {

@@ -5,6 +5,7 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { currentUser } from '../user/security-user.js';
 import { describeRule, isGranted, type IsGrantedRule } from './is-granted-rule.js';
@@ -29,6 +30,11 @@ export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
 
   constructor(options: IsGrantedListenerOptions = {}) {
     this.#challenge = options.challenge ?? 'Bearer';
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_is_granted'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

@@ -4,6 +4,7 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { sameOriginRefusal, type SameOriginOptions } from './same-origin-check.js';
 
@@ -18,6 +19,11 @@ export class SameOriginListener implements EventSubscriber<KernelEventMap> {
 
   /** `defaults` apply to every opted-in route; a route's own options are merged over them. */
   constructor(private readonly defaults: SameOriginOptions = {}) {}
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_same_origin'] };
+  }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {

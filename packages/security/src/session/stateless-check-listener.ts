@@ -5,6 +5,7 @@ import {
   type Logger,
   type ResponseEvent,
   type SubscribedEvents,
+  type OwnedDeclarations,
 } from '@switchboard/http-kernel';
 import { markReported, wasReported } from './reported-requests.js';
 import { isStateless } from './session-guard.js';
@@ -29,6 +30,11 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
   constructor(options: StatelessCheckListenerOptions) {
     this.#debug = options.debug;
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
+  }
+
+  /** The route declarations this listener acts on: a route with one needs it registered. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { routeDefaults: ['_stateless'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
