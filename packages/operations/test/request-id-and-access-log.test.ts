@@ -156,9 +156,7 @@ describe('AccessLogListener', () => {
     await trusting.server.fetch(`/hello?${query}`);
     await done;
     const [line] = accessLines(trusting.records);
-    expect(line!.context['path']).toBe(
-      '/hello?password=[redacted]&api_key=[redacted]&token=[redacted]&code=[redacted]&status_code=200',
-    );
+    expect(line!.context['path']).toBe('/hello?password=[redacted]&api_key=[redacted]&token=[redacted]&code=[redacted]&status_code=200');
     expect(JSON.stringify(line)).not.toMatch(/-secret/);
   });
 
