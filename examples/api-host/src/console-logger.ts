@@ -1,13 +1,13 @@
 import cluster from 'node:cluster';
-import { RecordingLogger, type LogLevel, type LogRecord } from '@switchboard/http-kernel';
-import { Redactor } from '@switchboard/profiler';
+import { logSafeText, RecordingLogger, type LogLevel, type LogRecord } from '@switchboard/http-kernel';
 
 /**
  * The host's log output: one line per record on stderr, `[time] channel.LEVEL: message`, with the
  * error class when the record carries one. Context values are not printed (they may hold request
  * data); the profiler shows them in debug mode. Messages quote request data (the URL and referer of
- * a 404), so what the profiler hides is hidden here too: bearer-shaped credentials, values of
- * parameters named like secrets (`password=…`, `api_key=…`) and the userinfo of URLs. In a cluster worker (`WORKERS` above 1)
+ * a 404), so they are written through `logSafeText`, as in the JSON format: bearer-shaped
+ * credentials, values of parameters named like secrets (`password=…`, `api_key=…`, `code=…`) and
+ * the userinfo of URLs hidden, control characters escaped. In a cluster worker (`WORKERS` above 1)
  * each line names its worker, `[time] [worker 2] channel.LEVEL: message`, since all workers write
  * to the same stderr.
  */
@@ -19,12 +19,9 @@ export function createConsoleLogger(
   return new RecordingLogger((record) => write(formatRecord(record, origin)), {}, minLevel);
 }
 
-/** The profiler's default redaction rules, applied to every message. */
-const messageRedactor = new Redactor();
-
 export function formatRecord(record: LogRecord, origin: string | null = null): string {
   const exception = record.context['exception'];
-  const suffix = exception instanceof Error ? ` [${exception.name}]` : '';
+  const suffix = exception instanceof Error ? ` [${logSafeText(exception.name)}]` : '';
   const from = origin === null ? '' : ` [${origin}]`;
-  return `[${new Date(record.time).toISOString()}]${from} ${record.channel}.${record.level}: ${messageRedactor.text(record.message)}${suffix}\n`;
+  return `[${new Date(record.time).toISOString()}]${from} ${record.channel}.${record.level}: ${logSafeText(record.message)}${suffix}\n`;
 }

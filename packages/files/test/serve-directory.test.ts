@@ -24,6 +24,9 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'secret.txt'), SECRET);
   writeFileSync(join(root, 'index.html'), '<h1>home</h1>');
   writeFileSync(join(root, 'app.js'), 'console.log(1);');
+  writeFileSync(join(root, 'upload.svg'), '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+  writeFileSync(join(root, 'upload.xhtml'), '<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>');
+  writeFileSync(join(root, 'notes.txt'), '<script>alert(1)</script>');
   writeFileSync(join(root, '.env'), `TOKEN=${SECRET}`);
   writeFileSync(join(root, '.git', 'config'), SECRET);
   writeFileSync(join(root, 'docs', 'index.html'), '<h1>docs</h1>');
@@ -35,6 +38,8 @@ beforeAll(async () => {
     {
       'GET /static/*path': serveDirectory(root),
       'GET /dotted/*path': serveDirectory(root, { dotfiles: true, index: false }),
+      'GET /uploads/*path': serveDirectory(root, { activeContent: 'attachment' }),
+      'GET /sniffed/*path': serveDirectory(root, { nosniff: false }),
     },
     { subscribers: [new RangeListener()] },
   );
@@ -88,6 +93,30 @@ describe('serveDirectory', () => {
     expect(status).toBe(404);
     expect(text).not.toContain(SECRET);
     expect(text).toContain('application/problem+json');
+  });
+
+  it('says nosniff on every file by default, and serves active types inline unless asked otherwise', async () => {
+    for (const path of ['/static/app.js', '/static/upload.svg', '/static/notes.txt', '/static/docs/']) {
+      const response = await server.fetch(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('content-disposition')).toBeNull();
+    }
+    expect((await server.fetch('/sniffed/notes.txt')).headers.get('x-content-type-options')).toBeNull();
+  });
+
+  it.each([
+    ['/uploads/upload.svg', 'image/svg+xml', 'attachment; filename=upload.svg'],
+    ['/uploads/upload.xhtml', 'application/xhtml+xml', 'attachment; filename=upload.xhtml'],
+    ['/uploads/app.js', 'text/javascript; charset=utf-8', 'attachment; filename=app.js'],
+    ['/uploads/docs/', 'text/html; charset=utf-8', 'attachment; filename=index.html'],
+    ['/uploads/notes.txt', 'text/plain; charset=utf-8', null],
+  ])('with activeContent "attachment", serves %s (%s) with disposition %s', async (path, type, disposition) => {
+    const response = await server.fetch(path);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(type);
+    expect(response.headers.get('content-disposition')).toBe(disposition);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('serves dotfiles only where allowed, and answers folders 404 without an index', async () => {

@@ -129,6 +129,15 @@ export {
   type LogRecord,
 } from './log/logger.js';
 export { REDACTED, redactCredentials } from './log/redact-credentials.js';
+export {
+  DEFAULT_EXACT_SECRET_NAMES,
+  DEFAULT_SECRET_NAMES,
+  redactSecrets,
+  TextRedactor,
+  type TextRedactorOptions,
+} from './log/text-redactor.js';
+export { escapeControlCharacters } from './log/escape-control-characters.js';
+export { logSafeText } from './log/log-safe-text.js';
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';

@@ -5,5 +5,5 @@
  * Bun have it; Cloudflare Workers with `nodejs_compat`).
  * @module
  */
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
+export { createFetchHandler, UNKNOWN_CLIENT_IP, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
 export { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT_MS } from './adapter-options.js';

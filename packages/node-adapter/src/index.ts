@@ -23,7 +23,7 @@ export { plainAnswer } from './response/plain-response.js';
 export type { NodeServerResponse } from './response/node-response.js';
 export { createMiddleware, type ConnectMiddleware, type MiddlewareOptions } from './middleware/connect-middleware.js';
 export { UnmatchedRequestListener } from './middleware/unmatched-request-listener.js';
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
+export { createFetchHandler, UNKNOWN_CLIENT_IP, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
 export { serve, type RunningServer, type ServeOptions, type TlsOptions } from './server/serve.js';
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server/server-limits.js';
 export { answerClientError } from './server/client-error-responder.js';

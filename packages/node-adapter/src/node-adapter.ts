@@ -16,7 +16,7 @@ import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
 import { isHttp2, NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
 import { RequestCancellation } from './request/request-cancellation.js';
-import { discardUnreadBody, hasBodyInTransit } from './request/unread-body.js';
+import { declaredOverDiscardLimit, discardUnreadBody, hasBodyInTransit } from './request/unread-body.js';
 import { isClosed, type EndGate, type NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
@@ -189,10 +189,10 @@ export class NodeAdapter {
       this.#terminateWhenDone(res, request, response);
       return;
     }
-    if (!http2 && (this.#closingConnections || (request.body instanceof IncomingBody && request.body.abandoned))) {
+    const endGate = this.#endGate(req, request, http2);
+    if (!http2 && (this.#closingConnections || this.#endsConnection(req, request, response, endGate))) {
       response.headers.set('connection', 'close');
     }
-    const endGate = this.#endGate(req, request, http2);
     try {
       // A streamed body settles on its own (errors are logged inside); nothing waits for it here.
       void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger, endGate);
@@ -202,6 +202,17 @@ export class NodeAdapter {
       writePlainResponse(res, 500, 'The response could not be written.', http2, endGate);
     }
     this.#terminateWhenDone(res, request, response);
+  }
+
+  /**
+   * Whether an HTTP/1 answer closes its connection because of the request body: a reader gave it up
+   * (a limit, a timeout), or it is still arriving unread (`endGate`) and either the answer refuses
+   * the request (whichever step refused) or its declared length is over what the discard takes in.
+   * Such a connection may well close before the body ends, so it is never promised to another request.
+   */
+  #endsConnection(req: NodeIncomingRequest, request: Request, response: Response, endGate: EndGate | undefined): boolean {
+    if (request.body instanceof IncomingBody && request.body.abandoned) return true;
+    return endGate !== undefined && (response.status >= 400 || declaredOverDiscardLimit(req as IncomingMessage));
   }
 
   #track(res: NodeServerResponse): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonResponse, Response } from '@switchboard/http-kernel';
-import { createFetchHandler } from '../src/index.js';
+import { JsonResponse, MemoryLogger, Response } from '@switchboard/http-kernel';
+import { createFetchHandler, UNKNOWN_CLIENT_IP } from '../src/index.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('WHATWG fetch handler', () => {
@@ -17,6 +17,7 @@ describe('WHATWG fetch handler', () => {
           query: request.queryString,
           body: request.body === null ? null : await request.body.text(),
         }),
+      '/client': (request) => new Response(request.clientIp),
       '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
       '/stream': () =>
         new Response(
@@ -100,6 +101,22 @@ describe('WHATWG fetch handler', () => {
     });
     const response = await slow(new Request('http://localhost/echo', { method: 'POST', body, duplex: 'half' } as RequestInit));
     expect(response.status).toBe(408);
+  });
+
+  it('gives a request without a client address the unspecified address, never loopback, and warns once', async () => {
+    const logger = new MemoryLogger();
+    const unknown = createFetchHandler(kernel, { logger, clientIp: (request) => request.headers.get('x-test-client') ?? undefined });
+    const addresses: string[] = [];
+    const clients: Array<Record<string, string>> = [{}, { 'x-test-client': '' }, { 'x-test-client': '203.0.113.7' }, {}];
+    for (const headers of clients) {
+      addresses.push(await (await unknown(new Request('http://localhost/client', { headers }))).text());
+    }
+    expect(UNKNOWN_CLIENT_IP).toBe('::');
+    expect(addresses).toEqual(['::', '::', '203.0.113.7', '::']);
+    expect(logger.records.filter((record) => record.level === 'WARNING').map((record) => record.message)).toEqual([
+      'The fetch handler got no client address (pass its clientIp option); such requests have clientIp "::".',
+    ]);
+    expect(await (await handler(new Request('http://localhost/client'))).text()).toBe('::');
   });
 
   it('sends no body for HEAD', async () => {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonResponse, Response } from '@switchboard/http-kernel';
+import { JsonResponse, PayloadTooLargeHttpError, Response } from '@switchboard/http-kernel';
 import { createRequestListener } from '../src/index.js';
-import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
+import { rawExchange, rawExchangeDetailed, statusOfRaw } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('request body', () => {
@@ -20,6 +20,12 @@ describe('request body', () => {
         }
         return new JsonResponse({ chunks, bytes });
       },
+      // Refuses on the declared length alone, as a payload step does, without touching the body.
+      '/refuse': (request) => {
+        if (Number(request.headers.get('content-length')) > 100) throw new PayloadTooLargeHttpError('Too large for this route.');
+        return new Response('small enough');
+      },
+      '/accept': () => new Response('accepted unread'),
       '/ignore': () => {
         lazyCalls++;
         return new Response('not read');
@@ -60,6 +66,21 @@ describe('request body', () => {
     expect(statusOfRaw(raw)).toBe(413);
     expect(raw).toContain('larger than the 1000 bytes allowed');
     expect(raw.toLowerCase()).toContain('connection: close');
+  });
+
+  it.each([
+    ['a step refuses a body still arriving without reading it', '/refuse', 413],
+    ['an answer leaves unread a body declared longer than the discard takes in', '/accept', 200],
+  ])('says Connection: close, and closes, when %s', async (_case, path, status) => {
+    const { received, closedByServer } = await rawExchangeDetailed(
+      port,
+      `POST ${path} HTTP/1.1\r\nHost: a\r\nContent-Length: 5000000\r\n\r\n`,
+      { waitMs: 20_000 },
+    );
+    expect(statusOfRaw(received)).toBe(status);
+    expect(received.toLowerCase()).toContain('connection: close');
+    expect(received.toLowerCase()).not.toContain('keep-alive');
+    expect(closedByServer).toBe(true);
   });
 
   it('answers 413 when a chunked body grows past the limit', async () => {

@@ -149,6 +149,17 @@ describe('AccessLogListener', () => {
     expect(JSON.stringify(trusting.records)).not.toContain(JWT);
   });
 
+  it('hides in the path field, not only in the message, every value named like a secret', async () => {
+    trusting.records.length = 0;
+    const done = trusting.terminated();
+    const query = 'password=hunter2-secret&api_key=key-secret&token=plain-secret&code=oauth-code-secret&status_code=200';
+    await trusting.server.fetch(`/hello?${query}`);
+    await done;
+    const [line] = accessLines(trusting.records);
+    expect(line!.context['path']).toBe('/hello?password=[redacted]&api_key=[redacted]&token=[redacted]&code=[redacted]&status_code=200');
+    expect(JSON.stringify(line)).not.toMatch(/-secret/);
+  });
+
   it('samples 2xx lines (rate 0: none) and always logs the others', async () => {
     direct.records.length = 0;
     let done = direct.terminated();

@@ -1,8 +1,8 @@
 import { pino, type DestinationStream } from 'pino';
 import type { Logger, LogLevel } from '@switchboard/http-kernel';
-import { Redactor } from '@switchboard/profiler';
 import { ConfigError } from '../config.js';
 import { createConsoleLogger } from '../console-logger.js';
+import { logSafeData } from './log-safe-data.js';
 
 const PINO_LEVELS: Readonly<Record<LogLevel, string>> = {
   DEBUG: 'debug',
@@ -12,15 +12,13 @@ const PINO_LEVELS: Readonly<Record<LogLevel, string>> = {
   CRITICAL: 'fatal',
 };
 
-/** The profiler's default redaction rules, applied to every message as the human format does. */
-const messageRedactor = new Redactor();
-
 /**
  * The host's logger, chosen by env `LOG_FORMAT`: `human` (default) writes the console lines of
  * `createConsoleLogger`; `json` writes one JSON object per record on stderr through pino, with
  * every binding and context member (`requestId`, `route`, the access line's fields) and errors
- * serialized with their stack. Messages are redacted the same way in both formats. Tests pass
- * their own `jsonDestination`.
+ * serialized with their stack. Both formats show text the same way (`logSafeText`): in JSON that
+ * is the message, every binding and field (the access line's `path`), and an error's message,
+ * stack and fields. Tests pass their own `jsonDestination`.
  */
 export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel, jsonDestination?: DestinationStream): Logger {
   const format = env['LOG_FORMAT']?.trim() || 'human';
@@ -31,11 +29,10 @@ export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel, jso
       level: PINO_LEVELS[minLevel],
       base: { pid: process.pid },
       serializers: { exception: pino.stdSerializers.err },
+      formatters: { bindings: logSafeData },
       hooks: {
         logMethod(args, method) {
-          const [context, message] = args as [unknown, unknown];
-          if (typeof message === 'string') return method.apply(this, [context, messageRedactor.text(message)] as never);
-          return method.apply(this, args);
+          return method.apply(this, logSafeData(args));
         },
       },
     },

@@ -1,3 +1,5 @@
+import { logSafeText } from './log-safe-text.js';
+
 /**
  * The logger the packages write to: pino's calling convention (`logger.error(context, message)`)
  * and `child(bindings)`, so a pino instance plugs in as is. Channels are child loggers bound
@@ -141,7 +143,7 @@ export const nullLogger: Logger = {
 
 /**
  * A logger writing records at `minLevel` and above to stderr, each a line followed by the error's
- * stack when the record carries one.
+ * stack when the record carries one, both through `logSafeText`.
  */
 export function createStderrLogger(minLevel: LogLevel): Logger {
   return new RecordingLogger((record) => process.stderr.write(formatStderrRecord(record)), {}, minLevel);
@@ -154,8 +156,9 @@ export function createStderrLogger(minLevel: LogLevel): Logger {
  */
 export const stderrLogger: Logger = createStderrLogger('CRITICAL');
 
+/** Messages and stacks may quote request data: secrets hidden and control characters escaped, line by line. */
 function formatStderrRecord(record: LogRecord): string {
   const exception = record.context['exception'];
-  const stack = exception instanceof Error && typeof exception.stack === 'string' ? `\n${exception.stack}` : '';
-  return `[${new Date(record.time).toISOString()}] ${record.channel}.${record.level}: ${record.message}${stack}\n`;
+  const stack = exception instanceof Error && typeof exception.stack === 'string' ? exception.stack.split('\n').map(logSafeText) : [];
+  return `${[`[${new Date(record.time).toISOString()}] ${record.channel}.${record.level}: ${logSafeText(record.message)}`, ...stack].join('\n')}\n`;
 }

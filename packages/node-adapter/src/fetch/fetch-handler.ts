@@ -6,7 +6,12 @@ import { releaseUnsentBody } from '../unsent-body.js';
 import { FetchBody } from './fetch-body.js';
 
 export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'trustedHosts' | 'logger'> {
-  /** The client address, when the runtime knows it (fetch requests carry none). Default `127.0.0.1`. */
+  /**
+   * The client address, when the runtime knows it (fetch requests carry none): Deno's
+   * `info.remoteAddr.hostname`, Bun's `server.requestIP(request)?.address`, a trusted edge's header.
+   * Without one a request's `clientIp` is `UNKNOWN_CLIENT_IP` (`::`), and the first such request
+   * logs a warning.
+   */
   clientIp?: (request: globalThis.Request) => string | undefined;
   /**
    * Where to hand the `kernel.terminate` work so the runtime keeps it alive after answering
@@ -18,6 +23,13 @@ export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit
 export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
 
 /**
+ * The `clientIp` of a request whose runtime gave no address: IPv6's unspecified address, which no
+ * client sends from and no rule reads as loopback, local or a trusted proxy. Every such request
+ * shares it, so a limit keyed by address holds them all together rather than none of them.
+ */
+export const UNKNOWN_CLIENT_IP = '::';
+
+/**
  * The kernel as a WHATWG fetch handler, `(Request) => Promise<Response>`, for runtimes built on
  * fetch (Deno, Bun, workers) or `@hono/node-server`-style bridges. The URL is the runtime's
  * already-parsed absolute URL, so its path is as the URL parser normalised it.
@@ -26,6 +38,19 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
   const resolved = resolveAdapterOptions(options);
   const limits = { maxBytes: resolved.bodyLimit, timeoutMs: resolved.bodyTimeout };
   const logger = resolved.logger;
+  let warnedOfUnknownClient = false;
+  const clientIpOf = (incoming: globalThis.Request): string => {
+    const address = options.clientIp?.(incoming);
+    if (address !== undefined && address !== '') return address;
+    if (!warnedOfUnknownClient) {
+      warnedOfUnknownClient = true;
+      logger.warn(
+        { clientIp: UNKNOWN_CLIENT_IP },
+        `The fetch handler got no client address (pass its clientIp option); such requests have clientIp "${UNKNOWN_CLIENT_IP}".`,
+      );
+    }
+    return UNKNOWN_CLIENT_IP;
+  };
 
   return async (incoming) => {
     const url = new URL(incoming.url);
@@ -48,7 +73,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       path: url.pathname,
       query: url.search.slice(1),
       headers: new HeaderBag(incoming.headers),
-      clientIp: options.clientIp?.(incoming) ?? '127.0.0.1',
+      clientIp: clientIpOf(incoming),
       protocolVersion: '1.1',
       body: incoming.body === null ? null : new FetchBody(incoming.body, declared === null ? undefined : Number(declared), limits),
       signal: cancellation,

@@ -16,6 +16,11 @@ export function hasBodyInTransit(req: IncomingMessage): boolean {
   return !req.complete && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
 }
 
+/** Whether an HTTP/1 request declared a body longer than `discardUnreadBody` takes in. */
+export function declaredOverDiscardLimit(req: IncomingMessage, limits: UnreadBodyLimits = UNREAD_BODY_LIMITS): boolean {
+  return Number(req.headers['content-length']) > limits.maxBytes;
+}
+
 /**
  * Reads and discards the rest of an HTTP/1 request body that nobody reads (the request was
  * answered early: 401, 413, 400…), within `limits`. Closing a connection while the client still

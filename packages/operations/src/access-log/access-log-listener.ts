@@ -1,6 +1,6 @@
 import {
   isLogged,
-  redactCredentials,
+  redactSecrets,
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
@@ -35,7 +35,11 @@ export type AccessLogContext = {
   method: string;
   /** The matched route's name; `null` when none matched (a 404, a request refused before routing). */
   route: string | null;
-  /** Path and query string as received, bearer-shaped credentials replaced by `[redacted]`. */
+  /**
+   * Path and query string as received, secrets replaced by `[redacted]` (`redactSecrets`): values
+   * named like secrets (`password=`, `api_key=`, `access_token=`, `token=`, `code=`…), URL userinfo
+   * and bearer-shaped credentials.
+   */
   path: string;
   status: number;
   /**
@@ -91,7 +95,7 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
     if (started === undefined) return;
     if (response.isSuccessful && this.#successSampleRate < 1 && this.#random() >= this.#successSampleRate) return;
     const target = request.queryString === '' ? request.rawPath : `${request.rawPath}?${request.queryString}`;
-    const path = redactCredentials(target);
+    const path = redactSecrets(target);
     const context: AccessLogContext = {
       method: request.method,
       route: request.attributes.get('_route') ?? null,

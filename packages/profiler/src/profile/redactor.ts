@@ -1,7 +1,9 @@
-import { REDACTED, redactCredentials } from '@switchboard/http-kernel';
+import { DEFAULT_SECRET_NAMES, REDACTED, TextRedactor } from '@switchboard/http-kernel';
 
 /** What stored profiles and pages show instead of a secret. */
 export { REDACTED };
+/** Names of query parameters and headers whose values are secrets (see `TextRedactor`). */
+export { DEFAULT_SECRET_NAMES };
 
 /**
  * Headers whose values never reach a profile, plus the response's cookies. Headers named like a
@@ -19,74 +21,33 @@ export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
   'x-xsrf-token',
 ];
 
-/**
- * Names of query parameters and headers whose values are secrets. A name matches when, lowercased
- * with `_`, `.`, `+` or a space read as `-`, it is one of these or ends with `-` and one of these: `password`,
- * `user_password`, `access_token`, `X-Amz-Security-Token`, `X-Amz-Signature`, `api_key`.
- */
-export const DEFAULT_SECRET_NAMES: readonly string[] = [
-  'password',
-  'passwd',
-  'pwd',
-  'pass',
-  'secret',
-  'token',
-  'api-key',
-  'apikey',
-  'auth',
-  'jwt',
-  'session',
-  'sessionid',
-  'session-id',
-  'sid',
-  'signature',
-  'sig',
-  'credential',
-  'credentials',
-  'private-key',
-];
-
 /** The profiler's own headers: its tokens are on every response, not secrets, and the pages link them. */
 const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-previous-debug-token']);
-
-/** `name=value` in a query string, a form body or a log line; the name is decided in the replacement (linear). */
-const PARAMETER = /(?<=^|[?&;\s])([^\s=&;?#]{1,100})=([^\s&;#"'<>]*)/g;
-/** The userinfo of a URL (`https://user:password@host`); a run up to the first delimiter, decided in one pass. */
-const USERINFO = /(?<=:\/\/)[^\s/?#@]+@/g;
 
 export interface RedactorOptions {
   /** Values to hide wherever they occur (key passphrases, signing keys…). */
   secrets?: Iterable<string>;
   /** Header names whose values are never stored; default `DEFAULT_REDACTED_HEADERS`. */
   headers?: Iterable<string>;
-  /** Names of query parameters and headers holding secrets; default `DEFAULT_SECRET_NAMES`. */
+  /** Names of query parameters and headers holding secrets; default `DEFAULT_SECRET_NAMES` (and `code`, matched whole). */
   secretNames?: Iterable<string>;
 }
 
 /**
  * Removes secrets from profile data: values of sensitive headers by name (listed, or named like a
- * secret), values of query parameters named like a secret (in a URL, a query string, a log line:
- * `password=…`, `access_token=…`), the userinfo of URLs (`https://user:pass@host`, a `Referer`),
- * every occurrence of a configured secret (a key passphrase, a signing key) in any string, and every
- * bearer-shaped credential (`redactCredentials`: a JWT, a `Bearer …` value).
+ * secret), every occurrence of a configured secret (a key passphrase, a signing key) in any string,
+ * and what `TextRedactor` hides in any text, as every log line does: values of query parameters
+ * named like a secret (`password=…`, `access_token=…`, `code=…`), the userinfo of URLs
+ * (`https://user:pass@host`, a `Referer`), and bearer-shaped credentials (a JWT, a `Bearer …` value).
  */
 export class Redactor {
   readonly #headers: ReadonlySet<string>;
-  readonly #secretNames: ReadonlySet<string>;
-  /** The names as one pattern: a name is tested in one pass, without building strings (a query may hold thousands). */
-  readonly #secretName: RegExp;
-  /** Any of the names inside a text: without one (decoded too), a text has no `name=value` to hide. */
-  readonly #secretWord: RegExp;
+  readonly #textRedactor: TextRedactor;
   readonly #secrets: readonly string[];
 
   constructor(options: RedactorOptions = {}) {
     this.#headers = new Set([...(options.headers ?? DEFAULT_REDACTED_HEADERS)].map((name) => name.toLowerCase()));
-    this.#secretNames = new Set([...(options.secretNames ?? DEFAULT_SECRET_NAMES)].map(normaliseName));
-    const words =
-      [...this.#secretNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, '[-_.+\\s]')).join('|') || '(?!)';
-    // Whole name, or its last separated parts: `(anything separator)? word` to the end.
-    this.#secretName = new RegExp(`^(?:[^]*[-_.+\\s])?(?:${words})$`, 'i');
-    this.#secretWord = new RegExp(words, 'i');
+    this.#textRedactor = new TextRedactor(options.secretNames === undefined ? {} : { secretNames: options.secretNames });
     // Longest first, so a secret containing another is replaced whole.
     this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
   }
@@ -95,7 +56,7 @@ export class Redactor {
   with(secrets: Iterable<string>): Redactor {
     const extra = [...secrets].filter((secret) => secret !== '');
     if (extra.length === 0) return this;
-    return new Redactor({ secrets: [...this.#secrets, ...extra], headers: this.#headers, secretNames: this.#secretNames });
+    return new Redactor({ secrets: [...this.#secrets, ...extra], headers: this.#headers, secretNames: this.#textRedactor.secretNames });
   }
 
   isSensitiveHeader(name: string): boolean {
@@ -105,27 +66,7 @@ export class Redactor {
 
   /** Whether a query parameter (or header) of this name holds a secret. */
   isSecretName(name: string): boolean {
-    return this.#secretName.test(name);
-  }
-
-  #mayNameSecret(text: string): boolean {
-    if (this.#secretWord.test(text)) return true;
-    if (!text.includes('%')) return false;
-    try {
-      return this.#secretWord.test(decodeURIComponent(text));
-    } catch {
-      return true;
-    }
-  }
-
-  /** A name as sent (`pass%77ord`, `api+key`), decoded; undecodable names only match as they are. */
-  #isEncodedSecretName(name: string): boolean {
-    if (!name.includes('%') && !name.includes('+')) return false;
-    try {
-      return this.isSecretName(decodeURIComponent(name.replace(/\+/g, ' ')));
-    } catch {
-      return false;
-    }
+    return this.#textRedactor.isSecretName(name);
   }
 
   /** The value to show for header `name`. */
@@ -143,13 +84,7 @@ export class Redactor {
     for (const secret of this.#secrets) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    if (out.includes('=') && this.#mayNameSecret(out)) {
-      out = out.replace(PARAMETER, (pair, name: string) =>
-        this.isSecretName(name) || this.#isEncodedSecretName(name) ? `${name}=${REDACTED}` : pair,
-      );
-    }
-    if (out.includes('://')) out = out.replace(USERINFO, `${REDACTED}@`);
-    return redactCredentials(out);
+    return this.#textRedactor.text(out);
   }
 
   /** Redacts every string in plain data (arrays, objects, strings); object keys included. */
@@ -259,8 +194,4 @@ function encodings(value: string): string[] {
     // Not percent-encoded: the value as it is.
   }
   return [value, decoded, encodeURIComponent(value), encodeURIComponent(decoded)];
-}
-
-function normaliseName(name: string): string {
-  return name.toLowerCase().replace(/[_.\s]/g, '-');
 }
