@@ -7,7 +7,7 @@ import { formatRetryHint, formatServerSentEvent, HEARTBEAT_COMMENT, lastEventIdO
 export interface EventStreamContext {
   /** The id of the last event the client received (its `Last-Event-ID`), or `null`. */
   readonly lastEventId: string | null;
-  /** Fires when the stream is over for the client: it left, or the server is shutting down. */
+  /** Fires when the stream is over: the client left, the server is shutting down, or `expiresAt` came. */
   readonly signal: AbortSignal;
 }
 
@@ -46,11 +46,7 @@ const DEFAULT_EXPIRY_RETRY_MS = 1_000;
 /** The longest delay a timer takes (about 24.8 days); a later expiry is waited for in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-type Step =
-  | { kind: 'event'; result: IteratorResult<ServerSentEvent> }
-  | { kind: 'heartbeat' }
-  | { kind: 'aborted' }
-  | { kind: 'expired' };
+type Step = { kind: 'event'; result: IteratorResult<ServerSentEvent> } | { kind: 'heartbeat' } | { kind: 'aborted' } | { kind: 'expired' };
 
 /**
  * A `text/event-stream` response: each event of `source` is framed and sent as it comes, with a
@@ -95,15 +91,17 @@ export class EventStreamResponse extends Response {
   async *#frames(request: Request, source: EventStreamSource, options: EventStreamOptions): AsyncGenerator<string> {
     const signal = request.signal;
     const heartbeatMs = options.heartbeatInterval ?? DEFAULT_HEARTBEAT_MS;
+    const expiry = options.expiresAt === undefined ? null : new StreamExpiry(options.expiresAt.getTime(), signal);
     const events =
-      typeof source === 'function' ? source({ lastEventId: lastEventIdOf(request.headers.get('last-event-id')), signal }) : source;
+      typeof source === 'function'
+        ? source({ lastEventId: lastEventIdOf(request.headers.get('last-event-id')), signal: expiry?.signal ?? signal })
+        : source;
     const iterator = events[Symbol.asyncIterator]();
     const aborted = new Promise<Step>((resolve) => {
       if (signal.aborted) resolve({ kind: 'aborted' });
       else signal.addEventListener('abort', () => resolve({ kind: 'aborted' }), { once: true });
     });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const expiry = options.expiresAt === undefined ? null : new StreamExpiry(options.expiresAt.getTime());
     let sent = 0;
     // Ending here without a verdict means the consumer stopped reading: the client is gone.
     let ending: EventStreamEnding = 'client-gone';
@@ -147,7 +145,8 @@ export class EventStreamResponse extends Response {
       throw error;
     } finally {
       clearTimeout(timer);
-      expiry?.cancel();
+      // The source's signal fires too, so a source waiting on it ends.
+      expiry?.end();
       if (ending !== 'completed') {
         // Not awaited: a source busy elsewhere finishes its step first, and the response must not wait for it.
         iterator.return?.().catch(() => {});
@@ -157,13 +156,23 @@ export class EventStreamResponse extends Response {
   }
 }
 
-/** Settles `reached` at `time` (epoch ms), however far away, until cancelled. */
+/**
+ * The end of a stream at `time` (epoch ms), however far away: `reached` settles then, and
+ * `signal` (the source's) fires when the request's does or when the stream ends.
+ */
 class StreamExpiry {
   readonly reached: Promise<Step>;
+  readonly #controller = new AbortController();
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(time: number) {
+  constructor(time: number, requestSignal: AbortSignal) {
     this.reached = new Promise((resolve) => this.#waitUntil(time, resolve));
+    if (requestSignal.aborted) this.#controller.abort(requestSignal.reason);
+    else requestSignal.addEventListener('abort', () => this.#controller.abort(requestSignal.reason), { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
   }
 
   #waitUntil(time: number, resolve: (step: Step) => void): void {
@@ -172,7 +181,8 @@ class StreamExpiry {
     else this.#timer = setTimeout(() => this.#waitUntil(time, resolve), Math.min(left, MAX_TIMER_MS));
   }
 
-  cancel(): void {
+  end(): void {
     clearTimeout(this.#timer);
+    this.#controller.abort(new DOMException('The event stream ended.', 'AbortError'));
   }
 }
