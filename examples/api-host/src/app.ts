@@ -77,7 +77,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const rateLimit = await wireRateLimit(host);
   const security = wireSecurity(host, rateLimit.loginThrottle);
   const database = await wireDatabase(host);
-  const itemEvents = await wireItemEvents(database.database);
+  const itemEvents = await wireItemEvents(host, database.database);
   const openApi = wireOpenApi(host, security.firewalls);
   const operations = wireOperations(host, database.database);
 

@@ -18,7 +18,13 @@ let adminToken: string;
 
 beforeAll(async () => {
   folder = await pgliteDataFolder();
-  host = await startHostInProcess({ APP_DEBUG: '0', ALLOW_DEMO_USERS: '1', PGLITE_DATA_DIR: folder.path });
+  host = await startHostInProcess({
+    APP_DEBUG: '0',
+    ALLOW_DEMO_USERS: '1',
+    PGLITE_DATA_DIR: folder.path,
+    EVENT_STREAMS_PER_USER: '2',
+    EVENT_STREAMS_TOTAL: '3',
+  });
   ({ app, running: server } = host);
   userToken = await app.tokenIssuer!.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] });
   adminToken = await app.tokenIssuer!.issueToken({ identifier: 'root', roles: ['ROLE_USER', 'ROLE_ADMIN'] });
@@ -68,5 +74,26 @@ describe('GET /api/items/events', () => {
     const missed = await resumed.until((seen) => seen.includes('event: deleted\n'));
     expect(missed).toMatch(new RegExp(`id: ${Number(createdId) + 1}\\nevent: deleted\\ndata: \\{"id":${item.id},"name":"lamp"`));
     await resumed.cancel();
+  });
+
+  // Last: the streams it opens fill the caps.
+  it('caps the streams per user (429) and in all (503), each with Retry-After', async () => {
+    const tokenOf = (identifier: string) => app.tokenIssuer!.issueToken({ identifier, roles: ['ROLE_USER'] });
+    const [first, second, third] = await Promise.all([tokenOf('cap-first'), tokenOf('cap-second'), tokenOf('cap-third')]);
+    const open = [await openEvents(bearer(first!)), await openEvents(bearer(first!))];
+    try {
+      const perUser = await fetch(`${server.url}/api/items/events`, { headers: bearer(first!) });
+      expect(perUser.status).toBe(429);
+      expect(perUser.headers.get('retry-after')).toBe('5');
+      await perUser.arrayBuffer();
+
+      open.push(await openEvents(bearer(second!)));
+      const inAll = await fetch(`${server.url}/api/items/events`, { headers: bearer(third!) });
+      expect(inAll.status).toBe(503);
+      expect(inAll.headers.get('retry-after')).toBe('5');
+      await inAll.arrayBuffer();
+    } finally {
+      await Promise.all(open.map((reader) => reader.cancel()));
+    }
   });
 });

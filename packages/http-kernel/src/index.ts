@@ -52,6 +52,12 @@ export {
   type EventStreamOutcome,
 } from './http/event-stream-response.js';
 export {
+  DEFAULT_EVENT_STREAMS_PER_KEY,
+  DEFAULT_EVENT_STREAMS_TOTAL,
+  EventStreamCaps,
+  type EventStreamCapsOptions,
+} from './http/event-stream-caps.js';
+export {
   formatRetryHint,
   formatServerSentEvent,
   lastEventIdOf,

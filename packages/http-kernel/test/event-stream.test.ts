@@ -128,6 +128,26 @@ describe('EventStreamResponse', () => {
     expect(response.outcome).toEqual({ eventsSent: 0, ending: 'shutdown' });
   });
 
+  it('ends at expiresAt with a last retry hint, and stops the source', async () => {
+    let stopped = false;
+    const response = new EventStreamResponse(
+      Request.fromUrl('http://localhost/events'),
+      async function* ({ signal }) {
+        try {
+          await new Promise((resolve) => signal.addEventListener('abort', resolve));
+          yield { data: 'never sent' };
+        } finally {
+          stopped = true;
+        }
+      },
+      { expiresAt: new Date(Date.now() + 50), expiryRetry: 2500, heartbeatInterval: 0 },
+    );
+    expect(await readAll(response)).toBe(':\n\nretry: 2500\n\n');
+    expect(response.outcome).toEqual({ eventsSent: 0, ending: 'expired' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(true);
+  });
+
   it('ends with "error" when the source throws or an event cannot be framed', async () => {
     const response = new EventStreamResponse(Request.fromUrl('http://localhost/events'), async function* () {
       yield { data: 'ok' };

@@ -8,6 +8,14 @@ export interface NodeAdapterOptions {
   /** Time allowed to receive a whole request body once it is read, in ms; past it 408. Default 30 s. */
   bodyTimeout?: number;
   /**
+   * The longest a response's written bytes may wait for the client to take any of them in, in ms;
+   * past it the response is cut (HTTP/1: its connection closed; HTTP/2: its stream reset) and an
+   * INFO line says so. Every byte the client takes in starts the wait again, so a slow reader is
+   * never cut; one that stops reading no longer holds a socket, a file or an event stream open.
+   * Default 30 s.
+   */
+  sendTimeout?: number;
+  /**
    * Proxies whose `X-Forwarded-For/-Proto/-Host/-Port` are believed: addresses, CIDR ranges or
    * `'loopback'`. Default none: forwarded headers are ignored.
    */
@@ -37,6 +45,7 @@ export interface NodeAdapterOptions {
 export interface ResolvedAdapterOptions {
   readonly bodyLimit: number;
   readonly bodyTimeout: number;
+  readonly sendTimeout: number;
   readonly trustedProxies: readonly string[];
   /** `null` when every host is accepted. */
   readonly trustedHosts: TrustedHosts | null;
@@ -53,15 +62,20 @@ export interface PublicOrigin {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+export const DEFAULT_SEND_TIMEOUT_MS = 30_000;
 
 export function resolveAdapterOptions(options: NodeAdapterOptions = {}): ResolvedAdapterOptions {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const bodyTimeout = options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS;
+  const sendTimeout = options.sendTimeout ?? DEFAULT_SEND_TIMEOUT_MS;
   if (!Number.isInteger(bodyLimit) || bodyLimit < 0) throw new RangeError(`bodyLimit must be a whole number of bytes, got ${bodyLimit}.`);
   if (!(bodyTimeout > 0)) throw new RangeError(`bodyTimeout must be a positive number of ms, got ${bodyTimeout}.`);
+  if (!(sendTimeout > 0) || !Number.isFinite(sendTimeout))
+    throw new RangeError(`sendTimeout must be a positive number of ms, got ${sendTimeout}.`);
   return {
     bodyLimit,
     bodyTimeout,
+    sendTimeout,
     trustedProxies: options.trustedProxies ?? [],
     trustedHosts: options.trustedHosts === undefined || options.trustedHosts.length === 0 ? null : new TrustedHosts(options.trustedHosts),
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),

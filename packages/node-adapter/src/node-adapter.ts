@@ -20,6 +20,7 @@ import { declaredOverDiscardLimit, discardUnreadBody, hasBodyInTransit } from '.
 import { isClosed, type EndGate, type NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
+import { SendTimeout } from './response/send-timeout.js';
 
 /** Length of the list of responses handed to the kernel at which answered ones are swept out. */
 const MIN_SWEEP = 64;
@@ -39,6 +40,7 @@ export class NodeAdapter {
   readonly #kernel: HttpKernelInterface;
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
+  readonly #sendTimeout: SendTimeout;
   /**
    * Answered requests whose `kernel.terminate` has not run yet. Every request answered within one
    * turn of the event loop is queued here and looked at from a single `setImmediate` on the next
@@ -65,6 +67,7 @@ export class NodeAdapter {
     this.#kernel = kernel;
     this.#factory = new NodeRequestFactory(resolved);
     this.#logger = resolved.logger;
+    this.#sendTimeout = new SendTimeout(resolved.sendTimeout, resolved.logger);
   }
 
   /** The listener to give a node server. */
@@ -77,6 +80,9 @@ export class NodeAdapter {
    */
   handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
     const http2 = isHttp2(req);
+    // Watched from the start (one that may fall through once it is known not to): on a pipelined
+    // connection, the timer the previous response set is still running.
+    if (next === undefined) this.#sendTimeout.watch(res);
     let request: Request;
     const cancellation = new RequestCancellation(res, this.#cancellations);
     try {
@@ -123,6 +129,7 @@ export class NodeAdapter {
       next();
       return;
     }
+    if (next !== undefined) this.#sendTimeout.watch(res);
     if (response instanceof EventStreamResponse) this.#trackEventStream(res, cancellation);
     this.#send(req, res, request, response, http2);
   }

@@ -16,7 +16,7 @@ export { JwtAuthenticator, type JwtAuthenticatorOptions } from './authenticator/
 export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './authenticator/jwt-failure-response.js';
 export { JwtTokenIssuer, type JwtTokenIssuerOptions } from './token/jwt-token-issuer.js';
 
-export { currentUser, type SecurityUser } from './user/security-user.js';
+export { credentialsExpireAt, currentUser, type SecurityUser } from './user/security-user.js';
 export type { TokenClaims, UserProvider } from './user/user-provider.js';
 export { ClaimsUserProvider } from './user/claims-user-provider.js';
 export { scryptPasswordHasher, type ScryptCost } from './password/scrypt-password-hasher.js';

@@ -12,6 +12,8 @@ declare module '@switchboard/http-kernel' {
     _firewall?: string;
     /** The authenticated user; absent when none. */
     _security_user?: SecurityUser;
+    /** When the credentials that authenticated the user expire; absent when they do not say. */
+    _credentials_expire_at?: Date;
     /** Route default: roles (any of them grants), `PUBLIC_ACCESS`, or a voter function. */
     _is_granted?: IsGrantedRule;
     /** Route default: refuse cross-site unsafe requests (see SameOriginListener). */

@@ -337,9 +337,12 @@ describe('JWT authenticator with other algorithms', () => {
         roles: ['ROLE_USER'],
       });
       const asRequest = (token: string) => Request.fromUrl('http://localhost/api/me', { headers: { authorization: `Bearer ${token}` } });
+      const { exp } = JSON.parse(Buffer.from(issued.split('.')[1]!, 'base64url').toString()) as { exp: number };
       expect(await authenticator.authenticate(asRequest(issued))).toEqual({
         kind: 'authenticated',
         user: { identifier: 'bob', roles: ['ROLE_USER'] },
+        // When the token stops being good, for an event stream to end then.
+        expiresAt: new Date(exp * 1000),
       });
       const rsToken = await sign();
       expect(await authenticator.authenticate(asRequest(rsToken))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });

@@ -43,6 +43,11 @@ export class ItemChangeFeed {
     });
   }
 
+  /** How many subscribers the feed hands changes to now. */
+  get subscribers(): number {
+    return this.#subscribers.size;
+  }
+
   subscribe(onChange: (change: ItemChange) => void): () => void {
     this.#subscribers.add(onChange);
     return () => this.#subscribers.delete(onChange);

@@ -1,4 +1,5 @@
-import { defineController, EventStreamResponse, type Request, type ServerSentEvent } from '@switchboard/http-kernel';
+import { defineController, EventStreamResponse, type EventStreamCaps, type Request, type ServerSentEvent } from '@switchboard/http-kernel';
+import { credentialsExpireAt, currentUser } from '@switchboard/security';
 import type { ItemChange, ItemChangeFeed } from './item-change-feed.js';
 
 /** A stream this many changes behind its client ends; the client reconnects and resumes from the table. */
@@ -7,21 +8,38 @@ export const MAX_QUEUED_CHANGES = 1_000;
 /**
  * `GET /api/items/events`: item changes as Server-Sent Events (`created`, `deleted`; the item as
  * JSON data; the change id as event id). A client that reconnects with `Last-Event-ID` first gets
- * what it missed, or a `reset` event when that is older than the kept changes.
+ * what it missed, or a `reset` event when that is older than the kept changes. Each stream counts
+ * against its user's and the server's caps (429 or 503 past them), and ends with a `retry:` hint
+ * when the token that opened it expires.
  */
-export function itemEventsController(feed: ItemChangeFeed) {
-  return defineController(['request'], (request: Request) => new EventStreamResponse(request, (context) => itemEvents(feed, context)));
+export function itemEventsController(feed: ItemChangeFeed, caps: EventStreamCaps) {
+  return defineController(['request'], (request: Request) => {
+    // The route admits authenticated users only.
+    const user = currentUser(request)!;
+    const expiresAt = credentialsExpireAt(request);
+    return caps.open(
+      user.identifier,
+      () => new EventStreamResponse(request, (context) => itemEvents(feed, context), expiresAt === null ? {} : { expiresAt }),
+    );
+  });
 }
 
-async function* itemEvents(
+/** The changes for one stream: what it missed first, then each new one as the feed hands it over. */
+export async function* itemEvents(
   feed: ItemChangeFeed,
   { lastEventId, signal }: { lastEventId: string | null; signal: AbortSignal },
 ): AsyncGenerator<ServerSentEvent> {
   const queue: ItemChange[] = [];
   let wake: (() => void) | null = null;
+  let fellBehind = false;
   // Subscribed before catching up, so that nothing written meanwhile is lost (duplicates are skipped by id).
+  // Bounded here, as changes arrive: while the client does not read, this generator does not run.
   const unsubscribe = feed.subscribe((change) => {
-    queue.push(change);
+    if (queue.length >= MAX_QUEUED_CHANGES) {
+      fellBehind = true;
+      queue.length = 0;
+      unsubscribe();
+    } else queue.push(change);
     wake?.();
   });
   try {
@@ -35,7 +53,7 @@ async function* itemEvents(
         sent = change.id;
       }
     }
-    while (!signal.aborted && queue.length <= MAX_QUEUED_CHANGES) {
+    while (!signal.aborted && !fellBehind) {
       const change = queue.shift();
       if (change !== undefined) {
         if (change.id > sent) {

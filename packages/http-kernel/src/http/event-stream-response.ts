@@ -7,7 +7,7 @@ import { formatRetryHint, formatServerSentEvent, HEARTBEAT_COMMENT, lastEventIdO
 export interface EventStreamContext {
   /** The id of the last event the client received (its `Last-Event-ID`), or `null`. */
   readonly lastEventId: string | null;
-  /** Fires when the stream is over for the client: it left, or the server is shutting down. */
+  /** Fires when the stream is over: the client left, the server is shutting down, or `expiresAt` came. */
   readonly signal: AbortSignal;
 }
 
@@ -19,10 +19,21 @@ export interface EventStreamOptions {
   heartbeatInterval?: number;
   /** The reconnection delay (ms) the client is told when the server shuts down the stream. Default 1 000. */
   shutdownRetry?: number;
+  /**
+   * When the stream ends on its own: typically when the credentials that opened it expire, so that
+   * a revoked or expired token stops receiving events. The client gets a last `retry:` hint
+   * (`expiryRetry`) and reconnects, with fresh credentials. Default: never.
+   */
+  expiresAt?: Date;
+  /** The reconnection delay (ms) the client is told when the stream reaches `expiresAt`. Default 1 000. */
+  expiryRetry?: number;
 }
 
-/** How an event stream ended: its source finished, the client left, the server shut down, or the source threw. */
-export type EventStreamEnding = 'completed' | 'client-gone' | 'shutdown' | 'error';
+/**
+ * How an event stream ended: its source finished, the client left, the server shut down, it
+ * reached its `expiresAt`, or the source threw.
+ */
+export type EventStreamEnding = 'completed' | 'client-gone' | 'shutdown' | 'expired' | 'error';
 
 export interface EventStreamOutcome {
   readonly eventsSent: number;
@@ -31,14 +42,18 @@ export interface EventStreamOutcome {
 
 const DEFAULT_HEARTBEAT_MS = 15_000;
 const DEFAULT_SHUTDOWN_RETRY_MS = 1_000;
+const DEFAULT_EXPIRY_RETRY_MS = 1_000;
+/** The longest delay a timer takes (about 24.8 days); a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-type Step = { kind: 'event'; result: IteratorResult<ServerSentEvent> } | { kind: 'heartbeat' } | { kind: 'aborted' };
+type Step = { kind: 'event'; result: IteratorResult<ServerSentEvent> } | { kind: 'heartbeat' } | { kind: 'aborted' } | { kind: 'expired' };
 
 /**
  * A `text/event-stream` response: each event of `source` is framed and sent as it comes, with a
  * comment every `heartbeatInterval` while none does. When the client leaves, the source is stopped
- * (`return()`, so a generator's `finally` runs). When the server shuts down, the client gets a
- * last `retry:` hint and the stream ends, so it reconnects elsewhere. `finished` settles with the
+ * (`return()`, so a generator's `finally` runs). When the server shuts down, or the stream reaches
+ * its `expiresAt`, the client gets a last `retry:` hint and the stream ends, so it reconnects
+ * (elsewhere, or with fresh credentials). `finished` settles with the
  * number of events sent and how the stream ended.
  */
 export class EventStreamResponse extends Response {
@@ -76,8 +91,11 @@ export class EventStreamResponse extends Response {
   async *#frames(request: Request, source: EventStreamSource, options: EventStreamOptions): AsyncGenerator<string> {
     const signal = request.signal;
     const heartbeatMs = options.heartbeatInterval ?? DEFAULT_HEARTBEAT_MS;
+    const expiry = options.expiresAt === undefined ? null : new StreamExpiry(options.expiresAt.getTime(), signal);
     const events =
-      typeof source === 'function' ? source({ lastEventId: lastEventIdOf(request.headers.get('last-event-id')), signal }) : source;
+      typeof source === 'function'
+        ? source({ lastEventId: lastEventIdOf(request.headers.get('last-event-id')), signal: expiry?.signal ?? signal })
+        : source;
     const iterator = events[Symbol.asyncIterator]();
     const aborted = new Promise<Step>((resolve) => {
       if (signal.aborted) resolve({ kind: 'aborted' });
@@ -95,12 +113,18 @@ export class EventStreamResponse extends Response {
       for (;;) {
         next ??= iterator.next().then((result) => ({ kind: 'event', result }));
         const waits = [next, aborted];
+        if (expiry !== null) waits.push(expiry.reached);
         if (heartbeatMs > 0) waits.push(new Promise<Step>((resolve) => (timer = setTimeout(resolve, heartbeatMs, { kind: 'heartbeat' }))));
         const step = await Promise.race(waits);
         clearTimeout(timer);
         if (step.kind === 'aborted') {
           ending = signal.reason instanceof ServerShutdownError ? 'shutdown' : 'client-gone';
           if (ending === 'shutdown') yield formatRetryHint(options.shutdownRetry ?? DEFAULT_SHUTDOWN_RETRY_MS);
+          return;
+        }
+        if (step.kind === 'expired') {
+          ending = 'expired';
+          yield formatRetryHint(options.expiryRetry ?? DEFAULT_EXPIRY_RETRY_MS);
           return;
         }
         if (step.kind === 'heartbeat') {
@@ -121,11 +145,44 @@ export class EventStreamResponse extends Response {
       throw error;
     } finally {
       clearTimeout(timer);
+      // The source's signal fires too, so a source waiting on it ends.
+      expiry?.end();
       if (ending !== 'completed') {
         // Not awaited: a source busy elsewhere finishes its step first, and the response must not wait for it.
         iterator.return?.().catch(() => {});
       }
       this.#end(sent, ending);
     }
+  }
+}
+
+/**
+ * The end of a stream at `time` (epoch ms), however far away: `reached` settles then, and
+ * `signal` (the source's) fires when the request's does or when the stream ends.
+ */
+class StreamExpiry {
+  readonly reached: Promise<Step>;
+  readonly #controller = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(time: number, requestSignal: AbortSignal) {
+    this.reached = new Promise((resolve) => this.#waitUntil(time, resolve));
+    if (requestSignal.aborted) this.#controller.abort(requestSignal.reason);
+    else requestSignal.addEventListener('abort', () => this.#controller.abort(requestSignal.reason), { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  #waitUntil(time: number, resolve: (step: Step) => void): void {
+    const left = time - Date.now();
+    if (left <= 0) resolve({ kind: 'expired' });
+    else this.#timer = setTimeout(() => this.#waitUntil(time, resolve), Math.min(left, MAX_TIMER_MS));
+  }
+
+  end(): void {
+    clearTimeout(this.#timer);
+    this.#controller.abort(new DOMException('The event stream ended.', 'AbortError'));
   }
 }

@@ -3,8 +3,11 @@ import type { SecurityUser } from '../user/security-user.js';
 
 /** What an authenticator made of a request. */
 export type AuthenticationOutcome =
-  /** Credentials were present and good. */
-  | { readonly kind: 'authenticated'; readonly user: SecurityUser }
+  /**
+   * Credentials were present and good; `expiresAt` when they stop being good (a token's `exp`),
+   * for whatever outlives the request (an event stream) to end then.
+   */
+  | { readonly kind: 'authenticated'; readonly user: SecurityUser; readonly expiresAt?: Date }
   /** The request carries no credentials of this kind: the next authenticator is asked. */
   | { readonly kind: 'absent' }
   /**

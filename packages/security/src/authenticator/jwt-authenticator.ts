@@ -82,7 +82,9 @@ export class JwtAuthenticator implements Authenticator {
     const identifier = verified[this.#userIdClaim];
     if (typeof identifier !== 'string' || identifier === '') return failed('invalid');
     const user = await this.#userProvider.loadUser(identifier, verified);
-    return user === null ? failed('invalid') : { kind: 'authenticated', user };
+    if (user === null) return failed('invalid');
+    // `exp` is required, so verified tokens always carry it.
+    return { kind: 'authenticated', user, expiresAt: new Date((verified.exp as number) * 1000) };
   }
 
   start(): Response {

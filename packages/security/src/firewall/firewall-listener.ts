@@ -61,6 +61,7 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
       const outcome = await authenticator.authenticate(request);
       if (outcome.kind === 'authenticated') {
         request.attributes.set('_security_user', outcome.user);
+        if (outcome.expiresAt !== undefined) request.attributes.set('_credentials_expire_at', outcome.expiresAt);
         this.#logger.debug({ firewall: firewall.name, authenticator: authenticator.name, user: outcome.user.identifier }, 'Authenticated.');
         return;
       }

@@ -15,3 +15,13 @@ export function currentUser(request: Request): SecurityUser | null {
   if (own !== undefined) return own;
   return request.requestStack?.getMainRequest()?.attributes.get('_security_user') ?? null;
 }
+
+/**
+ * When the credentials the current user was authenticated with expire (a token's `exp`), or `null`
+ * when nobody is authenticated or the credentials do not say: what an event stream ends at.
+ */
+export function credentialsExpireAt(request: Request): Date | null {
+  const own = request.attributes.get('_credentials_expire_at');
+  if (own !== undefined) return own;
+  return request.requestStack?.getMainRequest()?.attributes.get('_credentials_expire_at') ?? null;
+}

@@ -1,0 +1,36 @@
+import type { Logger } from '@switchboard/http-kernel';
+import { destroyResponse, isGone, type NodeServerResponse } from './node-response.js';
+
+/**
+ * Bounds how long a response's written bytes may wait for the client to take them in. It uses
+ * node's idle timer of the connection (HTTP/1) or stream (HTTP/2), which restarts with every byte
+ * read and every write the client took in (a large write counts each part that went out), so a
+ * slow client that keeps reading is never cut. When the timer runs out while output is still
+ * queued, the client has stopped reading: the response is cut, which closes its connection (HTTP/1)
+ * or resets its stream (HTTP/2) and releases what it held open (a file, an event stream). A
+ * response with nothing queued (the application still working, an event stream between two
+ * events) is left alone.
+ */
+export class SendTimeout {
+  constructor(
+    private readonly ms: number,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Watches `res` until it finished; call once per response, before anything is written. */
+  watch(res: NodeServerResponse): void {
+    res.setTimeout(this.ms, () => this.#expired(res));
+  }
+
+  #expired(res: NodeServerResponse): void {
+    const http2 = 'stream' in res;
+    const queuedBytes = http2 ? res.stream.writableLength : res.writableLength;
+    if (queuedBytes === 0 || isGone(res)) return;
+    // A client's doing, not a server fault: below ERROR, so no client can fill the error log at will.
+    this.logger.info(
+      { sendTimeout: this.ms, queuedBytes, protocol: http2 ? 'HTTP/2' : 'HTTP/1' },
+      `Send timeout: the client took in nothing of its response for ${this.ms} ms; its ${http2 ? 'stream was reset' : 'connection was closed'} (${queuedBytes} bytes unsent).`,
+    );
+    destroyResponse(res);
+  }
+}
