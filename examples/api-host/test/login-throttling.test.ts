@@ -6,6 +6,8 @@
  * X-Forwarded-For; one host runs without trusted proxies to show that the header then changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config.js';
+import { rateLimitSettingsFromEnv } from '../src/wiring/rate-limit.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 interface Answer {
@@ -134,11 +136,11 @@ describe('without trusted proxies', () => {
   });
 });
 
-// Debug mode changes nothing of the throttling: one host serves the stricter limit and its profile.
-describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
+// Debug mode changes nothing of the throttling: one host serves the stricter limit, another network size and its profile.
+describe('LOGIN_THROTTLING=1/60s and CLIENT_IPV6_PREFIX=56, in debug mode with the profiler', () => {
   let debug: StartedHost;
   beforeAll(async () => {
-    debug = await startHostInProcess({ APP_DEBUG: '1', TRUSTED_PROXIES: 'loopback', LOGIN_THROTTLING: '1/60s' });
+    debug = await startHostInProcess({ APP_DEBUG: '1', TRUSTED_PROXIES: 'loopback', LOGIN_THROTTLING: '1/60s', CLIENT_IPV6_PREFIX: '56' });
   });
   afterAll(async () => {
     await debug?.stop();
@@ -150,6 +152,22 @@ describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
     // Another address is not concerned.
     expect((await login(debug, 'user-0', 'wrong', '203.0.113.51')).status).toBe(401);
+  });
+
+  it('counts an IPv6 client by the configured network: two /64s of one /56 are one client', async () => {
+    expect((await login(debug, 'prefix-user', 'wrong', '2001:db8:0:100::1')).status).toBe(401);
+    const refused = await login(debug, 'prefix-user', 'wrong', '2001:db8:0:1ff::1');
+    expect(refused.status).toBe(429);
+    // The profile shows the network as it is (an address is no secret), never the username.
+    const saved = await profile(refused.headers.get('x-debug-token')!);
+    expect(saved).toContain('"key":"2001:db8:0:100::/56"');
+    expect(saved).not.toContain('prefix-user');
+    expect((await login(debug, 'prefix-user', 'wrong', '2001:db8:0:200::1')).status).toBe(401);
+    expect(() => rateLimitSettingsFromEnv({ CLIENT_IPV6_PREFIX: '129' })).toThrow(ConfigError);
+    expect(() => rateLimitSettingsFromEnv({ CLIENT_IPV6_PREFIX: '/64' })).toThrow(
+      /CLIENT_IPV6_PREFIX must be a prefix length from 1 to 128/,
+    );
+    expect(rateLimitSettingsFromEnv({}).ipv6Prefix).toBe(64);
   });
 
   /** A saved profile, as JSON: polled, since profiles are saved after the response was sent. */
