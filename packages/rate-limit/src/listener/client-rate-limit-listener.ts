@@ -34,9 +34,9 @@ export interface ClientRateLimitListenerOptions {
  * The per-client limiter:
  * - `kernel.request` (`REQUEST_PRIORITY`): main requests only; takes one hit for the request's
  *   client address (`request.clientIp`: the node adapter resolves it through `trustedProxies`,
- *   so an untrusted peer's `X-Forwarded-For` is ignored), an IPv6 one by its /64 (`ipv6Prefix`). A refusal throws a 429
- *   (`TooManyRequestsHttpError`) with `Retry-After` and the rate limit fields: routing, the
- *   firewall and the controller never run;
+ *   so an untrusted peer's `X-Forwarded-For` is ignored), an IPv6 one by its /64 (`ipv6Prefix`).
+ *   A refusal throws a 429 (`TooManyRequestsHttpError`) with `Retry-After` and the rate limit
+ *   fields: routing, the firewall and the controller never run;
  * - `kernel.response` (`RESPONSE_PRIORITY`): the rate limit fields on an allowed main request's response.
  */
 export class ClientRateLimitListener implements EventSubscriber<KernelEventMap> {

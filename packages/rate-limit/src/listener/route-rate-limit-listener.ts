@@ -25,7 +25,7 @@ export interface RouteRateLimitListenerOptions {
   clock?: () => number;
   /** See `RateLimiterOptions.failOpen`. Default true. */
   failOpen?: boolean;
-  /** A request counted by its client address (`clientAddressKey`), from IPv6, counts by its network of this many bits (1–128). Default 64. */
+  /** Requests counted by client address (`clientAddressKey`): an IPv6 client by its network of this many bits (1–128). Default 64. */
   ipv6Prefix?: number;
 }
 
