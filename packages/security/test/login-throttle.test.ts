@@ -92,6 +92,15 @@ describe('LoginThrottle', () => {
     ).toEqual([0, 0, 0, 0, 429, 429]);
   });
 
+  it('exhausted() says whether the next attempt would be refused, taking nothing', async () => {
+    const throttle = new LoginThrottle({ store: new MemoryStore(), limit: 2 });
+    const request = Request.fromUrl('http://localhost/login', { method: 'POST', clientIp: '2001:db8:0:5::1' });
+    for (let look = 0; look < 5; look++) expect(await throttle.exhausted(request, 'admin')).toBe(false);
+    expect(await attempts(throttle, 'admin', ['2001:db8:0:5::2', '2001:db8:0:5::3'])).toEqual([0, 0]);
+    expect(await throttle.exhausted(request, 'admin')).toBe(true);
+    expect(await throttle.exhausted(request, 'demo')).toBe(false);
+  });
+
   it('a successful login gives back the (username, address) attempts of its whole /64', async () => {
     const throttle = new LoginThrottle({ store: new MemoryStore() });
     expect(

@@ -75,19 +75,19 @@ export function securityControllers({ users, issuer, passwordHashing, passwordCh
         const forUnknownUsers = await hashForUnknownUsers();
         const user = users.get(username);
         const stored = user?.password ?? forUnknownUsers;
-        // A place in the hashing queue first (503 + Retry-After past it), so that a login the full
-        // queue refuses spends no throttle attempt; then the throttle (429 with Retry-After, known
-        // user or not, even for the right password), which gives the place back when it refuses.
-        let place: PasswordHashingReservation;
-        try {
-          place = passwordHashing.reserve();
-        } catch (error) {
-          return serviceUnavailable(error);
-        }
+        // 1. A client with no attempt left takes no place in the queue: `check` answers it 429 (known
+        //    user or not, even for the right password), taking nothing.
+        // 2. Any other takes its place in the hashing queue first (503 + Retry-After past it), so that
+        //    a login the full queue refuses spends no throttle attempt.
+        // 3. `check` counts the attempt: 429 if a parallel attempt took the last one, and the place goes back.
+        let place: PasswordHashingReservation | undefined;
         let valid: boolean;
         try {
+          if (!(await loginThrottle?.exhausted(request, username))) place = passwordHashing.reserve();
           const throttled = await loginThrottle?.check(request, username);
           if (throttled) return throttled;
+          // A limit that freed up between the two throttle steps: the place is taken now.
+          place ??= passwordHashing.reserve();
           // Skipped when the client left while waiting, and hashed in the low-priority checker
           // process (503 + Retry-After if it died during the check).
           valid = await place.run(
@@ -98,7 +98,7 @@ export function securityControllers({ users, issuer, passwordHashing, passwordCh
           return serviceUnavailable(error);
         } finally {
           // Nothing once the check ran; a refused or failed attempt gives its place back.
-          place.release();
+          place?.release();
         }
         if (user === undefined || !valid) {
           return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });

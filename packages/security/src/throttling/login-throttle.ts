@@ -93,6 +93,21 @@ export class LoginThrottle {
     return decision.allowed ? null : throttledResponse(decision);
   }
 
+  /**
+   * Whether the next attempt would be refused now, taking nothing: lets a caller refuse an
+   * exhausted client (with `check`, which takes nothing from a refused attempt either) before it
+   * reserves anything else for the attempt. `false` while the store cannot answer (`check` says so).
+   */
+  async exhausted(request: Request, username: string): Promise<boolean> {
+    try {
+      const decision = await this.#limiter.peek(this.#keysOf(request, username));
+      return decision.results.some((result) => result.remaining < 1);
+    } catch (error) {
+      if (error instanceof RateLimitStoreUnavailableError) return false;
+      throw error;
+    }
+  }
+
   /** After a successful login: the (username, address) attempts are given back. */
   async succeeded(request: Request, username: string): Promise<void> {
     await this.#perUser.reset(this.#keysOf(request, username)[0]);
