@@ -71,7 +71,7 @@ async function runPrimary(config: AppConfig, workers: number): Promise<number> {
   // Created here once (when the default key files are missing), so that every worker loads the same pair.
   const security = securityConfigFromEnv(config.env, logger);
   // Refused here too, so that a cluster stops at once rather than each worker failing in turn.
-  refuseDemoUsers(security.usersFile, config.debug, config.env);
+  refuseDemoUsers(security.usersFile, config.debug, config.env, logger);
   if (config.debug && (config.env['PROFILER_REDIS_URL']?.trim() ?? '') === '') {
     logger.warn(
       { workers },

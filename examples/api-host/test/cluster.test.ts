@@ -365,8 +365,10 @@ describe(`WORKERS=${WORKERS} with PostgreSQL and Redis, debug mode`, () => {
     );
     const statuses = attempts.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(19);
-    for (const refused of attempts.filter((answer) => answer.status === 429))
+    // The rest are throttled (429), or — arriving while their worker's hashing queue was full of this
+    // very burst — refused 503 before the throttle counted them; both say when to retry.
+    expect(statuses.filter((status) => status === 429 || status === 503)).toHaveLength(19);
+    for (const refused of attempts.filter((answer) => answer.status !== 401))
       expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
     expect(distinctWorkers(attempts).size).toBeGreaterThanOrEqual(2);
   });

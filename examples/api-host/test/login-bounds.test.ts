@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { scryptPasswordHasher } from '@switchboard/security';
 import { securityConfigFromEnv } from '../src/security/security-config.js';
@@ -49,19 +49,29 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function login(username: string, password: string): Promise<Response> {
-  return fetch(`${host.running.url}/api/token`, {
+function login(username: string, password: string, target: StartedHost = host, address?: string): Promise<Response> {
+  return fetch(`${target.running.url}/api/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(address === undefined ? {} : { 'x-forwarded-for': address }),
+    },
     body: JSON.stringify({ username, password }),
   });
 }
 
 const logLines = (text: string): number => host.logger.records.filter((record) => record.message.includes(text)).length;
 
+/** The queue's refusals as its warnings count them: at most a line a second, each with the `count` it stands for. */
+function refusalsLogged(target: StartedHost): { lines: number; refusals: number } {
+  const lines = target.logger.records.filter((record) => record.message.endsWith('the queue is full.'));
+  return { lines: lines.length, refusals: lines.reduce((sum, record) => sum + Number(record.context['count']), 0) };
+}
+
 /** Runs `during` with the in-process host's password checker stopped, and resumes it after. */
-async function withCheckerStopped<T>(during: () => Promise<T>): Promise<T> {
-  const started = host.logger.records
+async function withCheckerStopped<T>(during: () => Promise<T>, target: StartedHost = host): Promise<T> {
+  const started = target.logger.records
     .map((record) => /Password checker process (\d+) started/.exec(record.message))
     .filter((match) => match !== null);
   const pid = Number(started.at(-1)![1]);
@@ -78,7 +88,7 @@ it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answer
   const burst = await withCheckerStopped(async () => {
     const burst = Array.from({ length: 20 }, () => login('demo', 'wrong-password'));
     // One check running (held by the stopped checker), eight waiting, the other eleven refused.
-    await expect.poll(() => logLines('Password check refused'), { timeout: 60_000 }).toBe(11);
+    await expect.poll(() => queue.stats.refused, { timeout: 60_000 }).toBe(11);
     expect(queue.stats.running).toBe(1);
     expect(queue.stats.queued).toBe(8);
     // Token verification does not wait behind password checks.
@@ -96,7 +106,9 @@ it('a burst of logins beyond the queue gets 503 with Retry-After; /api/me answer
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(JSON.parse(body)).toEqual({ code: 503, message: 'Too many logins are being checked at the moment; retry later.' });
   }
-  // A flood of logins writes warnings, never a CRITICAL line.
+  // A flood of logins writes a few warnings that count the refusals, never a CRITICAL line.
+  await expect.poll(() => refusalsLogged(host).refusals, { timeout: 60_000 }).toBe(11);
+  expect(refusalsLogged(host).lines).toBeLessThan(11);
   expect(host.logger.records.filter((record) => record.level === 'CRITICAL')).toEqual([]);
 });
 
@@ -132,6 +144,46 @@ it('a login whose client closed its connection while waiting is not hashed', asy
   await expect.poll(() => queue.stats.skipped - before.skipped, { timeout: 60_000 }).toBe(5);
   expect(queue.stats.completed - before.completed).toBe(1);
   expect(logLines('Password check skipped')).toBe(5);
+});
+
+describe('with login throttling on (the default), behind a trusted proxy', () => {
+  let throttled: StartedHost;
+  beforeAll(async () => {
+    throttled = await startHostInProcess({
+      APP_DEBUG: '0',
+      JWT_SECRET_KEY: keys.privateKeyPath,
+      JWT_PUBLIC_KEY: keys.publicKeyPath,
+      JWT_PASSPHRASE: keys.passphrase!,
+      SECURITY_USERS_FILE: usersFile,
+      TRUSTED_PROXIES: 'loopback',
+    });
+  });
+  afterAll(async () => {
+    await throttled?.stop();
+  });
+
+  it('a login refused 503 by the full queue spends no throttle attempt: its five guesses remain', async () => {
+    const queue = throttled.app.passwordHashing;
+    const victim = '192.0.2.77';
+    const { attackers, refused } = await withCheckerStopped(async () => {
+      // Nine addresses fill the queue: one check running (held by the stopped checker), eight waiting.
+      const attackers = Array.from({ length: 9 }, (_, index) => login(`attacker-${index}`, 'guess', throttled, `198.51.100.${index + 1}`));
+      await expect.poll(() => queue.stats.running + queue.stats.queued, { timeout: 60_000 }).toBe(9);
+      const refused = await Promise.all(Array.from({ length: 6 }, () => login('demo', 'demo-password', throttled, victim)));
+      return { attackers, refused };
+    }, throttled);
+    expect(refused.map((response) => response.status)).toEqual([503, 503, 503, 503, 503, 503]);
+    expect((await Promise.all(attackers)).map((response) => response.status)).toEqual(Array.from({ length: 9 }, () => 401));
+
+    // The six refusals took no token: the victim still has all five attempts of the minute.
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6; attempt++) statuses.push((await login('demo', `guess-${attempt}`, throttled, victim)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+
+    // The six refusals are logged as warnings that count them, fewer lines than refusals.
+    await expect.poll(() => refusalsLogged(throttled).refusals, { timeout: 60_000 }).toBe(6);
+    expect(refusalsLogged(throttled).lines).toBeLessThan(6);
+  });
 });
 
 let hostProcess: HostProcess | undefined;

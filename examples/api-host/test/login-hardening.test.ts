@@ -98,7 +98,7 @@ describe('POST /api/token takes JSON from this site, CORS-allowed pages and prog
 });
 
 describe('production mode and the demo accounts', () => {
-  it('refuses to start on the shipped users file (exit 78, naming SECURITY_USERS_FILE), unless ALLOW_DEMO_USERS=1', {
+  it('refuses to start on the shipped users file (exit 78, naming SECURITY_USERS_FILE), unless ALLOW_DEMO_USERS=1, which it warns of', {
     timeout: 300_000,
   }, async () => {
     for (const usersFile of [DEMO_USERS_FILE, '' /* the default: the shipped file */]) {
@@ -112,6 +112,10 @@ describe('production mode and the demo accounts', () => {
     const allowed = await startHostProcess({ APP_DEBUG: '0', ...KEY_ENV, SECURITY_USERS_FILE: DEMO_USERS_FILE, ALLOW_DEMO_USERS: '1' });
     try {
       expect((await fetch(`${await allowed.url}/health`)).status).toBe(200);
+      // Allowed, and said at start: a deployment left that way shows it in its log, once.
+      const warnings = allowed.log().match(/^.*WARNING.*serves the demo accounts \(demo, admin\).*$/gm) ?? [];
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('because ALLOW_DEMO_USERS=1: their passwords are published');
     } finally {
       allowed.child.kill('SIGTERM');
       expect(await allowed.exited).toBe(0);

@@ -1,10 +1,13 @@
 /**
  * Login throttling in the example host (on by default: 5 attempts a minute per username and
- * address, 25 per address), through the real server and a real HTTP client. The host trusts
+ * address, 25 per address, 50 per username; an IPv6 address counted by its /64), through the real
+ * server and a real HTTP client. The host trusts
  * loopback as a proxy here, so each test speaks for client addresses of its own with
  * X-Forwarded-For; one host runs without trusted proxies to show that the header then changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../src/config.js';
+import { rateLimitSettingsFromEnv } from '../src/wiring/rate-limit.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 interface Answer {
@@ -52,8 +55,8 @@ describe('login throttling', () => {
     expect(retryAfter).toBeLessThanOrEqual(120);
     expect(refused.headers.get('content-type')).toBe('application/json');
     expect(JSON.parse(refused.body)).toEqual({ code: 429, message: `Too many login attempts. Try again in ${retryAfter} s.` });
-    expect(refused.headers.get('ratelimit-policy')).toBe('"login";q=5;w=60, "login-address";q=25;w=60');
-    expect(refused.headers.get('ratelimit')).toMatch(/^"login";r=0;t=\d+, "login-address";r=20;t=\d+$/);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"login";q=5;w=60, "login-address";q=25;w=60, "login-username";q=50;w=60');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"login";r=0;t=\d+, "login-address";r=20;t=\d+, "login-username";r=\d+;t=\d+$/);
 
     // While throttled the right password gets the same 429, and is not checked.
     const right = await login(host, 'demo', 'demo-password', address);
@@ -88,6 +91,26 @@ describe('login throttling', () => {
     expect(known.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 
+  it('rotating through the addresses of one IPv6 /64 buys no attempts: the sixth guess gets 429', async () => {
+    const before = checked(host);
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      statuses.push(
+        (await login(host, 'admin', `guess-${attempt}`, `2001:db8:37:1:${attempt + 1}:${attempt * 31}::${attempt + 7}`)).status,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(checked(host) - before).toBe(5);
+    // The next /64 is another client.
+    expect((await login(host, 'admin', 'guess', '2001:db8:37:2::1')).status).toBe(401);
+  });
+
+  it('an IPv4-mapped address counts as its IPv4 client, in every spelling', async () => {
+    const spellings = ['203.0.113.70', '::ffff:203.0.113.70', '::ffff:cb00:7146', '0:0:0:0:0:FFFF:CB00:7146', '203.0.113.70'];
+    for (const address of spellings) expect((await login(host, 'demo', 'wrong', address)).status).toBe(401);
+    expect((await login(host, 'demo', 'wrong', '::ffff:cb00:7146')).status).toBe(429);
+  });
+
   it('a successful login gives its attempts back', async () => {
     const address = '203.0.113.40';
     for (let attempt = 0; attempt < 4; attempt++) expect((await login(host, 'demo', 'wrong', address)).status).toBe(401);
@@ -113,11 +136,11 @@ describe('without trusted proxies', () => {
   });
 });
 
-// Debug mode changes nothing of the throttling: one host serves the stricter limit and its profile.
-describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
+// Debug mode changes nothing of the throttling: one host serves the stricter limit, another network size and its profile.
+describe('LOGIN_THROTTLING=1/60s and CLIENT_IPV6_PREFIX=56, in debug mode with the profiler', () => {
   let debug: StartedHost;
   beforeAll(async () => {
-    debug = await startHostInProcess({ APP_DEBUG: '1', TRUSTED_PROXIES: 'loopback', LOGIN_THROTTLING: '1/60s' });
+    debug = await startHostInProcess({ APP_DEBUG: '1', TRUSTED_PROXIES: 'loopback', LOGIN_THROTTLING: '1/60s', CLIENT_IPV6_PREFIX: '56' });
   });
   afterAll(async () => {
     await debug?.stop();
@@ -131,6 +154,22 @@ describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
     expect((await login(debug, 'user-0', 'wrong', '203.0.113.51')).status).toBe(401);
   });
 
+  it('counts an IPv6 client by the configured network: two /64s of one /56 are one client', async () => {
+    expect((await login(debug, 'prefix-user', 'wrong', '2001:db8:0:100::1')).status).toBe(401);
+    const refused = await login(debug, 'prefix-user', 'wrong', '2001:db8:0:1ff::1');
+    expect(refused.status).toBe(429);
+    // The profile shows the network as it is (an address is no secret), never the username.
+    const saved = await profile(refused.headers.get('x-debug-token')!);
+    expect(saved).toContain('"key":"2001:db8:0:100::/56"');
+    expect(saved).not.toContain('prefix-user');
+    expect((await login(debug, 'prefix-user', 'wrong', '2001:db8:0:200::1')).status).toBe(401);
+    expect(() => rateLimitSettingsFromEnv({ CLIENT_IPV6_PREFIX: '129' })).toThrow(ConfigError);
+    expect(() => rateLimitSettingsFromEnv({ CLIENT_IPV6_PREFIX: '/64' })).toThrow(
+      /CLIENT_IPV6_PREFIX must be a prefix length from 1 to 128/,
+    );
+    expect(rateLimitSettingsFromEnv({}).ipv6Prefix).toBe(64);
+  });
+
   /** A saved profile, as JSON: polled, since profiles are saved after the response was sent. */
   async function profile(token: string): Promise<string> {
     let page = await fetch(`${debug.running.url}/_profiler/${token}?format=json`);
@@ -142,6 +181,18 @@ describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
     expect(page.status).toBe(200);
     return page.text();
   }
+
+  it('one username from many addresses is stopped at ten times the per-user limit, whichever address asks', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 12; attempt++)
+      statuses.push((await login(debug, 'admin', 'wrong', `198.51.100.${attempt + 1}`)).status);
+    expect(statuses).toEqual([...Array.from({ length: 10 }, () => 401), 429, 429]);
+    // From a fresh address too, and with the right password; another username is not concerned.
+    const refused = await login(debug, 'admin', 'admin-password', '192.0.2.99');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit-policy')).toBe('"login";q=1;w=60, "login-address";q=5;w=60, "login-username";q=10;w=60');
+    expect((await login(debug, 'demo', 'wrong', '192.0.2.99')).status).toBe(401);
+  });
 
   it("shows each limiter's decision: remaining, reset, and the username only hashed", async () => {
     const username = 'throttled-user-name';
@@ -160,6 +211,7 @@ describe('LOGIN_THROTTLING=1/60s, in debug mode with the profiler', () => {
           results: [
             { id: 'login', key: expect.stringMatching(/^sha256:[0-9a-f]{16}$/), allowed: false, remaining: 0, limit: 1 },
             { id: 'login-address', key: '203.0.113.60', allowed: true, remaining: 4, limit: 5 },
+            { id: 'login-username', key: expect.stringMatching(/^sha256:[0-9a-f]{16}$/), allowed: true, remaining: 9, limit: 10 },
           ],
         },
       ],

@@ -8,6 +8,7 @@
 export { assertLimitDefinition, RATE_LIMIT_POLICIES, type LimitDefinition, type RateLimitPolicy } from './policy/limit-definition.js';
 export type { RateLimitStore, StoreCheck, StoreOutcome } from './store/rate-limit-store.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export { assertIpv6Prefix, clientAddressKey, DEFAULT_IPV6_PREFIX } from './key/client-address-key.js';
 export { CompoundRateLimiter, RateLimiter, type RateLimiterOptions } from './limiter/rate-limiter.js';
 export type { LimitResult, RateLimitDecision } from './limiter/rate-limit-decision.js';
 export { RateLimitStoreUnavailableError, TooManyRequestsHttpError } from './http/too-many-requests-http-error.js';

@@ -132,6 +132,32 @@ describe('ClientRateLimitListener', () => {
     expect((await server.fetch('/hello', forwardedFor('203.0.113.1'))).status).toBe(429);
     expect((await server.fetch('/hello', forwardedFor('203.0.113.2'))).status).toBe(200);
   });
+
+  it('counts an IPv6 client by its /64: a fresh address of the same network is refused', async () => {
+    const clock = new TestClock();
+    const routes = { 'GET /hello': defineController([], () => new Response('hello'), 'hello') };
+    const statusFrom = async (address: string) =>
+      (await server!.fetch('/hello', { headers: { ...JSON_ACCEPT, 'x-forwarded-for': address } })).status;
+    server = await startHostServer(routes, {
+      subscribers: [new ClientRateLimitListener({ limiter: clientLimiter(1, clock) })],
+      serve: { trustedProxies: ['loopback'] },
+    });
+    expect(await statusFrom('2001:db8:5:1::1')).toBe(200);
+    expect(await statusFrom('2001:db8:5:1:ffff::2')).toBe(429);
+    expect(await statusFrom('2001:db8:5:2::1')).toBe(200);
+    // Another IPv4 spelling of one client is the same client.
+    expect(await statusFrom('203.0.113.5')).toBe(200);
+    expect(await statusFrom('::ffff:cb00:7105')).toBe(429);
+    await server.close();
+
+    server = await startHostServer(routes, {
+      subscribers: [new ClientRateLimitListener({ limiter: clientLimiter(1, clock), ipv6Prefix: 128 })],
+      serve: { trustedProxies: ['loopback'] },
+    });
+    expect(await statusFrom('2001:db8:5:1::1')).toBe(200);
+    expect(await statusFrom('2001:db8:5:1::2')).toBe(200);
+    expect(await statusFrom('2001:db8:5:1::2')).toBe(429);
+  });
 });
 
 /** Stands for the payload step (kernel.controller_arguments 0): records whether a request got that far. */
@@ -150,7 +176,12 @@ class BodyReaderProbe implements EventSubscriber<KernelEventMap> {
 describe('RouteRateLimitListener (`_rate_limit`)', () => {
   const perUser = defineRateLimit({ policy: 'token_bucket', limit: 2, interval: 60_000, by: 'user' });
 
-  async function startWith(declaration: RouteRateLimitDeclaration, clock: TestClock, probe = new BodyReaderProbe()): Promise<TestServer> {
+  async function startWith(
+    declaration: RouteRateLimitDeclaration,
+    clock: TestClock,
+    probe = new BodyReaderProbe(),
+    serve: { trustedProxies?: string[] } = {},
+  ): Promise<TestServer> {
     return await startHostServer(
       {
         'POST /search': {
@@ -170,6 +201,7 @@ describe('RouteRateLimitListener (`_rate_limit`)', () => {
           }),
           probe,
         ],
+        serve,
       },
     );
   }
@@ -210,6 +242,18 @@ describe('RouteRateLimitListener (`_rate_limit`)', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
     expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"search-burst";q=3;w=1, "search-hourly";q=100;w=3600');
     expect(answers[3]!.headers.get('ratelimit')).toMatch(/^"search-burst";r=0;t=1, "search-hourly";r=\d+;t=\d+$/);
+  });
+
+  it('an anonymous request from IPv6 counts by its /64', async () => {
+    const clock = new TestClock();
+    server = await startWith({ policy: 'fixed_window', limit: 1, interval: 60_000 }, clock, new BodyReaderProbe(), {
+      trustedProxies: ['loopback'],
+    });
+    const post = async (address: string) =>
+      (await server!.fetch('/search', { method: 'POST', body: '{}', headers: { ...JSON_ACCEPT, 'x-forwarded-for': address } })).status;
+    expect(await post('2001:db8:9:1::1')).toBe(200);
+    expect(await post('2001:db8:9:1::2')).toBe(429);
+    expect(await post('2001:db8:9:2::1')).toBe(200);
   });
 
   it('rateLimitOf reads a route declaration for tools that describe routes', () => {

@@ -25,6 +25,7 @@ export {
   PasswordHashingQueue,
   threadPoolSize,
   type PasswordHashingQueueOptions,
+  type PasswordHashingReservation,
   type PasswordHashingStats,
 } from './password/password-hashing-queue.js';
 export {

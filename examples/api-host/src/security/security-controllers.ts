@@ -9,6 +9,7 @@ import {
   type LoginThrottle,
   type PasswordHasherProcess,
   type PasswordHashingQueue,
+  type PasswordHashingReservation,
 } from '@switchboard/security';
 import { z } from 'zod';
 import type { ConfiguredUser } from './users.js';
@@ -53,6 +54,16 @@ function usersCost(users: ReadonlyMap<string, { password: string }>): ScryptCost
   );
 }
 
+/**
+ * A 503 of the hashing queue or the checker, answered here rather than through the error flow: a
+ * client's flood of logins must not write a CRITICAL line per request (the queue logs its refusals
+ * itself, as counted warnings). Anything else is rethrown.
+ */
+function serviceUnavailable(error: unknown): JsonResponse {
+  if (!(error instanceof ServiceUnavailableHttpError)) throw error;
+  return new JsonResponse({ code: 503, message: error.message }, 503, { 'retry-after': String(error.headers['retry-after']) });
+}
+
 /** The three controllers of the security routes: `POST /api/token`, `GET /api/me`, `GET /api/admin`. */
 export function securityControllers({ users, issuer, passwordHashing, passwordChecker, loginThrottle }: SecurityControllerDependencies) {
   const hashForUnknownUsers = standInHashForUnknownUsers(users);
@@ -64,22 +75,30 @@ export function securityControllers({ users, issuer, passwordHashing, passwordCh
         const forUnknownUsers = await hashForUnknownUsers();
         const user = users.get(username);
         const stored = user?.password ?? forUnknownUsers;
-        // Throttled before the hashing queue, known user or not: 429 with Retry-After, even for the right password.
-        const throttled = await loginThrottle?.check(request, username);
-        if (throttled) return throttled;
-        // Bounded (503 + Retry-After past the queue), skipped when the client left while waiting, and
-        // hashed in the low-priority checker process (503 + Retry-After if it died during the check).
+        // 1. A client with no attempt left takes no place in the queue: `check` answers it 429 (known
+        //    user or not, even for the right password), taking nothing.
+        // 2. Any other takes its place in the hashing queue first (503 + Retry-After past it), so that
+        //    a login the full queue refuses spends no throttle attempt.
+        // 3. `check` counts the attempt: 429 if a parallel attempt took the last one, and the place goes back.
+        let place: PasswordHashingReservation | undefined;
         let valid: boolean;
         try {
-          valid = await passwordHashing.run(
+          if (!(await loginThrottle?.exhausted(request, username))) place = passwordHashing.reserve();
+          const throttled = await loginThrottle?.check(request, username);
+          if (throttled) return throttled;
+          // A limit that freed up between the two throttle steps: the place is taken now.
+          place ??= passwordHashing.reserve();
+          // Skipped when the client left while waiting, and hashed in the low-priority checker
+          // process (503 + Retry-After if it died during the check).
+          valid = await place.run(
             () => passwordChecker.verify(password, stored),
             () => request.clientGone,
           );
         } catch (error) {
-          // Answered here, not through the error flow: a client's flood of logins must not write a
-          // CRITICAL line per request (the queue logs its refusals itself, as warnings).
-          if (!(error instanceof ServiceUnavailableHttpError)) throw error;
-          return new JsonResponse({ code: 503, message: error.message }, 503, { 'retry-after': String(error.headers['retry-after']) });
+          return serviceUnavailable(error);
+        } finally {
+          // Nothing once the check ran; a refused or failed attempt gives its place back.
+          place?.release();
         }
         if (user === undefined || !valid) {
           return new JsonResponse({ code: 401, message: 'Invalid credentials.' }, 401, { 'www-authenticate': 'Bearer' });

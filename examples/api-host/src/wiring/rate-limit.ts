@@ -4,6 +4,7 @@ import {
   RATE_LIMIT_POLICIES,
   RateLimiter,
   RouteRateLimitListener,
+  DEFAULT_IPV6_PREFIX,
   type RateLimitPolicy,
   type RateLimitStore,
 } from '@switchboard/rate-limit';
@@ -29,19 +30,28 @@ export interface RateLimitSettings {
   readonly login: LimitSetting | null;
   /** Where the counts live: `REDIS_URL`, else `PROFILER_REDIS_URL`; `null` (memory) for one process without either. */
   readonly redisUrl: string | null;
+  /** Env `CLIENT_IPV6_PREFIX`: every limit counts an IPv6 client by its network of this many bits. Default 64. */
+  readonly ipv6Prefix: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLING = '5/60s';
 const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
-/** Reads `RATE_LIMIT`, `LOGIN_THROTTLING`, `REDIS_URL` / `PROFILER_REDIS_URL`; a malformed value is a `ConfigError`. */
+/** Reads `RATE_LIMIT`, `LOGIN_THROTTLING`, `CLIENT_IPV6_PREFIX`, `REDIS_URL` / `PROFILER_REDIS_URL`; a malformed value is a `ConfigError`. */
 export function rateLimitSettingsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings {
   const redisUrl = nonEmpty(env['REDIS_URL']) ?? nonEmpty(env['PROFILER_REDIS_URL']) ?? null;
   return {
     client: parseLimit('RATE_LIMIT', nonEmpty(env['RATE_LIMIT']) ?? 'off'),
     login: parseLimit('LOGIN_THROTTLING', nonEmpty(env['LOGIN_THROTTLING']) ?? DEFAULT_LOGIN_THROTTLING),
     redisUrl,
+    ipv6Prefix: parseIpv6Prefix(nonEmpty(env['CLIENT_IPV6_PREFIX']) ?? String(DEFAULT_IPV6_PREFIX)),
   };
+}
+
+function parseIpv6Prefix(text: string): number {
+  const bits = /^\d{1,3}$/.test(text) ? Number(text) : 0;
+  if (bits < 1 || bits > 128) throw new ConfigError(`CLIENT_IPV6_PREFIX must be a prefix length from 1 to 128 such as 64, got "${text}".`);
+  return bits;
 }
 
 export function parseLimit(name: string, text: string): LimitSetting | null {
@@ -68,12 +78,14 @@ export interface WiredRateLimit extends Wiring {
  *   probes (`/health`, `/ready`: an orchestrator's checks must not be refused, nor wait for Redis) and
  *   the profiler's pages, keyed by the client address (`TRUSTED_PROXIES` says whose X-Forwarded-For to believe);
  * - the `_rate_limit` route default (item writes declare one), counted by the authenticated user.
+ * Each counts an IPv6 client by its network of `CLIENT_IPV6_PREFIX` bits (default 64).
  * Counts are kept in Redis when a URL is set (every worker of a cluster shares them; the cluster
  * refuses to start without one, see `workersFromEnv`), in this process's memory otherwise.
  */
 export async function wireRateLimit(host: HostContext): Promise<WiredRateLimit> {
   const settings = rateLimitSettingsFromEnv(host.env);
   const { store, close } = await storeOf(host, settings.redisUrl);
+  const { ipv6Prefix } = settings;
   const clientLimit =
     settings.client === null
       ? []
@@ -81,11 +93,15 @@ export async function wireRateLimit(host: HostContext): Promise<WiredRateLimit> 
           new ClientRateLimitListener({
             limiter: new RateLimiter({ id: 'client', ...settings.client, store }),
             exemptPaths: [HEALTH_PATH, READY_PATH, ...(host.debug ? [PROFILER_PATH] : [])],
+            ipv6Prefix,
           }),
         ];
   return {
-    subscribers: [...clientLimit, new RouteRateLimitListener({ store, userOf: (request) => currentUser(request)?.identifier ?? null })],
-    loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ...settings.login }),
+    subscribers: [
+      ...clientLimit,
+      new RouteRateLimitListener({ store, ipv6Prefix, userOf: (request) => currentUser(request)?.identifier ?? null }),
+    ],
+    loginThrottle: settings.login === null ? null : new LoginThrottle({ store, ipv6Prefix, ...settings.login }),
     ...(close === undefined ? {} : { onShutdown: close }),
   };
 }

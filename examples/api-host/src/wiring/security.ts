@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { nullLogger } from '@switchboard/http-kernel';
 import { RouteCollection } from '@switchboard/router';
 import {
   FirewallListener,
@@ -52,7 +54,8 @@ export function wireSecurity(
 ): WiredSecurity {
   const { debug, logger } = host;
   const keys = loadKeys(settings);
-  refuseDemoUsers(settings.usersFile, debug, host.env);
+  // A cluster's primary has warned already: one warning per host, not per worker.
+  refuseDemoUsers(settings.usersFile, debug, host.env, cluster.isWorker ? nullLogger : logger);
   const firewalls = new FirewallMap([
     { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
     { name: 'health', pattern: /^\/health(\/|$)/, security: false },

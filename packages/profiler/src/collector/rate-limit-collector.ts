@@ -5,7 +5,7 @@ import type { CollectContext, DataCollector } from './data-collector.js';
 
 export interface RateLimitResultData {
   readonly id: string;
-  /** A client address as is; anything else (a username, a user id) as `sha256:` and 16 hex digits. */
+  /** A client address or network as is; anything else (a username, a user id) as `sha256:` and 16 hex digits. */
   readonly key: string;
   readonly policy: string;
   readonly allowed: boolean;
@@ -72,8 +72,12 @@ function decisionsOf(request: Request): RateLimitDecisionData[] {
   });
 }
 
-/** Usernames and identifiers never reach a stored profile; an address is what the request panel shows anyway. */
+/**
+ * Usernames and identifiers never reach a stored profile; an address, or the network an IPv6 client
+ * is counted by (`2001:db8::/64`), is what the request panel shows anyway.
+ */
 function shownKey(key: string): string {
-  if (isIP(key) !== 0) return key;
+  const address = /^(.+)\/\d{1,3}$/.exec(key)?.[1] ?? key;
+  if (isIP(address) !== 0) return key;
   return `sha256:${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }

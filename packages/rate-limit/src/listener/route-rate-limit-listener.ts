@@ -10,6 +10,7 @@ import {
 } from '@switchboard/http-kernel';
 import { andThen } from '@switchboard/http-kernel/internal';
 import { setRateLimitHeaders } from '../http/rate-limit-headers.js';
+import { assertIpv6Prefix, clientAddressKey, DEFAULT_IPV6_PREFIX } from '../key/client-address-key.js';
 import type { RateLimitDecision } from '../limiter/rate-limit-decision.js';
 import { CompoundRateLimiter, RateLimiter } from '../limiter/rate-limiter.js';
 import type { RateLimitStore } from '../store/rate-limit-store.js';
@@ -25,6 +26,8 @@ export interface RouteRateLimitListenerOptions {
   clock?: () => number;
   /** See `RateLimiterOptions.failOpen`. Default true. */
   failOpen?: boolean;
+  /** Requests counted by client address (`clientAddressKey`): an IPv6 client by its network of this many bits (1–128). Default 64. */
+  ipv6Prefix?: number;
 }
 
 interface RouteLimiter {
@@ -51,6 +54,7 @@ export class RouteRateLimitListener implements EventSubscriber<KernelEventMap> {
 
   constructor(options: RouteRateLimitListenerOptions) {
     this.#options = options;
+    assertIpv6Prefix(options.ipv6Prefix ?? DEFAULT_IPV6_PREFIX);
   }
 
   /** The route declarations this listener acts on: a route with one needs it registered. */
@@ -71,7 +75,8 @@ export class RouteRateLimitListener implements EventSubscriber<KernelEventMap> {
     if (declaration === undefined || event.requestType !== RequestType.MAIN) return;
     const { limiter, byUser } = this.#limiterOf(declaration, request.attributes.get('_route') ?? 'route');
     const user = byUser.includes(true) ? (this.#options.userOf?.(request) ?? null) : null;
-    const keys = byUser.map((counted) => (counted && user !== null ? `user:${user}` : request.clientIp));
+    const address = clientAddressKey(request.clientIp, this.#options.ipv6Prefix);
+    const keys = byUser.map((counted) => (counted && user !== null ? `user:${user}` : address));
     const decision = limiter.consume(keys);
     return andThen(decision, (answered) => this.#apply(request, answered));
   }

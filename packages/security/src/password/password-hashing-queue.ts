@@ -1,4 +1,5 @@
 import { HttpError, nullLogger, ServiceUnavailableHttpError, type Logger } from '@switchboard/http-kernel';
+import { CountedWarning } from './counted-warning.js';
 
 export interface PasswordHashingQueueOptions {
   /**
@@ -11,7 +12,10 @@ export interface PasswordHashingQueueOptions {
   concurrency?: number;
   /** Hashes waiting for their turn; a login beyond them is refused with 503. Default 8. */
   maxQueued?: number;
-  /** Receives a line per refusal (warning) and per skipped hash (info), channel `security`. */
+  /**
+   * Receives the refusals (warnings, at most one line a second, each with the `count` of refusals it
+   * stands for) and a line per skipped hash (info), channel `security`.
+   */
   logger?: Logger;
 }
 
@@ -37,6 +41,14 @@ export class ClientClosedRequestError extends HttpError {
   }
 }
 
+/** A place in the queue, held from `reserve()` until `run` uses it or `release` gives it back. */
+export interface PasswordHashingReservation {
+  /** Runs `hash` in the reserved place: never refused for a full queue; skipped as `run` skips. Once only. */
+  run<T>(hash: () => Promise<T>, abandoned?: () => boolean): Promise<T>;
+  /** Gives the place back unused (the login was refused before its check). Does nothing once used or released. */
+  release(): void;
+}
+
 interface Waiting {
   start(): void;
   skip(): void;
@@ -50,14 +62,18 @@ const FIRST_ESTIMATE_MS = 500;
  * Bounds password hashing, the one step a client can make expensive at will: at most
  * `concurrency` hashes run, at most `maxQueued` wait (first come, first served), and a login
  * beyond that is a 503 whose `Retry-After` estimates when the queue will have room. A hash whose
- * client has gone when its turn comes (`abandoned()` answers true) is skipped.
+ * client has gone when its turn comes (`abandoned()` answers true) is skipped. `reserve()` takes
+ * the place first and the hash later, for callers with a step between the two (login throttling).
  */
 export class PasswordHashingQueue {
   readonly #concurrency: number;
   readonly #maxQueued: number;
   readonly #logger: Logger;
+  readonly #refusals: CountedWarning;
   readonly #waiting: Waiting[] = [];
   #running = 0;
+  /** Places reserved and not used yet: they count as waiting. */
+  #reserved = 0;
   #completed = 0;
   #refused = 0;
   #skipped = 0;
@@ -77,6 +93,11 @@ export class PasswordHashingQueue {
       throw new RangeError(`Password hashing maxQueued must be a whole number ≥ 0, got ${String(options.maxQueued)}.`);
     }
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
+    this.#refusals = new CountedWarning(this.#logger, (count) =>
+      count === 1
+        ? 'Password check refused: the queue is full.'
+        : `${count} password checks refused in the last second: the queue is full.`,
+    );
   }
 
   get stats(): PasswordHashingStats {
@@ -96,8 +117,43 @@ export class PasswordHashingQueue {
    */
   run<T>(hash: () => Promise<T>, abandoned: () => boolean = () => false): Promise<T> {
     if (abandoned()) return Promise.reject(this.#skip());
+    let reservation: PasswordHashingReservation;
+    try {
+      reservation = this.reserve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return reservation.run(hash, abandoned);
+  }
+
+  /**
+   * Takes a place in the queue now, for a hash given later: throws the 503
+   * `ServiceUnavailableHttpError` of a full queue here, before the caller spends anything else on
+   * the attempt (a login throttle's token is taken only once the check is sure to have its place).
+   */
+  reserve(): PasswordHashingReservation {
+    if (this.#running + this.#waiting.length + this.#reserved >= this.#concurrency + this.#maxQueued) throw this.#refuse();
+    this.#reserved++;
+    let held = true;
+    const giveBack = (): boolean => {
+      if (!held) return false;
+      held = false;
+      this.#reserved--;
+      return true;
+    };
+    return {
+      run: <T>(hash: () => Promise<T>, abandoned: () => boolean = () => false): Promise<T> => {
+        if (!giveBack()) return Promise.reject(new Error('This place in the password hashing queue was already used or released.'));
+        return this.#enqueue(hash, abandoned);
+      },
+      release: () => void giveBack(),
+    };
+  }
+
+  /** Runs or queues a hash whose place is certain. */
+  #enqueue<T>(hash: () => Promise<T>, abandoned: () => boolean): Promise<T> {
+    if (abandoned()) return Promise.reject(this.#skip());
     if (this.#running < this.#concurrency) return this.#start(hash);
-    if (this.#waiting.length >= this.#maxQueued) return Promise.reject(this.#refuse());
     return new Promise<T>((resolve, reject) => {
       this.#waiting.push({
         start: () => this.#start(hash).then(resolve, reject),
@@ -136,11 +192,9 @@ export class PasswordHashingQueue {
   #refuse(): ServiceUnavailableHttpError {
     this.#refused++;
     // Everyone ahead (running and waiting) must finish before room is certain.
-    const seconds = Math.max(1, Math.ceil(((this.#waiting.length + this.#running) * this.#averageMs) / this.#concurrency / 1000));
-    this.#logger.warn(
-      { refused: this.#refused, queued: this.#waiting.length, retry_after: seconds },
-      'Password check refused: the queue is full.',
-    );
+    const ahead = this.#running + this.#waiting.length + this.#reserved;
+    const seconds = Math.max(1, Math.ceil((ahead * this.#averageMs) / this.#concurrency / 1000));
+    this.#refusals.note({ refused_total: this.#refused, queued: this.#waiting.length, retry_after: seconds });
     return new ServiceUnavailableHttpError('Too many logins are being checked at the moment; retry later.', {
       headers: { 'retry-after': String(seconds) },
     });

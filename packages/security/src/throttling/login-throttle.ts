@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import {
+  assertIpv6Prefix,
+  clientAddressKey,
   CompoundRateLimiter,
+  DEFAULT_IPV6_PREFIX,
   rateLimitHeaders,
   RateLimiter,
   RateLimitStoreUnavailableError,
@@ -21,6 +24,13 @@ export interface LoginThrottleOptions {
   interval?: number;
   /** The per-address limit is this many times `limit` (one address trying many usernames). Default 5. */
   perAddressFactor?: number;
+  /**
+   * The per-username limit, across all addresses, is this many times `limit` (many addresses trying
+   * one username). Default 10: a lockout of an account takes that many networks at once.
+   */
+  perUsernameFactor?: number;
+  /** An IPv6 client is counted by its network of this many bits (1–128). Default 64, one ordinary network. */
+  ipv6Prefix?: number;
   /** Default `sliding_window` (no double burst across a window's edge). */
   policy?: RateLimitPolicy;
   clock?: () => number;
@@ -33,12 +43,16 @@ export interface LoginThrottleOptions {
 }
 
 /**
- * Login throttling: a login attempt takes a token from two limits at once — per (normalised
- * username, client address), and per client address at `perAddressFactor` times the limit — before
- * its password is checked (before it enters the password hashing queue). Both are taken in one
- * atomic step of the store, so parallel attempts on several workers cannot overrun a limit. While
- * throttled, every attempt is refused, a correct password too. A successful login gives the
- * (username, address) limit back.
+ * Login throttling: a login attempt takes a token from three limits at once — per (normalised
+ * username, client address), per client address at `perAddressFactor` times the limit, and per
+ * username across all addresses at `perUsernameFactor` times the limit — before its password is
+ * checked. All are taken in one atomic step of the store, so parallel attempts on several workers
+ * cannot overrun a limit. While throttled, every attempt is refused, a correct password too. A
+ * successful login gives the (username, address) limit back.
+ *
+ * The client address is keyed by `clientAddressKey`: an IPv6 client by its /64 (`ipv6Prefix`), an
+ * IPv4-mapped address as the IPv4 one, so that one machine cannot take fresh counts by rotating
+ * through its own addresses.
  *
  * The username is counted whether or not it exists, and the answer is the same: throttling reveals
  * nothing about which usernames exist. Usernames are hashed before they become keys, so they never
@@ -47,13 +61,18 @@ export interface LoginThrottleOptions {
 export class LoginThrottle {
   readonly #perUser: RateLimiter;
   readonly #limiter: CompoundRateLimiter;
+  readonly #ipv6Prefix: number;
 
   constructor(options: LoginThrottleOptions) {
-    const { store, policy = 'sliding_window', interval = 60_000, limit = 5, perAddressFactor = 5, clock, failOpen = false } = options;
+    const { store, policy = 'sliding_window', interval = 60_000, limit = 5, perAddressFactor = 5, perUsernameFactor = 10 } = options;
+    const { clock, failOpen = false, ipv6Prefix = DEFAULT_IPV6_PREFIX } = options;
+    assertIpv6Prefix(ipv6Prefix);
+    this.#ipv6Prefix = ipv6Prefix;
     const common = { store, policy, interval, failOpen, ...(clock === undefined ? {} : { clock }) };
     this.#perUser = new RateLimiter({ ...common, id: 'login', limit });
     const perAddress = new RateLimiter({ ...common, id: 'login-address', limit: limit * perAddressFactor });
-    this.#limiter = new CompoundRateLimiter([this.#perUser, perAddress]);
+    const perUsername = new RateLimiter({ ...common, id: 'login-username', limit: limit * perUsernameFactor });
+    this.#limiter = new CompoundRateLimiter([this.#perUser, perAddress, perUsername]);
   }
 
   /**
@@ -65,7 +84,7 @@ export class LoginThrottle {
   async check(request: Request, username: string): Promise<JsonResponse | null> {
     let decision: RateLimitDecision;
     try {
-      decision = await this.#limiter.consume([userKey(username, request.clientIp), request.clientIp]);
+      decision = await this.#limiter.consume(this.#keysOf(request, username));
     } catch (error) {
       if (!(error instanceof RateLimitStoreUnavailableError)) throw error;
       return new JsonResponse({ code: 503, message: 'Logins are unavailable for a moment: try again.' }, 503, { 'retry-after': '1' });
@@ -74,9 +93,31 @@ export class LoginThrottle {
     return decision.allowed ? null : throttledResponse(decision);
   }
 
+  /**
+   * Whether the next attempt would be refused now, taking nothing: lets a caller refuse an
+   * exhausted client (with `check`, which takes nothing from a refused attempt either) before it
+   * reserves anything else for the attempt. `false` while the store cannot answer (`check` says so).
+   */
+  async exhausted(request: Request, username: string): Promise<boolean> {
+    try {
+      const decision = await this.#limiter.peek(this.#keysOf(request, username));
+      return decision.results.some((result) => result.remaining < 1);
+    } catch (error) {
+      if (error instanceof RateLimitStoreUnavailableError) return false;
+      throw error;
+    }
+  }
+
   /** After a successful login: the (username, address) attempts are given back. */
   async succeeded(request: Request, username: string): Promise<void> {
-    await this.#perUser.reset(userKey(username, request.clientIp));
+    await this.#perUser.reset(this.#keysOf(request, username)[0]);
+  }
+
+  /** The keys of the three limits: (username, address), address, username. */
+  #keysOf(request: Request, username: string): [string, string, string] {
+    const address = clientAddressKey(request.clientIp, this.#ipv6Prefix);
+    const hashed = hashedUsername(username);
+    return [`${hashed}|${address}`, address, hashed];
   }
 }
 
@@ -85,9 +126,8 @@ export function normaliseUsername(username: string): string {
   return username.normalize('NFKC').trim().toLowerCase();
 }
 
-function userKey(username: string, clientIp: string): string {
-  const hashed = createHash('sha256').update(normaliseUsername(username)).digest('base64url').slice(0, 22);
-  return `${hashed}|${clientIp}`;
+function hashedUsername(username: string): string {
+  return createHash('sha256').update(normaliseUsername(username)).digest('base64url').slice(0, 22);
 }
 
 function throttledResponse(decision: RateLimitDecision): JsonResponse {
