@@ -5,7 +5,7 @@ import { defaultCollectors } from './collector/default-collectors.js';
 import { Profile, type ProfileData, type ProfileSummary } from './profile/profile.js';
 import { RecordedProfile, type BuiltProfile } from './profile/recorded-profile.js';
 import { exceedsItemLimits, fitProfileData, resolveProfileLimits, truncatedString, type ProfileLimits } from './profile/profile-budget.js';
-import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, Redactor } from './profile/redactor.js';
+import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, DEFAULT_WHOLE_SECRET_NAMES, Redactor } from './profile/redactor.js';
 import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 import { ProfilerRecorder } from './recording/profiler-recorder.js';
 import type { ChainRecording, RequestRecording } from './recording/request-recording.js';
@@ -30,6 +30,8 @@ export interface ProfilerOptions {
    * `DEFAULT_SECRET_NAMES` (password, passwd, secret, token, api_key, apikey…).
    */
   redactSecretNames?: readonly string[];
+  /** Names whose values are secrets only as a whole name; default `DEFAULT_WHOLE_SECRET_NAMES` (`code`, OAuth's authorization code). */
+  redactWholeSecretNames?: readonly string[];
   /** How large one profile may grow (default 64 KiB, strings 4,096 characters, lists 100 items). */
   profileLimits?: ProfileLimits;
   /** Length of tokens in hex characters (default 6). */
@@ -59,6 +61,7 @@ export class Profiler {
       secrets: options.secrets ?? [],
       headers: options.redactHeaders ?? DEFAULT_REDACTED_HEADERS,
       secretNames: options.redactSecretNames ?? DEFAULT_SECRET_NAMES,
+      wholeSecretNames: options.redactWholeSecretNames ?? DEFAULT_WHOLE_SECRET_NAMES,
     });
     this.profileLimits = resolveProfileLimits(options.profileLimits);
     this.tokenLength = options.tokenLength ?? DEFAULT_TOKEN_LENGTH;
@@ -164,9 +167,12 @@ export class Profiler {
     return JSON.stringify(profile.toData());
   }
 
-  /** Writes profiles in order (sub-requests first, so the main request is the newest). */
-  async save(profiles: readonly ProfileData[]): Promise<void> {
-    for (const profile of profiles) await this.storage.write(profile);
+  /**
+   * Writes profiles in order (sub-requests first, so the main request is the newest): recorded
+   * ones as they are (built when read), a `Profile` as its plain data.
+   */
+  async save(profiles: ReadonlyArray<Profile | ProfileData>): Promise<void> {
+    for (const profile of profiles) await this.storage.write(profile instanceof Profile ? profile.toData() : profile);
   }
 
   /** The stored profile with its parent and children loaded; `null` for an unknown or invalid token. */

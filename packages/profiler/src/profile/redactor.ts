@@ -1,4 +1,5 @@
 import { REDACTED, redactCredentials } from '@switchboard/http-kernel';
+import { SecretMatcher } from './secret-matcher.js';
 
 /** What stored profiles and pages show instead of a secret. */
 export { REDACTED };
@@ -17,6 +18,9 @@ export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
   'x-amz-security-token',
   'x-csrf-token',
   'x-xsrf-token',
+  // Webhook signatures (GitHub's and those copying it): an HMAC of the body with the shared secret.
+  'x-hub-signature',
+  'x-hub-signature-256',
 ];
 
 /**
@@ -44,7 +48,14 @@ export const DEFAULT_SECRET_NAMES: readonly string[] = [
   'credential',
   'credentials',
   'private-key',
+  'authorization-code',
 ];
+
+/**
+ * Names secret only as a whole name: `code`, the authorization code of an OAuth redirect
+ * (`?code=…&state=…`). As a last part it would hide `status_code` and `country_code`.
+ */
+export const DEFAULT_WHOLE_SECRET_NAMES: readonly string[] = ['code'];
 
 /** The profiler's own headers: its tokens are on every response, not secrets, and the pages link them. */
 const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-previous-debug-token']);
@@ -61,6 +72,8 @@ export interface RedactorOptions {
   headers?: Iterable<string>;
   /** Names of query parameters and headers holding secrets; default `DEFAULT_SECRET_NAMES`. */
   secretNames?: Iterable<string>;
+  /** Names holding secrets only as a whole name (any case, `_`/`-` alike); default `DEFAULT_WHOLE_SECRET_NAMES`. */
+  wholeSecretNames?: Iterable<string>;
 }
 
 /**
@@ -73,29 +86,37 @@ export interface RedactorOptions {
 export class Redactor {
   readonly #headers: ReadonlySet<string>;
   readonly #secretNames: ReadonlySet<string>;
+  readonly #wholeSecretNames: ReadonlySet<string>;
   /** The names as one pattern: a name is tested in one pass, without building strings (a query may hold thousands). */
   readonly #secretName: RegExp;
   /** Any of the names inside a text: without one (decoded too), a text has no `name=value` to hide. */
   readonly #secretWord: RegExp;
   readonly #secrets: readonly string[];
+  /** Every secret, found in one pass over a text however many there are. */
+  readonly #secretMatcher: SecretMatcher;
 
   constructor(options: RedactorOptions = {}) {
     this.#headers = new Set([...(options.headers ?? DEFAULT_REDACTED_HEADERS)].map((name) => name.toLowerCase()));
     this.#secretNames = new Set([...(options.secretNames ?? DEFAULT_SECRET_NAMES)].map(normaliseName));
-    const words =
-      [...this.#secretNames].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, '[-_.+\\s]')).join('|') || '(?!)';
-    // Whole name, or its last separated parts: `(anything separator)? word` to the end.
-    this.#secretName = new RegExp(`^(?:[^]*[-_.+\\s])?(?:${words})$`, 'i');
-    this.#secretWord = new RegExp(words, 'i');
-    // Longest first, so a secret containing another is replaced whole.
-    this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
+    this.#wholeSecretNames = new Set([...(options.wholeSecretNames ?? DEFAULT_WHOLE_SECRET_NAMES)].map(normaliseName));
+    const words = alternatives(this.#secretNames);
+    // Whole name, or its last separated parts: `(anything separator)? word` to the end; or a whole-only name.
+    this.#secretName = new RegExp(`^(?:(?:[^]*[-_.+\\s])?(?:${words})|${alternatives(this.#wholeSecretNames)})$`, 'i');
+    this.#secretWord = new RegExp(alternatives([...this.#secretNames, ...this.#wholeSecretNames]), 'i');
+    this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))];
+    this.#secretMatcher = new SecretMatcher(this.#secrets);
   }
 
   /** A redactor that also hides `secrets` (the values of this request's credentials, say). */
   with(secrets: Iterable<string>): Redactor {
     const extra = [...secrets].filter((secret) => secret !== '');
     if (extra.length === 0) return this;
-    return new Redactor({ secrets: [...this.#secrets, ...extra], headers: this.#headers, secretNames: this.#secretNames });
+    return new Redactor({
+      secrets: [...this.#secrets, ...extra],
+      headers: this.#headers,
+      secretNames: this.#secretNames,
+      wholeSecretNames: this.#wholeSecretNames,
+    });
   }
 
   isSensitiveHeader(name: string): boolean {
@@ -139,10 +160,7 @@ export class Redactor {
   }
 
   text(value: string): string {
-    let out = value;
-    for (const secret of this.#secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
+    let out = this.#secretMatcher.replace(value, REDACTED);
     if (out.includes('=') && this.#mayNameSecret(out)) {
       out = out.replace(PARAMETER, (pair, name: string) =>
         this.isSecretName(name) || this.#isEncodedSecretName(name) ? `${name}=${REDACTED}` : pair,
@@ -259,6 +277,11 @@ function encodings(value: string): string[] {
     // Not percent-encoded: the value as it is.
   }
   return [value, decoded, encodeURIComponent(value), encodeURIComponent(decoded)];
+}
+
+/** Names as alternatives of one pattern, `-` standing for any separator; a pattern matching nothing when there are none. */
+function alternatives(names: Iterable<string>): string {
+  return [...names].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/-/g, '[-_.+\\s]')).join('|') || '(?!)';
 }
 
 function normaliseName(name: string): string {
