@@ -7,14 +7,14 @@ export interface MemoryData {
 }
 
 /** `process.memoryUsage()` reads /proc for the RSS; one reading serves the requests of this window. */
-const READING_LIFETIME_MS = 100;
+const READING_LIFETIME_MS = 1000;
 
 let reading: MemoryData | null = null;
 let readAt = Number.NEGATIVE_INFINITY;
 
 /**
  * The process's memory now. The figure is process-wide, so one reading is shared by the requests
- * finishing within 100 ms: under load, profiling then costs no extra system call per request.
+ * finishing within a second: under load, profiling then costs no extra system call per request.
  */
 export function memoryReading(): MemoryData {
   const now = performance.now();
