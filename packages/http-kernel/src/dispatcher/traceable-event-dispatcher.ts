@@ -134,6 +134,8 @@ class DispatchRecording implements DispatchTrace {
   readonly #durations: number[] = [];
   /** Index of the listener that threw or failed the event; -1 when none did. */
   #threwAt = -1;
+  /** When the last listener ended (or the dispatch started): the next one starts then, one clock read per call. */
+  #lastMark = this.startedAt;
   #called: ListenerCall[] | null = null;
 
   constructor(
@@ -169,16 +171,15 @@ class DispatchRecording implements DispatchTrace {
   run<E>(event: E, from: number): MaybePromise<E> {
     for (let index = from; index < this.#listeners.length; index++) {
       if ((event as DispatchableEvent).propagationStopped === true) break;
-      const startedAt = performance.now();
       let result: unknown;
       try {
         result = fromThenable(this.#call(this.#listeners[index]!, event));
         if (!(result instanceof Promise)) thrownIfFailed(event, result);
       } catch (error) {
-        return this.#failed(event, index, startedAt, error);
+        return this.#failed(event, index, error);
       }
-      if (result instanceof Promise) return this.#resumeAfter(result, event, index, startedAt);
-      this.#ended(event, index, startedAt);
+      if (result instanceof Promise) return this.#resumeAfter(result, event, index);
+      this.#ended(event, index);
     }
     this.#finish(event);
     return event;
@@ -190,23 +191,30 @@ class DispatchRecording implements DispatchTrace {
   }
 
   /** The rest of the dispatch once listener `index`'s promise settles. */
-  #resumeAfter<E>(pending: Promise<unknown>, event: E, index: number, startedAt: number): Promise<E> {
+  #resumeAfter<E>(pending: Promise<unknown>, event: E, index: number): Promise<E> {
     return pending.then(
       (result) => {
         try {
           thrownIfFailed(event, result);
         } catch (error) {
-          return this.#failed(event, index, startedAt, error);
+          return this.#failed(event, index, error);
         }
-        this.#ended(event, index, startedAt);
+        this.#ended(event, index);
         return this.run(event, index + 1);
       },
-      (error: unknown) => this.#failed(event, index, startedAt, error),
+      (error: unknown) => this.#failed(event, index, error),
     );
   }
 
-  #ended(event: unknown, index: number, startedAt: number): void {
-    this.#durations.push(performance.now() - startedAt);
+  /** Records the duration of the listener that just ended, from the previous mark. */
+  #mark(): void {
+    const now = performance.now();
+    this.#durations.push(now - this.#lastMark);
+    this.#lastMark = now;
+  }
+
+  #ended(event: unknown, index: number): void {
+    this.#mark();
     // One that failed its event stopped it as a throw ends a dispatch, which this does not count.
     const stopped = event as DispatchableEvent;
     if (this.stoppedBy === null && stopped.propagationStopped === true && (stopped.failure === undefined || stopped.failure === null)) {
@@ -215,8 +223,8 @@ class DispatchRecording implements DispatchTrace {
   }
 
   /** Records listener `index` as the one that threw, ends the dispatch, and throws `error` on. */
-  #failed(event: unknown, index: number, startedAt: number, error: unknown): never {
-    this.#durations.push(performance.now() - startedAt);
+  #failed(event: unknown, index: number, error: unknown): never {
+    this.#mark();
     this.#threwAt = index;
     this.error = error;
     this.#finish(event);
