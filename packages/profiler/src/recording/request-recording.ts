@@ -118,6 +118,8 @@ export class ChainRecording {
   close(): void {
     this.closed = true;
     for (const recording of this.requests) recording.close();
+    // Looked up only while the chain records.
+    this.#byRequest.clear();
   }
 
   /** Tokens given in this chain: a token already on a response from this chain came from a sub-request. */
