@@ -2,7 +2,9 @@
  * Profiler overhead: the same debug-mode kernel (router, error listener, response defaults) with
  * and without the profiler, for a matched route (200) and an unmatched path (404 through the
  * error sub-request, two profiles). With the profiler each request also runs kernel.terminate,
- * where profiles are collected and saved, as an adapter does. No Node framework has a request
+ * where its recording is closed and saved, as an adapter does; a third profiler case also reads
+ * each profile back (`loadProfile`), which builds it (collectors, redaction, JSON): the work a
+ * page or a storage's writer pays when it asks for a profile. No Node framework has a request
  * profiler; the nearest peer instrumentation is Hono's `timing()` (Server-Timing) middleware, so
  * Hono with and without it is measured in the same run for the 200 case. All in process.
  * Run: `cd bench && node --import tsx profiler.bench.ts`
@@ -89,8 +91,14 @@ bench
   .add('switchboard 200, no profiler', async () => {
     for (let i = 0; i < BATCH; i++) await plain.handle(hello());
   })
-  .add('switchboard 200, profiler (token, trace, collect + save at terminate)', async () => {
+  .add('switchboard 200, profiler (token, trace, recording saved at terminate)', async () => {
     for (let i = 0; i < BATCH; i++) await profiled.handle(hello());
+  })
+  .add('switchboard 200, profiler, each profile read back (built)', async () => {
+    for (let i = 0; i < BATCH; i++) {
+      const response = await profiled.handle(hello());
+      await profiled.profiler.loadProfile(response.headers.get('x-debug-token')!);
+    }
   })
   .add('switchboard 404, no profiler', async () => {
     for (let i = 0; i < BATCH; i++) await plain.handle(missing());

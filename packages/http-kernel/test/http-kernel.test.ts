@@ -31,8 +31,8 @@ interface Harness {
 
 function harness(controllers: Record<string, Controller> = {}): Harness {
   const events: string[] = [];
-  const dispatcher = new TraceableEventDispatcher(new EventDispatcher<KernelEventMap>(), (trace) => {
-    const request = (trace.event as { requestType?: RequestType }).requestType;
+  const dispatcher = new TraceableEventDispatcher(new EventDispatcher<KernelEventMap>(), (trace, event) => {
+    const request = (event as { requestType?: RequestType }).requestType;
     events.push(`${trace.eventName} ${request === RequestType.SUB ? 'sub' : 'main'}`);
   });
   const logger = new MemoryLogger();

@@ -54,7 +54,7 @@ beforeAll(() => {
         return new JsonResponse({});
       }),
     },
-    { ...payloadWiring(), tracer: (trace) => onTrace?.(trace) },
+    { ...payloadWiring(), tracer: (trace, event) => onTrace?.(trace, event) },
   );
   // An authorization check at its usual priority (20) refusing one route: the payload step (0) must not run.
   dispatcher.on(

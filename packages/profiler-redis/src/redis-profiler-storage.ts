@@ -151,15 +151,15 @@ export class RedisProfilerStorage implements ProfilerStorage {
 
   async read(token: string): Promise<ProfileData | null> {
     if (!SAFE_TOKEN.test(token)) return null;
+    // A queued profile is read as it is: a recorded one is built when its data is read, not serialised for it.
     const queued = this.#queue.get(token);
-    let json: string | null | undefined = queued?.json;
-    if (json === undefined) {
-      try {
-        json = await this.#connection.run((client) => client.get(this.#keys.profile(token)), this.#read);
-      } catch {
-        // The connection has counted it in an outage.
-        return null;
-      }
+    if (queued !== undefined) return this.#expired(queued.profile) ? null : queued.profile;
+    let json: string | null;
+    try {
+      json = await this.#connection.run((client) => client.get(this.#keys.profile(token)), this.#read);
+    } catch {
+      // The connection has counted it in an outage.
+      return null;
     }
     const profile = json === null ? null : parseJson<ProfileData>(json);
     return profile === null || this.#expired(profile) ? null : profile;

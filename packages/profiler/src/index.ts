@@ -7,8 +7,16 @@ export { Profiler, type ProfilerOptions } from './profiler.js';
 export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from './register-profiler.js';
 
 export { Profile, summaryOf, type ProfileData, type ProfileSummary } from './profile/profile.js';
+export { RecordedProfile, profileJson, profileSize, type BuiltProfile } from './profile/recorded-profile.js';
 export { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
-export { DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, REDACTED, Redactor, type RedactorOptions } from './profile/redactor.js';
+export {
+  DEFAULT_REDACTED_HEADERS,
+  DEFAULT_SECRET_NAMES,
+  DEFAULT_WHOLE_SECRET_NAMES,
+  REDACTED,
+  Redactor,
+  type RedactorOptions,
+} from './profile/redactor.js';
 export { DEFAULT_PROFILE_LIMITS, OVER_BUDGET, ProfileBudget, type ProfileLimits } from './profile/profile-budget.js';
 
 export { ProfilerRecorder, PROFILE_ATTRIBUTE } from './recording/profiler-recorder.js';

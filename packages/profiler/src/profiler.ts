@@ -2,9 +2,10 @@ import { isIP } from 'node:net';
 import { describeError } from '@switchboard/http-kernel/internal';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
-import { Profile, type ProfileSummary } from './profile/profile.js';
+import { Profile, type ProfileData, type ProfileSummary } from './profile/profile.js';
+import { RecordedProfile, type BuiltProfile } from './profile/recorded-profile.js';
 import { exceedsItemLimits, fitProfileData, resolveProfileLimits, truncatedString, type ProfileLimits } from './profile/profile-budget.js';
-import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, Redactor } from './profile/redactor.js';
+import { credentialsOf, DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, DEFAULT_WHOLE_SECRET_NAMES, Redactor } from './profile/redactor.js';
 import { DEFAULT_TOKEN_LENGTH, generateToken, isValidToken } from './profile/token.js';
 import { ProfilerRecorder } from './recording/profiler-recorder.js';
 import type { ChainRecording, RequestRecording } from './recording/request-recording.js';
@@ -29,6 +30,8 @@ export interface ProfilerOptions {
    * `DEFAULT_SECRET_NAMES` (password, passwd, secret, token, api_key, apikey…).
    */
   redactSecretNames?: readonly string[];
+  /** Names whose values are secrets only as a whole name; default `DEFAULT_WHOLE_SECRET_NAMES` (`code`, OAuth's authorization code). */
+  redactWholeSecretNames?: readonly string[];
   /** How large one profile may grow (default 64 KiB, strings 4,096 characters, lists 100 items). */
   profileLimits?: ProfileLimits;
   /** Length of tokens in hex characters (default 6). */
@@ -39,8 +42,8 @@ export interface ProfilerOptions {
 const RECENT_TOKENS = 4096;
 
 /**
- * The profiler service: hands out tokens, turns a finished request chain into profiles with its
- * collectors, saves them, and loads and searches them for the pages.
+ * The profiler service: hands out tokens, turns a finished request chain into profiles whose
+ * collector data is built when read, saves them, and loads and searches them for the pages.
  */
 export class Profiler {
   readonly storage: ProfilerStorage;
@@ -50,8 +53,6 @@ export class Profiler {
   readonly tokenLength: number;
   readonly profileLimits: Required<ProfileLimits>;
   readonly #recentTokens = new Set<string>();
-  /** The JSON of each profile `collect` made, as it measured it against the limits: storages keep it as is. */
-  readonly #serialised = new WeakMap<Profile, string>();
 
   constructor(options: ProfilerOptions = {}) {
     this.storage = options.storage ?? new MemoryProfilerStorage();
@@ -60,6 +61,7 @@ export class Profiler {
       secrets: options.secrets ?? [],
       headers: options.redactHeaders ?? DEFAULT_REDACTED_HEADERS,
       secretNames: options.redactSecretNames ?? DEFAULT_SECRET_NAMES,
+      wholeSecretNames: options.redactWholeSecretNames ?? DEFAULT_WHOLE_SECRET_NAMES,
     });
     this.profileLimits = resolveProfileLimits(options.profileLimits);
     this.tokenLength = options.tokenLength ?? DEFAULT_TOKEN_LENGTH;
@@ -94,53 +96,62 @@ export class Profiler {
   }
 
   /**
-   * Builds the profiles of a finished chain (each request that got a token), sub-requests as
-   * children of their parent's profile, every collector run and the result redacted.
-   * Listed sub-requests first, main request last (the order they are written in).
+   * The profiles of a finished chain (each request that got a token), closed at kernel.terminate:
+   * summaries and links now, sub-requests children of their parent's profile; each one's collector
+   * data is collected, redacted and fitted when it is first read. Listed sub-requests first, main
+   * request last (the order they are written in).
    */
-  collect(chain: ChainRecording): Profile[] {
-    const profiles = new Map<RequestRecording, Profile>();
+  record(chain: ChainRecording): RecordedProfile[] {
+    chain.close();
+    const profiles: RecordedProfile[] = [];
     for (const recording of chain.requests) {
       if (recording.token === null) continue;
-      const request = recording.request;
-      profiles.set(
-        recording,
-        new Profile({
-          token: recording.token,
-          ip: request.clientIp,
-          method: request.method,
-          url: truncatedString(this.redactor.text(request.uri), this.profileLimits.maxStringLength),
-          time: recording.time,
-          statusCode: recording.snapshot?.status ?? recording.response?.status ?? 0,
-          virtualType: 'request',
-        }),
-      );
+      const summary = this.#summaryOf(recording);
+      const childTokens = chain.requests
+        .filter((child) => child.parent === recording && child.token !== null)
+        .map((child) => child.token as string);
+      const build = () => this.#build(recording, chain, summary, childTokens);
+      profiles.push(new RecordedProfile(summary, childTokens, recording.estimatedBytes(), build));
     }
-    for (const [recording, profile] of profiles) {
-      const parent = recording.parent === null ? undefined : profiles.get(recording.parent);
-      parent?.addChild(profile);
-    }
-    for (const [recording, profile] of profiles) {
-      const request = recording.request;
-      const redactor = this.redactor.with(credentialsOf(request.headers, request.query, this.redactor));
-      const collected: Record<string, unknown> = {};
-      for (const collector of this.collectors) {
-        let data: unknown;
-        try {
-          data = collector.collect({ recording, chain, profile, redactor });
-        } catch (error) {
-          data = { collectorFailed: describeError(error) };
-        }
-        if (data !== undefined) collected[collector.name] = redactor.deep(data);
+    return profiles.reverse();
+  }
+
+  #summaryOf(recording: RequestRecording): ProfileSummary {
+    const request = recording.request;
+    return {
+      token: recording.token!,
+      parentToken: recording.parent?.token ?? null,
+      ip: request.clientIp,
+      method: request.method,
+      url: truncatedString(this.redactor.text(request.uri), this.profileLimits.maxStringLength),
+      time: recording.time,
+      statusCode: recording.snapshot?.status ?? 0,
+      virtualType: 'request',
+    };
+  }
+
+  /** Runs every collector over `recording` and redacts the result; the profile's data and JSON within the limits. */
+  #build(recording: RequestRecording, chain: ChainRecording, summary: ProfileSummary, childTokens: readonly string[]): BuiltProfile {
+    const profile = new Profile({ ...summary, childTokens });
+    const request = recording.request;
+    const redactor = this.redactor.with(credentialsOf(request.headers, request.query, this.redactor));
+    const collected: Record<string, unknown> = {};
+    for (const collector of this.collectors) {
+      let data: unknown;
+      try {
+        data = collector.collect({ recording, chain, profile, redactor });
+      } catch (error) {
+        data = { collectorFailed: describeError(error) };
       }
-      this.#serialised.set(profile, this.#withinLimits(profile, collected));
+      if (data !== undefined) collected[collector.name] = redactor.deep(data);
     }
-    return [...profiles.values()].reverse();
+    const json = this.#withinLimits(profile, collected);
+    return { collectors: profile.collectors, json };
   }
 
   /**
    * Gives `profile` its collectors' data, cut to the profile limits when it is over one, and
-   * returns the profile's JSON: measured once, then handed to the storage with the profile.
+   * returns the profile's JSON: measured once, then kept with the profile.
    */
   #withinLimits(profile: Profile, collected: Record<string, unknown>): string {
     const limits = this.profileLimits;
@@ -156,9 +167,12 @@ export class Profiler {
     return JSON.stringify(profile.toData());
   }
 
-  /** Writes profiles in order (sub-requests first, so the main request is the newest). */
-  async save(profiles: readonly Profile[]): Promise<void> {
-    for (const profile of profiles) await this.storage.write(profile.toData(), this.#serialised.get(profile));
+  /**
+   * Writes profiles in order (sub-requests first, so the main request is the newest): recorded
+   * ones as they are (built when read), a `Profile` as its plain data.
+   */
+  async save(profiles: ReadonlyArray<Profile | ProfileData>): Promise<void> {
+    for (const profile of profiles) await this.storage.write(profile instanceof Profile ? profile.toData() : profile);
   }
 
   /** The stored profile with its parent and children loaded; `null` for an unknown or invalid token. */

@@ -33,7 +33,7 @@ export function registerProfiler(
   dispatcher.addSubscriber(new ProfilerTokenListener(profiler));
   dispatcher.addSubscriber(new DebugTokenLinkListener(recorder, options.linkFor, options.originIsConfigured));
   dispatcher.addSubscriber(new ProfileSaveListener(profiler));
-  const traceable = new TraceableEventDispatcher(dispatcher, (trace) => recorder.recordTrace(trace));
+  const traceable = new TraceableEventDispatcher(dispatcher, (trace, event) => recorder.recordTrace(trace, event));
   // Lets a test client of the kernel (`@switchboard/testing`) read the profiles without being handed the profiler.
   Object.defineProperty(traceable, PROFILER_KEY, { value: profiler });
   return traceable;

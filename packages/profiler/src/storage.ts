@@ -19,10 +19,11 @@ export {
 } from './storage/profiler-storage.js';
 export {
   DEFAULT_MAX_PENDING_BYTES,
+  QueuedProfile,
   WriteBehindQueue,
   type BatchWriter,
-  type QueuedProfile,
   type WriteBehindQueueOptions,
   type WriteBoundsOptions,
 } from './storage/write-behind-queue.js';
 export { summaryOf, type ProfileData, type ProfileSummary } from './profile/profile.js';
+export { RecordedProfile, profileJson, profileSize } from './profile/recorded-profile.js';

@@ -1,6 +1,8 @@
 /** Which names count as secrets, and how their values are hidden in any text of a profile. */
 import { expect, it } from 'vitest';
+import { defineController, JsonResponse, Request } from '@switchboard/http-kernel';
 import { Redactor } from '../src/index.js';
+import { profiledKernel } from './support/profiled-kernel.js';
 
 const redactor = new Redactor();
 
@@ -42,4 +44,35 @@ it('takes its lists from options', () => {
     true,
     false,
   ]);
+});
+
+it('hides an OAuth authorization code (`code`, as a whole name only) and webhook signature headers', () => {
+  expect(redactor.text('/callback?code=4%2F0AX4XfWh&state=xyz&status_code=404')).toBe(
+    '/callback?code=[redacted]&state=xyz&status_code=404',
+  );
+  expect(['code', 'CODE', 'authorization_code'].map((name) => redactor.isSecretName(name))).toEqual([true, true, true]);
+  expect(['status_code', 'country-code', 'codes'].map((name) => redactor.isSecretName(name))).toEqual([false, false, false]);
+  expect(redactor.header('X-Hub-Signature-256', 'sha256=0f3c9a')).toBe('[redacted]');
+  expect(redactor.header('X-Hub-Signature', 'sha1=7d2e41')).toBe('[redacted]');
+});
+
+it('a profile keeps neither the authorization code nor the webhook signature, wherever they reappear', async () => {
+  const CODE = 'oauth-code-4f0ax4xfwh';
+  const SIGNATURE = 'sha256=9c1e0f3c9a7b55d2';
+  const app = profiledKernel({
+    '/callback': defineController(['request'], (request: Request) => {
+      // Logged through the profiling logger: the logger panel keeps the message.
+      app.logger.info({}, `callback with ${request.queryString} signed ${request.headers.get('x-hub-signature-256')}`);
+      return new JsonResponse({ ok: true });
+    }),
+  });
+  const response = await app.handle(
+    Request.fromUrl(`http://localhost/callback?code=${CODE}&state=st4te`, { headers: { 'x-hub-signature-256': SIGNATURE } }),
+  );
+  const profile = await app.profiler.loadProfile(response.headers.get('x-debug-token')!);
+  const json = JSON.stringify(profile?.toData());
+  expect(json).toContain('st4te');
+  expect(json).not.toContain(CODE);
+  expect(json).not.toContain(SIGNATURE.slice('sha256='.length));
+  expect(profile?.url).toBe('http://localhost/callback?code=[redacted]&state=st4te');
 });

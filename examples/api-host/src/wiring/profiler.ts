@@ -5,8 +5,12 @@ import { ConfigError, type AppConfig } from '../config.js';
 import type { Wiring } from './wiring.js';
 
 export const PROFILER_PATH = '/_profiler';
-/** Longest wait for queued profiles at shutdown (at most 256 small files or Redis writes; well under a second when healthy). */
-export const PROFILE_FLUSH_TIMEOUT_MS = 2_000;
+/**
+ * Longest wait for queued profiles at shutdown: at most 256 profiles, each built (collected,
+ * redacted, serialised) as it is written — a quarter of a second on a quiet machine, seconds when
+ * the cores are busy — then small files or Redis writes. Within the host's 10 s shutdown.
+ */
+export const PROFILE_FLUSH_TIMEOUT_MS = 5_000;
 
 export interface WiredProfiler extends Wiring {
   readonly profiler: Profiler;

@@ -27,6 +27,8 @@ export function errorKernel(
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const logger = new MemoryLogger();
   const traces: DispatchTrace[] = [];
+  /** Whether each trace's dispatch was for the main request (a trace does not hold its event). */
+  const forMain = new WeakMap<DispatchTrace, boolean>();
   setup(dispatcher);
   const { kernel } = testKernel({
     dispatcher,
@@ -37,7 +39,11 @@ export function errorKernel(
     ],
     textErrors: false,
     logger,
-    decorate: (inner) => new TraceableEventDispatcher(inner, (trace) => traces.push(trace)),
+    decorate: (inner) =>
+      new TraceableEventDispatcher(inner, (trace, event) => {
+        traces.push(trace);
+        forMain.set(trace, (event as KernelEvent).isMainRequest());
+      }),
   });
   return {
     dispatcher,
@@ -46,9 +52,7 @@ export function errorKernel(
     traces,
     /** Events in the order they started (the tracer reports them as they end, nested ones first). */
     eventOrder(): string[] {
-      return [...traces]
-        .sort((a, b) => a.startedAt - b.startedAt)
-        .map((t) => `${(t.event as KernelEvent).isMainRequest() ? 'main' : 'sub'} ${t.eventName}`);
+      return [...traces].sort((a, b) => a.startedAt - b.startedAt).map((t) => `${forMain.get(t) === true ? 'main' : 'sub'} ${t.eventName}`);
     },
     async handle(request: Request): Promise<Response> {
       traces.length = 0;

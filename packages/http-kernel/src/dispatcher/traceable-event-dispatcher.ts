@@ -1,7 +1,6 @@
-import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
-import { callListeners } from './event-dispatcher.js';
 import { thrownIfFailed } from './failed-event.js';
 import type {
   AnyListener,
@@ -18,7 +17,6 @@ import type {
 /** What a tracer receives for each dispatch. */
 export interface DispatchTrace {
   readonly eventName: string;
-  readonly event: object;
   /** `performance.now()` at the start of the dispatch. */
   readonly startedAt: number;
   readonly durationMs: number;
@@ -41,7 +39,11 @@ export interface ListenerCall extends ListenerInfo {
   readonly threw?: boolean;
 }
 
-export type DispatchTracer = (trace: DispatchTrace) => void;
+/**
+ * Receives each dispatch when it ends, with the event dispatched. A trace holds no reference to the
+ * event, so keeping traces never keeps a request's objects (its response, its body) alive.
+ */
+export type DispatchTracer = (trace: DispatchTrace, event: object) => void;
 
 /**
  * A dispatcher that records every dispatch of the one it decorates: the listeners called, each
@@ -114,88 +116,127 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
-    const recording = new DispatchRecording(
-      eventName,
-      event as object,
-      this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>,
-    );
-    const published = kernelListenerChannel.hasSubscribers;
-    const timed = recording.listeners.map((listener) => {
-      const call: AnyListener = (subject, name) => recording.call(listener, subject, name);
-      return published ? tracedListener(listener.name, listener.priority, call) : call;
-    });
-    return attempt(
-      () =>
-        andThen(callListeners(timed, eventName, event, 0), (dispatched) => {
-          this.#tracer(recording.finish());
-          return dispatched;
-        }),
-      (error) => {
-        this.#tracer(recording.finish(error));
-        throw error;
-      },
-    );
+    const listeners = this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>;
+    return new DispatchRecording(eventName, listeners, this.#tracer, kernelListenerChannel.hasSubscribers).run(event, 0);
   }
 }
 
-/** One dispatch being recorded. */
-class DispatchRecording {
-  readonly #startedAt = performance.now();
-  readonly #called: ListenerCall[] = [];
-  #stoppedBy: string | null = null;
+/**
+ * One dispatch being run and recorded: the listeners in call order and, per call, one number (its
+ * duration). The `ListenerCall` objects of the trace are made when someone reads them.
+ */
+class DispatchRecording implements DispatchTrace {
+  readonly startedAt = performance.now();
+  durationMs = 0;
+  stoppedBy: string | null = null;
+  error?: unknown;
+  readonly #listeners: ReadonlyArray<RegisteredListener<unknown>>;
+  readonly #tracer: DispatchTracer;
+  /** Whether each call is also published on the listener tracing channel. */
+  readonly #published: boolean;
+  /** Duration of each listener called, in call order. */
+  readonly #durations: number[] = [];
+  /** Index of the listener that threw or failed the event; -1 when none did. */
+  #threwAt = -1;
+  /** When the last listener ended (or the dispatch started): the next one starts then, one clock read per call. */
+  #lastMark = this.startedAt;
+  #called: ListenerCall[] | null = null;
 
   constructor(
     readonly eventName: string,
-    readonly event: object,
-    readonly listeners: ReadonlyArray<RegisteredListener<unknown>>,
-  ) {}
+    listeners: ReadonlyArray<RegisteredListener<unknown>>,
+    tracer: DispatchTracer,
+    published: boolean,
+  ) {
+    this.#listeners = listeners;
+    this.#tracer = tracer;
+    this.#published = published;
+  }
+
+  get called(): ReadonlyArray<ListenerCall> {
+    this.#called ??= this.#durations.map((durationMs, index) => {
+      const { name, priority } = this.#listeners[index]!;
+      return index === this.#threwAt ? { name, priority, durationMs, threw: true } : { name, priority, durationMs };
+    });
+    return this.#called;
+  }
+
+  /** Listeners not called because propagation was stopped (empty when a listener threw). */
+  get notCalled(): ReadonlyArray<ListenerInfo> {
+    if (this.stoppedBy === null) return [];
+    return this.#listeners.slice(this.#durations.length).map(({ name, priority }) => ({ name, priority }));
+  }
 
   /**
-   * Calls `listener`, timing it until it returns or, when it returns a promise, until that settles.
-   * A listener that fails its event (`RequestEvent.failWith`) is recorded as one that threw.
+   * Calls the listeners from `from` on until one stops propagation, timing each until it returns
+   * or, when it returns a promise, until that settles. Synchronous until a listener returns a
+   * promise. A listener that fails its event (`RequestEvent.failWith`) is recorded as one that threw.
    */
-  call(listener: RegisteredListener<unknown>, event: unknown, eventName: string): unknown {
-    const startedAt = performance.now();
-    return attempt(
-      () =>
-        andThen(fromThenable(listener.listener(event, eventName)), (result) => {
+  run<E>(event: E, from: number): MaybePromise<E> {
+    for (let index = from; index < this.#listeners.length; index++) {
+      if ((event as DispatchableEvent).propagationStopped === true) break;
+      let result: unknown;
+      try {
+        result = fromThenable(this.#call(this.#listeners[index]!, event));
+        if (!(result instanceof Promise)) thrownIfFailed(event, result);
+      } catch (error) {
+        return this.#failed(event, index, error);
+      }
+      if (result instanceof Promise) return this.#resumeAfter(result, event, index);
+      this.#ended(event, index);
+    }
+    this.#finish(event);
+    return event;
+  }
+
+  #call(registered: RegisteredListener<unknown>, event: unknown): unknown {
+    if (!this.#published) return registered.listener(event as never, this.eventName);
+    return tracedListener(registered.name, registered.priority, registered.listener as AnyListener)(event, this.eventName);
+  }
+
+  /** The rest of the dispatch once listener `index`'s promise settles. */
+  #resumeAfter<E>(pending: Promise<unknown>, event: E, index: number): Promise<E> {
+    return pending.then(
+      (result) => {
+        try {
           thrownIfFailed(event, result);
-          this.#ended(listener, startedAt, false);
-          return result;
-        }),
-      (error) => {
-        this.#ended(listener, startedAt, true);
-        throw error;
+        } catch (error) {
+          return this.#failed(event, index, error);
+        }
+        this.#ended(event, index);
+        return this.run(event, index + 1);
       },
+      (error: unknown) => this.#failed(event, index, error),
     );
   }
 
-  #ended(listener: RegisteredListener<unknown>, startedAt: number, threw: boolean): void {
-    const { name, priority } = listener;
-    const durationMs = performance.now() - startedAt;
-    this.#called.push(threw ? { name, priority, durationMs, threw } : { name, priority, durationMs });
-    if (this.#stoppedBy === null && this.#stopped()) this.#stoppedBy = listener.name;
+  /** Records the duration of the listener that just ended, from the previous mark. */
+  #mark(): void {
+    const now = performance.now();
+    this.#durations.push(now - this.#lastMark);
+    this.#lastMark = now;
   }
 
-  /** Whether a listener stopped propagation; one that failed the event stopped it as a throw ends a dispatch, which this does not count. */
-  #stopped(): boolean {
-    const event = this.event as DispatchableEvent;
-    return event.propagationStopped === true && (event.failure === undefined || event.failure === null);
+  #ended(event: unknown, index: number): void {
+    this.#mark();
+    // One that failed its event stopped it as a throw ends a dispatch, which this does not count.
+    const stopped = event as DispatchableEvent;
+    if (this.stoppedBy === null && stopped.propagationStopped === true && (stopped.failure === undefined || stopped.failure === null)) {
+      this.stoppedBy = this.#listeners[index]!.name;
+    }
   }
 
-  finish(error?: unknown): DispatchTrace {
-    const notCalled = this.#stopped()
-      ? this.listeners.slice(this.#called.length).map((listener) => ({ name: listener.name, priority: listener.priority }))
-      : [];
-    return {
-      eventName: this.eventName,
-      event: this.event,
-      startedAt: this.#startedAt,
-      durationMs: performance.now() - this.#startedAt,
-      called: this.#called,
-      notCalled,
-      stoppedBy: this.#stoppedBy,
-      ...(error === undefined ? {} : { error }),
-    };
+  /** Records listener `index` as the one that threw, ends the dispatch, and throws `error` on. */
+  #failed(event: unknown, index: number, error: unknown): never {
+    this.#mark();
+    this.#threwAt = index;
+    this.error = error;
+    this.#finish(event);
+    throw error;
+  }
+
+  #finish(event: unknown): void {
+    this.durationMs = performance.now() - this.startedAt;
+    this.#tracer(this, event as object);
   }
 }

@@ -25,6 +25,7 @@ export const DEFAULT_SECRET_NAMES: readonly string[] = [
   'credential',
   'credentials',
   'private-key',
+  'authorization-code',
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { RequestType, type DispatchTrace, type KernelEvent } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel';
 import type { ChainRecording, RequestRecording } from '../recording/request-recording.js';
 
 /** A dispatch and the request it was made for. */
@@ -14,11 +14,6 @@ export function tracesOf(chain: ChainRecording, recording: RequestRecording): Ow
     for (const trace of owner.traces) traces.push({ trace, owner });
   }
   return traces.sort((a, b) => a.trace.startedAt - b.trace.startedAt);
-}
-
-/** The recorder only keeps traces of kernel events, so the event knows its request type. */
-export function requestTypeOf(trace: DispatchTrace): 'main' | 'sub' {
-  return (trace.event as KernelEvent).requestType === RequestType.SUB ? 'sub' : 'main';
 }
 
 /** Durations to the microsecond: finer digits are noise and bloat the stored JSON. */

@@ -2,7 +2,7 @@ import type { DispatchTrace } from '@switchboard/http-kernel';
 import { describeError } from '@switchboard/http-kernel/internal';
 import type { RequestRecording } from '../recording/request-recording.js';
 import type { CollectContext, DataCollector } from './data-collector.js';
-import { requestTypeOf, roundMs, tracesOf } from './dispatch-traces.js';
+import { roundMs, tracesOf } from './dispatch-traces.js';
 
 export interface ListenerCallData {
   readonly name: string;
@@ -46,7 +46,7 @@ export class EventsCollector implements DataCollector<EventsData> {
 function dispatchData(trace: DispatchTrace, owner: RequestRecording, origin: number): DispatchData {
   return {
     event: trace.eventName,
-    requestType: requestTypeOf(trace),
+    requestType: owner.requestType,
     token: owner.token,
     startMs: roundMs(trace.startedAt - origin),
     durationMs: roundMs(trace.durationMs),

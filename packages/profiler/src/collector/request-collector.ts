@@ -1,4 +1,4 @@
-import { EventStreamResponse, type EventStreamOutcome, type Request } from '@switchboard/http-kernel';
+import type { EventStreamOutcome, Request } from '@switchboard/http-kernel';
 import { controllerName, statusText } from '@switchboard/http-kernel/internal';
 import { describeValue } from '../profile/describe-value.js';
 import type { Redactor } from '../profile/redactor.js';
@@ -62,14 +62,9 @@ export class RequestCollector implements DataCollector<RequestData> {
       statusText: status === 0 ? '' : statusText(status),
       contentType: responseHeaders.find(([name]) => name === 'content-type')?.[1][0] ?? null,
       responseHeaders: redactHeaders(responseHeaders, redactor),
-      ...eventStreamOf(recording.response),
+      ...(recording.eventStream === undefined ? {} : { eventStream: recording.eventStream }),
     };
   }
-}
-
-/** Collected at kernel.terminate, which runs once the response closed: the stream is over by then. */
-function eventStreamOf(response: unknown): { eventStream?: EventStreamOutcome | null } {
-  return response instanceof EventStreamResponse ? { eventStream: response.outcome } : {};
 }
 
 function redactHeaders(headers: HeaderList, redactor: Redactor): HeaderList {

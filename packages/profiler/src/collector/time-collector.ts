@@ -1,5 +1,5 @@
 import type { CollectContext, DataCollector } from './data-collector.js';
-import { requestTypeOf, roundMs, tracesOf } from './dispatch-traces.js';
+import { roundMs, tracesOf } from './dispatch-traces.js';
 
 export interface TimelineEntry {
   readonly event: string;
@@ -27,9 +27,9 @@ export class TimeCollector implements DataCollector<TimeData> {
   collect({ recording, chain }: CollectContext): TimeData {
     const origin = recording.startedAt;
     const timeline = tracesOf(chain, recording).map(
-      ({ trace }): TimelineEntry => ({
+      ({ trace, owner }): TimelineEntry => ({
         event: trace.eventName,
-        requestType: requestTypeOf(trace),
+        requestType: owner.requestType,
         startMs: roundMs(trace.startedAt - origin),
         durationMs: roundMs(trace.durationMs),
       }),

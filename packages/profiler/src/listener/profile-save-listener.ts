@@ -3,9 +3,9 @@ import { PROFILE_ATTRIBUTE } from '../recording/profiler-recorder.js';
 import type { Profiler } from '../profiler.js';
 
 /**
- * Once the response was sent, runs the collectors over the request chain and saves its profiles
- * (sub-requests first, main request last). A failure here is logged by the kernel; the client
- * already has its response.
+ * Once the response was sent, closes the request chain's recording and saves its profiles
+ * (sub-requests first, main request last); their data is built when read. A failure here is
+ * logged by the kernel; the client already has its response.
  */
 export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
   /** Last of all kernel.terminate work, so the profile sees everything else that ran. */
@@ -27,9 +27,8 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
   async onKernelTerminate(event: TerminateEvent): Promise<void> {
     const chain = this.profiler.recorder.chainOf(event.request);
     if (chain === null || chain.closed) return;
-    const profiles = this.profiler.collect(chain);
     // Closes the chain before the first await, so a second terminate of the same chain finds it closed.
-    chain.release();
+    const profiles = this.profiler.record(chain);
     await this.profiler.save(profiles);
   }
 }

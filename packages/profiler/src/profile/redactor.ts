@@ -1,4 +1,5 @@
-import { DEFAULT_SECRET_NAMES, REDACTED, TextRedactor } from '@switchboard/http-kernel';
+import { DEFAULT_EXACT_SECRET_NAMES, DEFAULT_SECRET_NAMES, REDACTED, TextRedactor } from '@switchboard/http-kernel';
+import { SecretMatcher } from './secret-matcher.js';
 
 /** What stored profiles and pages show instead of a secret. */
 export { REDACTED };
@@ -19,7 +20,13 @@ export const DEFAULT_REDACTED_HEADERS: readonly string[] = [
   'x-amz-security-token',
   'x-csrf-token',
   'x-xsrf-token',
+  // Webhook signatures (GitHub's and those copying it): an HMAC of the body with the shared secret.
+  'x-hub-signature',
+  'x-hub-signature-256',
 ];
+
+/** Names secret only as a whole name: `code`, the authorization code of an OAuth redirect (`?code=…&state=…`). */
+export const DEFAULT_WHOLE_SECRET_NAMES: readonly string[] = DEFAULT_EXACT_SECRET_NAMES;
 
 /** The profiler's own headers: its tokens are on every response, not secrets, and the pages link them. */
 const PROFILER_HEADERS: ReadonlySet<string> = new Set(['x-debug-token', 'x-previous-debug-token']);
@@ -31,6 +38,8 @@ export interface RedactorOptions {
   headers?: Iterable<string>;
   /** Names of query parameters and headers holding secrets; default `DEFAULT_SECRET_NAMES` (and `code`, matched whole). */
   secretNames?: Iterable<string>;
+  /** Names holding secrets only as a whole name (any case, `_`/`-` alike); default `DEFAULT_WHOLE_SECRET_NAMES`. */
+  wholeSecretNames?: Iterable<string>;
 }
 
 /**
@@ -44,19 +53,29 @@ export class Redactor {
   readonly #headers: ReadonlySet<string>;
   readonly #textRedactor: TextRedactor;
   readonly #secrets: readonly string[];
+  /** Every secret, found in one pass over a text however many there are. */
+  readonly #secretMatcher: SecretMatcher;
 
   constructor(options: RedactorOptions = {}) {
     this.#headers = new Set([...(options.headers ?? DEFAULT_REDACTED_HEADERS)].map((name) => name.toLowerCase()));
-    this.#textRedactor = new TextRedactor(options.secretNames === undefined ? {} : { secretNames: options.secretNames });
-    // Longest first, so a secret containing another is replaced whole.
-    this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))].sort((a, b) => b.length - a.length);
+    this.#textRedactor = new TextRedactor({
+      ...(options.secretNames === undefined ? {} : { secretNames: options.secretNames }),
+      ...(options.wholeSecretNames === undefined ? {} : { exactSecretNames: options.wholeSecretNames }),
+    });
+    this.#secrets = [...new Set([...(options.secrets ?? [])].filter((secret) => secret !== ''))];
+    this.#secretMatcher = new SecretMatcher(this.#secrets);
   }
 
   /** A redactor that also hides `secrets` (the values of this request's credentials, say). */
   with(secrets: Iterable<string>): Redactor {
     const extra = [...secrets].filter((secret) => secret !== '');
     if (extra.length === 0) return this;
-    return new Redactor({ secrets: [...this.#secrets, ...extra], headers: this.#headers, secretNames: this.#textRedactor.secretNames });
+    return new Redactor({
+      secrets: [...this.#secrets, ...extra],
+      headers: this.#headers,
+      secretNames: this.#textRedactor.secretNames,
+      wholeSecretNames: this.#textRedactor.exactSecretNames,
+    });
   }
 
   isSensitiveHeader(name: string): boolean {
@@ -80,11 +99,7 @@ export class Redactor {
   }
 
   text(value: string): string {
-    let out = value;
-    for (const secret of this.#secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    return this.#textRedactor.text(out);
+    return this.#textRedactor.text(this.#secretMatcher.replace(value, REDACTED));
   }
 
   /** Redacts every string in plain data (arrays, objects, strings); object keys included. */

@@ -1,5 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { KernelEvent, TerminateEvent, type DispatchTrace, type LogRecord, type Request, type RequestStack } from '@switchboard/http-kernel';
+import {
+  KernelEvent,
+  RequestType,
+  TerminateEvent,
+  type DispatchTrace,
+  type LogRecord,
+  type Request,
+  type RequestStack,
+} from '@switchboard/http-kernel';
 import { ChainRecording, RequestRecording } from './request-recording.js';
 
 /** Route default / request attribute that turns profiling off for a request chain (the profiler's own pages). */
@@ -33,11 +41,11 @@ export class ProfilerRecorder {
   #logsFiled = false;
 
   /** The tracer of the kernel's `TraceableEventDispatcher` (see `registerProfiler`). */
-  recordTrace(trace: DispatchTrace): void {
-    const event = trace.event;
+  recordTrace(trace: DispatchTrace, event: object): void {
     if (!(event instanceof KernelEvent) || event instanceof TerminateEvent) return;
     const recording = this.recordingOf(event.request, true);
     if (recording === null) return;
+    if (recording.traces.length === 0) recording.requestType = event.requestType === RequestType.SUB ? 'sub' : 'main';
     recording.traces.push(trace);
     if (trace.startedAt < recording.startedAt) recording.startedAt = trace.startedAt;
     if (trace.eventName === 'kernel.exception') recording.exception ??= (event as { throwable?: unknown }).throwable;

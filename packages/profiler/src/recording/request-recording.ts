@@ -1,4 +1,13 @@
-import type { DispatchTrace, LogRecord, Request, Response, ResponseEvent } from '@switchboard/http-kernel';
+import {
+  EventStreamResponse,
+  type DispatchTrace,
+  type EventStreamOutcome,
+  type LogRecord,
+  type Request,
+  type Response,
+  type ResponseEvent,
+} from '@switchboard/http-kernel';
+import { memoryReading, type MemoryData } from './memory-reading.js';
 
 /** Status and headers of a response as they were when its request finished. */
 export interface ResponseSnapshot {
@@ -6,10 +15,18 @@ export interface ResponseSnapshot {
   readonly headers: ReadonlyArray<readonly [string, readonly string[]]>;
 }
 
+/** Characters a profile takes besides its URL, traces and log records: its panels' fixed parts. */
+const BASE_BYTES = 4096;
+/** Characters one dispatch takes in the events and time panels, with its few listeners. */
+const DISPATCH_BYTES = 600;
+/** Characters one log record takes besides its message: level, channel, time, a small context. */
+const LOG_RECORD_BYTES = 300;
+
 /**
- * What the profiler holds about one request (main or sub) while its chain runs: references only
- * (the dispatcher's traces, log records, the response event), so recording costs a few pushes.
- * Everything is turned into plain profile data at kernel.terminate, after the response was sent.
+ * What the profiler holds about one request (main or sub): references only (the dispatcher's
+ * traces, log records, the request), so recording costs a few pushes. At kernel.terminate the
+ * recording is closed and kept; the collectors turn it into plain profile data when the profile
+ * is first read.
  */
 export class RequestRecording {
   /** `performance.now()` when the first dispatch for this request started. */
@@ -28,6 +45,12 @@ export class RequestRecording {
   snapshot: ResponseSnapshot | null = null;
   /** The error a kernel.exception dispatch for this request carried. */
   exception: unknown = undefined;
+  /** How the kernel handled the request, from the first dispatch made for it. */
+  requestType: 'main' | 'sub' = 'main';
+  /** For an event stream: the events sent and how it ended; taken at kernel.terminate. */
+  eventStream: EventStreamOutcome | null | undefined = undefined;
+  /** The process's memory when the recording was closed. */
+  memory: MemoryData | null = null;
 
   constructor(
     readonly request: Request,
@@ -37,6 +60,30 @@ export class RequestRecording {
 
   get response(): Response | null {
     return this.responseEvent?.response ?? null;
+  }
+
+  /**
+   * At kernel.terminate: takes what the collectors need of the response (the response itself is
+   * not kept, nor its body) and the process's memory.
+   */
+  close(): void {
+    const response = this.response;
+    if (this.snapshot === null) this.takeSnapshot();
+    if (response instanceof EventStreamResponse) this.eventStream = response.outcome;
+    this.responseEvent = null;
+    this.memory = memoryReading();
+  }
+
+  /**
+   * About how many characters of JSON this recording makes as a profile, counted without making it:
+   * what bounds the memory a storage spends on recordings kept until read. A request body still held
+   * counts whole.
+   */
+  estimatedBytes(): number {
+    let bytes = BASE_BYTES + 3 * this.request.uri.length + DISPATCH_BYTES * this.traces.length;
+    for (const record of this.logs) bytes += LOG_RECORD_BYTES + record.message.length;
+    const declared = Number(this.request.headers.get('content-length') ?? 0);
+    return bytes + (Number.isFinite(declared) ? declared : 0);
   }
 
   /** Takes status and headers now: later listeners of the parent request may change the same object. */
@@ -67,10 +114,11 @@ export class ChainRecording {
     return recording;
   }
 
-  /** Closes the chain and drops what it held (traces, log records, requests), once it was saved. */
-  release(): void {
+  /** At kernel.terminate: later dispatches are not recorded; each recording keeps what it needs and lets the response go. */
+  close(): void {
     this.closed = true;
-    this.requests.length = 0;
+    for (const recording of this.requests) recording.close();
+    // Looked up only while the chain records.
     this.#byRequest.clear();
   }
 

@@ -101,7 +101,7 @@ export class FileProfilerStorage implements ProfilerStorage {
     const summary = this.#index.get(token);
     if (summary === undefined || this.#expired(summary)) return null;
     const queued = this.#queue.get(token);
-    if (queued !== undefined) return JSON.parse(queued.json) as ProfileData;
+    if (queued !== undefined) return queued.profile;
     try {
       return JSON.parse(await readFile(this.#fileOf(token), 'utf8')) as ProfileData;
     } catch {

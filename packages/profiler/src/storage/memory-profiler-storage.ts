@@ -1,10 +1,12 @@
 import type { ProfileData, ProfileSummary } from '../profile/profile.js';
+import { profileSize } from '../profile/recorded-profile.js';
 import { findNewestFirst, resolveBounds, type ProfilerStorage, type ProfileSearch, type StorageBounds } from './profiler-storage.js';
 
 export interface MemoryStorageBounds extends StorageBounds {
   /**
-   * Most JSON kept, in characters of the serialised profiles (default 16 MiB): past it the oldest
-   * profiles go, so a few huge profiles cannot fill memory before `maxProfiles` is reached.
+   * Most memory kept, in characters of the profiles' JSON (default 16 MiB): past it the oldest
+   * profiles go, so a few huge profiles cannot fill memory before `maxProfiles` is reached. A
+   * profile the profiler recorded counts with its estimated size (its data is built when read).
    */
   maxBytes?: number;
 }
@@ -18,7 +20,8 @@ interface StoredProfile {
 
 /**
  * Keeps profiles in memory, in write order (a Map keeps insertion order), dropping the oldest past
- * `maxProfiles` or `maxBytes` and any older than `maxAgeMs`. The default storage: nothing touches the disk.
+ * `maxProfiles` or `maxBytes` and any older than `maxAgeMs`. The default storage: nothing touches
+ * the disk. A recorded profile is kept as it is, so its data is built only if someone reads it.
  */
 export class MemoryProfilerStorage implements ProfilerStorage {
   readonly #profiles = new Map<string, StoredProfile>();
@@ -40,7 +43,7 @@ export class MemoryProfilerStorage implements ProfilerStorage {
     return this.#profiles.size;
   }
 
-  /** Characters of JSON the stored profiles serialise to (what `maxBytes` bounds). */
+  /** Characters the stored profiles count for (what `maxBytes` bounds): JSON given or estimated. */
   get bytes(): number {
     return this.#bytes;
   }
@@ -48,7 +51,7 @@ export class MemoryProfilerStorage implements ProfilerStorage {
   async write(profile: ProfileData, serialised?: string): Promise<void> {
     // Re-inserting moves the token to the newest end.
     this.#delete(profile.token);
-    const stored = { profile, bytes: (serialised ?? JSON.stringify(profile)).length };
+    const stored = { profile, bytes: serialised?.length ?? profileSize(profile) };
     this.#profiles.set(profile.token, stored);
     this.#bytes += stored.bytes;
     this.#evict();

@@ -41,9 +41,10 @@ export const DEFAULT_STORAGE_BOUNDS: Required<StorageBounds> = { maxProfiles: 50
  */
 export interface ProfilerStorage {
   /**
-   * Stores a profile, replacing one with the same token. Enforces the bounds. `serialised`, when
-   * given, is `JSON.stringify(profile)`, made by the profiler already: a storage uses it instead
-   * of serialising the profile again.
+   * Stores a profile, replacing one with the same token. Enforces the bounds. The profiler writes
+   * `RecordedProfile`s, whose data is built when first read: count them with `profileSize` and
+   * serialise them with `profileJson` only when writing them out. `serialised`, when a caller
+   * gives it, is `JSON.stringify(profile)`, to use instead of serialising the profile again.
    */
   write(profile: ProfileData, serialised?: string): Promise<void>;
   read(token: string): Promise<ProfileData | null>;

@@ -1,11 +1,30 @@
 import type { Logger } from '@switchboard/http-kernel';
 import type { ProfileData, ProfileSummary } from '../profile/profile.js';
 import { summaryOf } from '../profile/profile.js';
+import { profileJson, profileSize } from '../profile/recorded-profile.js';
 
-/** A profile waiting to be written: serialised when queued, so the queue's memory is that of its strings. */
-export interface QueuedProfile {
+/**
+ * A profile waiting to be written: its JSON is made when a batch writes it (a recorded profile's
+ * data is built then), and the queue counts it by the size given or estimated.
+ */
+export class QueuedProfile {
   readonly summary: ProfileSummary;
-  readonly json: string;
+  /** Characters counted against `maxPendingBytes`. */
+  readonly bytes: number;
+  readonly profile: ProfileData;
+  #json: string | null;
+
+  constructor(profile: ProfileData, serialised?: string) {
+    this.summary = summaryOf(profile);
+    this.profile = profile;
+    this.#json = serialised ?? null;
+    this.bytes = serialised?.length ?? profileSize(profile);
+  }
+
+  get json(): string {
+    this.#json ??= profileJson(this.profile);
+    return this.#json;
+  }
 }
 
 /** What a storage gives its queue: how to write a batch, and when it may. */
@@ -30,8 +49,8 @@ export interface WriteBoundsOptions {
   /** Most profiles waiting to be written (default 256). */
   maxPendingWrites?: number;
   /**
-   * Most JSON waiting to be written, in characters of the serialised profiles (default 16 MiB):
-   * a few huge profiles cannot fill memory either.
+   * Most JSON waiting to be written, in characters of the serialised profiles (default 16 MiB;
+   * a recorded profile counts with its estimated size): a few huge profiles cannot fill memory either.
    */
   maxPendingBytes?: number;
 }
@@ -98,7 +117,7 @@ export class WriteBehindQueue {
 
   /** Queues the profile (replacing one with its token) and starts the writer; after `close`, drops it. `serialised`: its JSON, when made already. */
   enqueue(profile: ProfileData, serialised?: string): QueuedProfile {
-    const queued = { summary: summaryOf(profile), json: serialised ?? JSON.stringify(profile) };
+    const queued = new QueuedProfile(profile, serialised);
     if (this.#closed) {
       this.#dropped++;
       return queued;
@@ -247,14 +266,14 @@ export class WriteBehindQueue {
 
   #add(token: string, queued: QueuedProfile): void {
     this.#pending.set(token, queued);
-    this.#pendingBytes += queued.json.length;
+    this.#pendingBytes += queued.bytes;
   }
 
   #remove(token: string): boolean {
     const queued = this.#pending.get(token);
     if (queued === undefined) return false;
     this.#pending.delete(token);
-    this.#pendingBytes -= queued.json.length;
+    this.#pendingBytes -= queued.bytes;
     return true;
   }
 
