@@ -1,7 +1,7 @@
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
-import { callListeners } from './event-dispatcher.js';
+import { callListeners, listenersFor } from './event-dispatcher.js';
 import { thrownIfFailed } from './failed-event.js';
 import type {
   AnyListener,
@@ -113,7 +113,7 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
     const recording = new DispatchRecording(
       eventName,
       event as object,
-      this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>,
+      listenersFor(this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>, event),
     );
     const published = kernelListenerChannel.hasSubscribers;
     const timed = recording.listeners.map((listener) => {

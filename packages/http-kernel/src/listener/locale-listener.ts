@@ -65,7 +65,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
         [this.setDefaultLocale, LocaleListener.DEFAULT_LOCALE_PRIORITY],
         [this.onKernelRequest, LocaleListener.REQUEST_PRIORITY],
       ],
-      'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY],
+      'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
       'kernel.finish_request': [this.onKernelFinishRequest, LocaleListener.FINISH_REQUEST_PRIORITY],
     };
   }
@@ -92,7 +92,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
    * its page must keep the error page's documented headers (`Vary: Accept` alone on the 404, docs/errors.md).
    */
   onKernelResponse(event: ResponseEvent): void {
-    if (event.isMainRequest() && this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
+    if (this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
   }
 
   onKernelFinishRequest(event: FinishRequestEvent): void {

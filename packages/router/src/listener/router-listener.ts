@@ -21,15 +21,17 @@ import type { Route } from '../route/route.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
+import { RouteMiss } from './route-miss.js';
 import { stacklessError } from './stackless-error.js';
 
 export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
   logger?: Logger;
   /**
-   * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
-   * them. Otherwise (the default) they are built without one (`stacklessError`) and name their
-   * throw site, which is all the error log line reads.
+   * In debug mode the 404 and 405 errors are made at once with full stack traces, as the debug
+   * error page shows them. Otherwise (the default) the request is failed with a `RouteMiss`: the
+   * error is made only when read, without a stack trace, and names its throw site, which is all
+   * the error log line reads.
    */
   debug?: boolean;
 }
@@ -83,7 +85,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 
   /** Sets the routing attributes, or returns the HTTP error the request gets instead. */
-  #route(event: RequestEvent): HttpError | null {
+  #route(event: RequestEvent): HttpError | RouteMiss | null {
     const request = event.request;
     // A new sub-request: the chain's context is the top of its stack again.
     if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
@@ -105,7 +107,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
         return null;
       case 'method-not-allowed':
       case 'not-found':
-        return routingError(request, result, !this.#debug);
+        // In debug mode the error is made here, for the stack trace the debug page shows.
+        return this.#debug ? routingError(request, result, false) : new RouteMiss(request, result, THROWN_BY, routingError);
     }
   }
 
@@ -161,13 +164,13 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 }
 
 /** The throw site the router's 404 and 405 errors name. */
-const THROWN_BY = 'RouterListener.onKernelRequest';
+export const THROWN_BY = 'RouterListener.onKernelRequest';
 
 /**
  * The 405 or 404 for a request no route takes, with the matcher's finding as its cause. With
  * `stackless`, the same errors are made without their constructors (`stacklessError`).
  */
-function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean): HttpError {
+export function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean): HttpError {
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
     const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
