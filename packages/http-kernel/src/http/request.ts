@@ -232,6 +232,11 @@ export class Request {
     return this.#stack;
   }
 
+  /** `requestStack` if it was made, without making it: for code that only cleans up after a stack. */
+  get existingRequestStack(): RequestStack | null {
+    return this.#stack;
+  }
+
   set requestStack(stack: RequestStack | null) {
     this.#stack = stack;
   }

@@ -293,19 +293,25 @@ export class HttpKernel implements HttpKernelInterface {
   #handleError(error: unknown, h: Handling): MaybePromise<Response> {
     if (h.trace !== null) h.trace.exception = errorOf(error);
     if (!h.catchErrors) return this.#finishThenThrow(errorOf(error), h);
+    let response: MaybePromise<Response>;
+    try {
+      response = this.#handleThrowable(error, h);
+    } catch (escaped) {
+      return this.#errorBranchFailed(escaped, error, h);
+    }
+    return response instanceof Promise ? response.catch((escaped: unknown) => this.#errorBranchFailed(escaped, error, h)) : response;
+  }
+
+  /** `escaped` left the error branch of `error`: see `#handleError`. */
+  #errorBranchFailed(escaped: unknown, error: unknown, h: Handling): MaybePromise<Response> {
+    if (h.type !== RequestType.MAIN) throw escaped;
     return attempt(
-      () => this.#handleThrowable(error, h),
-      (escaped) => {
-        if (h.type !== RequestType.MAIN) throw escaped;
-        return attempt(
-          () => this.#handleThrowable(escaped, h),
-          (final) => {
-            // The client left or the server stopped waiting: an ending, not a fault.
-            const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
-            logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
-            return this.#plainErrorPage(statusOf(error), h);
-          },
-        );
+      () => this.#handleThrowable(escaped, h),
+      (final) => {
+        // The client left or the server stopped waiting: an ending, not a fault.
+        const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
+        logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
+        return this.#plainErrorPage(statusOf(error), h);
       },
     );
   }
@@ -324,10 +330,13 @@ export class HttpKernel implements HttpKernelInterface {
     const response = event.response;
     if (response === null) return this.#finishThenThrow(event.throwable, h);
     forceErrorStatus(event, response);
-    return attempt(
-      () => this.#filterResponse(response, h),
-      (filterError) => this.#unfiltered(filterError, response),
-    );
+    let filtered: MaybePromise<Response>;
+    try {
+      filtered = this.#filterResponse(response, h);
+    } catch (filterError) {
+      return this.#unfiltered(filterError, response);
+    }
+    return filtered instanceof Promise ? filtered.catch((filterError: unknown) => this.#unfiltered(filterError, response)) : filtered;
   }
 
   /** As Symfony does: the error response goes out unfiltered rather than not at all. */

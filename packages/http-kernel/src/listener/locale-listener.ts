@@ -96,7 +96,8 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const parent = event.requestStack?.getParentRequest() ?? null;
+    // A main request whose stack nobody made has no parent: its stack is not made for the question.
+    const parent = event.request.existingRequestStack?.getParentRequest() ?? null;
     if (parent !== null) this.#notify(parent);
   }
 

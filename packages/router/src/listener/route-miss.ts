@@ -1,15 +1,25 @@
-import { DeferredHttpError, type HeaderValue, type HttpError, type Request } from '@switchboard/http-kernel';
+import {
+  DeferredHttpError,
+  MethodNotAllowedHttpError,
+  NotFoundHttpError,
+  type HeaderValue,
+  type HttpError,
+  type Request,
+} from '@switchboard/http-kernel';
+import { MethodNotAllowedError, ResourceNotFoundError, resourceNotFoundMessage } from '../error/routing-error.js';
 import type { MethodNotAllowedMatch, NotFoundMatch } from '../matcher/match-result.js';
+import { stacklessError } from './stackless-error.js';
 
-/** Makes the error a miss describes; `stackless` outside debug mode. */
-export type RoutingErrorMaker = (request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean) => HttpError;
+/** The throw site the router's 404 and 405 errors name. */
+export const THROWN_BY = 'RouterListener.onKernelRequest';
 
 const NO_HEADERS: Readonly<Record<string, HeaderValue>> = Object.freeze({});
 
 /**
  * A request no route takes, as the router listener fails it outside debug mode: a 404 or 405
- * described, its `Error` made only when someone reads it (docs/decisions.md D5). The message,
- * which quotes the request's URL and `Referer`, is written on first read too.
+ * described, its error made only when someone reads it, without a stack trace and without its
+ * constructors (`stacklessError`, docs/decisions.md D5). The message, which quotes the request's
+ * URL and `Referer`, is written on first read too.
  */
 export class RouteMiss extends DeferredHttpError {
   #message: string | undefined;
@@ -17,9 +27,6 @@ export class RouteMiss extends DeferredHttpError {
   constructor(
     private readonly request: Request,
     private readonly result: MethodNotAllowedMatch | NotFoundMatch,
-    private readonly raisedBy: string,
-    /** The router listener's own: its errors name it as their throw site. */
-    private readonly makeRoutingError: RoutingErrorMaker,
   ) {
     super();
   }
@@ -33,7 +40,7 @@ export class RouteMiss extends DeferredHttpError {
   }
 
   get message(): string {
-    this.#message ??= this.toError().message;
+    this.#message ??= routingErrorMessage(this.request, this.result);
     return this.#message;
   }
 
@@ -42,10 +49,30 @@ export class RouteMiss extends DeferredHttpError {
   }
 
   override get thrownBy(): string {
-    return this.raisedBy;
+    return THROWN_BY;
   }
 
   protected makeError(): HttpError {
-    return this.makeRoutingError(this.request, this.result, true);
+    const result = this.result;
+    if (result.kind === 'method-not-allowed') {
+      const allowed = result.allowedMethods;
+      const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
+      const fields = { status: 405, headers: this.headers, details: {}, thrownBy: THROWN_BY, logLevel: null, allowedMethods: allowed };
+      return stacklessError(MethodNotAllowedHttpError, this.message, cause, fields);
+    }
+    const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
+    const fields = { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null };
+    return stacklessError(NotFoundHttpError, this.message, cause, fields);
   }
+}
+
+/**
+ * `No route found for "GET http://host[:port]/path"` (the request's method, path still
+ * percent-encoded, no query), then the allowed methods of a 405 or the `Referer` of a 404.
+ */
+export function routingErrorMessage(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): string {
+  const message = `No route found for "${request.method} ${request.url}"`;
+  if (result.kind === 'method-not-allowed') return `${message}: Method Not Allowed (Allow: ${result.allowedMethods.join(', ')})`;
+  const referer = request.headers.get('referer');
+  return referer === undefined ? message : `${message} (from "${referer}")`;
 }

@@ -14,15 +14,14 @@ import {
   type RequestStack,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError, resourceNotFoundMessage } from '../error/routing-error.js';
+import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Route } from '../route/route.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
-import { RouteMiss } from './route-miss.js';
-import { stacklessError } from './stackless-error.js';
+import { RouteMiss, routingErrorMessage, THROWN_BY } from './route-miss.js';
 
 export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
@@ -88,7 +87,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   #route(event: RequestEvent): HttpError | RouteMiss | null {
     const request = event.request;
     // A new sub-request: the chain's context is the top of its stack again.
-    if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
+    // (The main request's stack is not asked for: it is made on first read.)
+    if (!event.isMainRequest() && event.requestStack !== null) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return null;
 
     let result: MatchResult;
@@ -108,13 +108,14 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       case 'method-not-allowed':
       case 'not-found':
         // In debug mode the error is made here, for the stack trace the debug page shows.
-        return this.#debug ? routingError(request, result, false) : new RouteMiss(request, result, THROWN_BY, routingError);
+        return this.#debug ? routingError(request, result) : new RouteMiss(request, result);
     }
   }
 
   /** After a sub-request, the chain's context is the parent request's again; after the main request nothing is kept. */
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const stack = event.requestStack;
+    // A main request whose stack nobody made had no sub-request: nothing was restored.
+    const stack = event.request.existingRequestStack;
     if (stack === null) return;
     const parent = stack.getParentRequest();
     if (parent === null) this.#restored.delete(stack);
@@ -163,42 +164,16 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** The throw site the router's 404 and 405 errors name. */
-export const THROWN_BY = 'RouterListener.onKernelRequest';
-
 /**
- * The 405 or 404 for a request no route takes, with the matcher's finding as its cause. With
- * `stackless`, the same errors are made without their constructors (`stacklessError`).
+ * The 405 or 404 for a request no route takes, made here in debug mode so that its stack trace
+ * starts at the router listener (the debug page's throw site), with the matcher's finding as its
+ * cause.
  */
-export function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean): HttpError {
+function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): HttpError {
+  const message = routingErrorMessage(request, result);
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
-    const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-    if (!stackless)
-      return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
-    const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
-    const fields = {
-      status: 405,
-      headers: { allow: allowed.join(', ') },
-      details: {},
-      thrownBy: THROWN_BY,
-      logLevel: null,
-      allowedMethods: allowed,
-    };
-    return stacklessError(MethodNotAllowedHttpError, message, cause, fields);
+    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
   }
-  const message = withReferer(notFoundMessage(request), request);
-  if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
-  const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
-  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null });
-}
-
-/** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
-function notFoundMessage(request: Request): string {
-  return `No route found for "${request.method} ${request.url}"`;
-}
-
-function withReferer(message: string, request: Request): string {
-  const referer = request.headers.get('referer');
-  return referer === undefined ? message : `${message} (from "${referer}")`;
+  return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
 }
