@@ -88,7 +88,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     };
     // Outside debug mode it could never act.
     if (this.#debug) {
-      events['kernel.response'] = [this.removeCspHeader, ErrorListener.REMOVE_CSP_PRIORITY];
+      // The attribute is set on the main request, whose response is the one sent.
+      events['kernel.response'] = [this.removeCspHeader, ErrorListener.REMOVE_CSP_PRIORITY, { mainRequestOnly: true }];
     }
     return events;
   }
