@@ -1,6 +1,5 @@
 import type { HeaderValue } from '../http/header-bag.js';
 import type { LogLevel } from '../log/logger.js';
-import { DeferredHttpError } from './deferred-http-error.js';
 
 export interface HttpErrorOptions {
   /** Headers the error response must carry (`Allow`, `WWW-Authenticate`, `Retry-After`…). */
@@ -170,16 +169,6 @@ export const STATUS_TEXTS: Readonly<Record<number, string>> = {
 
 export function statusText(status: number): string {
   return STATUS_TEXTS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unknown Status');
-}
-
-/** The status an error maps to: its own for an `HttpError` (or a `DeferredHttpError`), 500 for anything else. */
-export function statusOf(error: unknown): number {
-  return error instanceof HttpError || error instanceof DeferredHttpError ? error.status : 500;
-}
-
-/** The headers the response to an error must carry: an `HttpError`'s (or a `DeferredHttpError`'s), none for anything else. */
-export function errorHeadersOf(error: unknown): Readonly<Record<string, HeaderValue>> {
-  return error instanceof HttpError || error instanceof DeferredHttpError ? error.headers : {};
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DeferredHttpError } from '../error/deferred-http-error.js';
-import { errorHeadersOf, statusOf } from '../error/http-error.js';
+import { errorHeadersOf, statusOf } from '../error/error-status.js';
 import type { HeaderValue } from '../http/header-bag.js';
 import type { Request } from '../http/request.js';
 import type { HttpKernelInterface } from '../contract/http-kernel-interface.js';
