@@ -4,7 +4,7 @@
  * streams (http/memory-socket.ts). Every request goes through node's parser, IncomingMessage and
  * ServerResponse and the framework; no system call is made, so this measures the JavaScript cost
  * per request, the part a framework adds, and moves far less with the machine's load than a
- * socket benchmark. Each contender runs in a process of its own, as plain JavaScript (this file
+ * socket benchmark. A second pass counts the bytes each request allocates (`measureAllocation`). Each contender runs in a process of its own, as plain JavaScript (this file
  * bundled by http/compile.ts, so no loader shares the process; the profiler of debug mode turns
  * on promise hooks, which would slow every other contender of a shared process), warms up, has its
  * answers checked, then is measured. Rounds rotate the order; the cost of each contender is divided
@@ -19,6 +19,7 @@
 import './built-packages.js';
 import { execFileSync } from 'node:child_process';
 import http, { type RequestListener } from 'node:http';
+import v8 from 'node:v8';
 import { createListener as adapterOnly } from './http/apps/adapter-only.js';
 import { createListener as express } from './http/apps/express.js';
 import { createListener as fastify } from './http/apps/fastify.js';
@@ -101,6 +102,27 @@ async function measure(listener: RequestListener, path: string, count: number, a
   return (used.user + used.system) / count;
 }
 
+/**
+ * Bytes allocated on the JavaScript heap per request over `count` requests: the heap's growth
+ * between collections, summed over the collections that ran (each one's size before it, less the
+ * size the one before left). The harness's own allocations (the exchange's promise) are counted
+ * for every contender alike; bare node:http's figure is the floor.
+ */
+async function measureAllocation(listener: RequestListener, path: string, count: number, answerBytes: number): Promise<number> {
+  const profiler = new v8.GCProfiler();
+  const before = v8.getHeapStatistics().used_heap_size;
+  profiler.start();
+  await measure(listener, path, count, answerBytes);
+  const after = v8.getHeapStatistics().used_heap_size;
+  let allocated = 0;
+  let last = before;
+  for (const gc of profiler.stop().statistics) {
+    allocated += gc.beforeGC.heapStatistics.usedHeapSize - last;
+    last = gc.afterGC.heapStatistics.usedHeapSize;
+  }
+  return (allocated + after - last) / count;
+}
+
 const cases = [
   { name: 'hello', path: HELLO_PATH, status: 200, contentType: 'application/json', body: JSON.stringify(HELLO_BODY) },
   { name: '404', path: MISSING_PATH, status: 404, contentType: 'application/problem\\+json', body: null },
@@ -121,6 +143,7 @@ async function measureOne(name: string): Promise<void> {
   for (const c of measured) await measure(listener, c.path, requests / 2, bytes[c.name]!);
   const result: Record<string, number> = {};
   for (const c of measured) result[c.name] = await measure(listener, c.path, requests, bytes[c.name]!);
+  for (const c of measured) result[`${c.name}Bytes`] = await measureAllocation(listener, c.path, requests, bytes[c.name]!);
   process.stdout.write(JSON.stringify(result));
 }
 
@@ -135,6 +158,7 @@ const selected = contenders.filter(
 );
 const script = await compileEntry('http-inprocess.bench.ts');
 const costs = new Map<string, number[]>();
+const allocations = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
   const order = selected.map((_, i) => selected[(i + round) % selected.length]!);
   for (const [name] of order) {
@@ -145,7 +169,10 @@ for (let round = 0; round < rounds; round++) {
       timeout: 300_000,
     });
     const measured = JSON.parse(output) as Record<string, number>;
-    for (const c of cases) costs.set(`${name} ${c.name}`, [...(costs.get(`${name} ${c.name}`) ?? []), measured[c.name]!]);
+    for (const c of cases) {
+      costs.set(`${name} ${c.name}`, [...(costs.get(`${name} ${c.name}`) ?? []), measured[c.name]!]);
+      allocations.set(`${name} ${c.name}`, [...(allocations.get(`${name} ${c.name}`) ?? []), measured[`${c.name}Bytes`]!]);
+    }
   }
 }
 
@@ -157,6 +184,7 @@ const rows = selected.map(([name]) => {
     const base = costs.get(`node:http (bare) ${c.name}`)!;
     const fastify = costs.get(`Fastify ${c.name}`);
     row[`${c.name}Us`] = median(own);
+    row[`${c.name}Bytes`] = median(allocations.get(`${name} ${c.name}`)!);
     row[`${c.name}Ratio`] = median(own.map((cost, round) => cost / base[round]!));
     // Cost relative to Fastify's in the same round, when Fastify ran.
     if (fastify !== undefined) row[`${c.name}VsFastify`] = median(own.map((cost, round) => cost / fastify[round]!));
@@ -172,12 +200,15 @@ console.log(machineLine());
 console.log(
   `${requests} requests per case on ${CONNECTIONS} in-memory keep-alive connections after ${requests / 2} of each to warm up; each contender alone in its process; ${rounds} rounds, median\n`,
 );
-console.log('| server | hello µs/req | hello cost vs node:http | hello vs Fastify | 404 µs/req | 404 cost vs node:http | 404 vs Fastify |');
-console.log('|---|---:|---:|---:|---:|---:|---:|');
+console.log(
+  '| server | hello µs/req | hello cost vs node:http | hello vs Fastify | hello bytes/req | 404 µs/req | 404 cost vs node:http | 404 vs Fastify | 404 bytes/req |',
+);
+console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+const bytes = (value: number | string | undefined): string => Math.round(value as number).toLocaleString('en');
 for (const row of rows) {
   console.log(
-    `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× |${vsFastify(row, 'hello')} ` +
-      `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |${vsFastify(row, '404')}`,
+    `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× |${vsFastify(row, 'hello')} ${bytes(row.helloBytes)} | ` +
+      `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |${vsFastify(row, '404')} ${bytes(row['404Bytes'])} |`,
   );
 }
 reportJson('http-inprocess', rows);

@@ -20,6 +20,7 @@ export type {
   EventName,
   EventSubscriber,
   Listener,
+  ListenerFacts,
   ListenerOptions,
   ListenerDeclaration,
   RegisteredListener,
@@ -105,6 +106,7 @@ export {
   withoutStackTrace,
   type HttpErrorOptions,
 } from './error/http-error.js';
+export { DeferredHttpError, errorOf } from './error/deferred-http-error.js';
 
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
 export type { HttpKernelInterface } from './contract/http-kernel-interface.js';

@@ -8,7 +8,8 @@
  */
 export { handleEagerlyWith } from './contract/http-kernel-interface.js';
 export { describeError } from './kernel/http-kernel.js';
-export { STATUS_TEXTS, statusOf, statusText } from './error/http-error.js';
+export { errorHeadersOf, statusOf } from './error/error-status.js';
+export { STATUS_TEXTS, statusText } from './error/http-error.js';
 export { LEVEL_RANK } from './log/logger.js';
 export { argumentMetadataOf, controllerName } from './controller/controller.js';
 export { decodePath } from './http/decode-path.js';

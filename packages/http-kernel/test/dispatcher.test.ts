@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import {
   Event,
   EventDispatcher,
+  RequestType,
   TraceableEventDispatcher,
   type DispatchTrace,
   type EventSubscriber,
@@ -402,6 +403,57 @@ describe('TraceableEventDispatcher', () => {
     expect(d.isObserved('pong')).toBe(true);
     d.dispatch('pong', new Recorded());
     expect(traces.map((trace) => [trace.eventName, trace.called.length])).toEqual([['pong', 0]]);
+  });
+});
+
+describe('EventDispatcher main-request-only listeners', () => {
+  class Handled extends Event {
+    readonly calls: string[] = [];
+    constructor(readonly requestType: RequestType) {
+      super();
+    }
+  }
+  type RequestEvents = { step: Handled };
+
+  class StepListener implements EventSubscriber<RequestEvents> {
+    getSubscribedEvents(): SubscribedEvents<RequestEvents> {
+      return {
+        step: [
+          [this.always, 10],
+          [this.mainOnly, 0, { mainRequestOnly: true }],
+        ],
+      };
+    }
+    always(event: Handled): void {
+      event.calls.push('always');
+    }
+    mainOnly(event: Handled): void {
+      event.calls.push('main only');
+    }
+  }
+
+  it('skips listeners declared mainRequestOnly for a sub-request, in every dispatcher', () => {
+    const dispatcher = new EventDispatcher<RequestEvents>().addSubscriber(new StepListener());
+    dispatcher.on('step', (event) => void event.calls.push('on, main only'), -10, { mainRequestOnly: true });
+    const traces: DispatchTrace[] = [];
+    const traced = new TraceableEventDispatcher(dispatcher, (trace) => traces.push(trace));
+    for (const d of [dispatcher, traced]) {
+      const main = new Handled(RequestType.MAIN);
+      const sub = new Handled(RequestType.SUB);
+      d.dispatch('step', main);
+      d.dispatch('step', sub);
+      expect(main.calls).toEqual(['always', 'main only', 'on, main only']);
+      expect(sub.calls).toEqual(['always']);
+    }
+    expect(traces.map((trace) => trace.called.map((call) => call.name))).toEqual([
+      ['StepListener.always', 'StepListener.mainOnly', 'anonymous'],
+      ['StepListener.always'],
+    ]);
+    expect(dispatcher.getListeners('step').map((l) => [l.name, l.mainRequestOnly])).toEqual([
+      ['StepListener.always', false],
+      ['StepListener.mainOnly', true],
+      ['anonymous', true],
+    ]);
   });
 });
 

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { httpDate } from '../src/http/http-date.js';
-import { BadRequestHttpError, withoutStackTrace, HeaderBag, Request, Response } from '../src/index.js';
+import {
+  BadRequestHttpError,
+  EventDispatcher,
+  HeaderBag,
+  HttpKernel,
+  JsonResponse,
+  Request,
+  Response,
+  withoutStackTrace,
+  type KernelEventMap,
+  type RequestStack,
+} from '../src/index.js';
 
 describe('Request', () => {
   it('normalises method, host and scheme, and derives URLs with non-default ports only', () => {
@@ -61,6 +72,31 @@ describe('Request', () => {
   });
 });
 
+describe('Request stack made on demand', () => {
+  it('makes a main request its stack only when asked: the request at the bottom while handled, empty after', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const seen: Array<[RequestStack | null, number | undefined]> = [];
+    dispatcher.on('kernel.request', (event) => {
+      seen.push([event.request.existingRequestStack, undefined]);
+      if (event.request.headers.has('x-ask'))
+        seen.push([event.requestStack, event.requestStack?.getMainRequest() === event.request ? 1 : 0]);
+      event.setResponse(new Response('ok'));
+    });
+    const kernel = new HttpKernel({ dispatcher });
+    const quiet = Request.fromUrl('http://localhost/');
+    await kernel.handle(quiet);
+    expect(seen).toEqual([[null, undefined]]);
+    expect(quiet.existingRequestStack).toBeNull();
+    expect(quiet.requestStack?.size).toBe(0);
+
+    const asking = Request.fromUrl('http://localhost/', { headers: { 'x-ask': '1' } });
+    await kernel.handle(asking);
+    expect(seen[2]![1]).toBe(1);
+    expect(asking.existingRequestStack).toBe(seen[2]![0]);
+    expect(asking.requestStack?.size).toBe(0);
+  });
+});
+
 describe('HeaderBag', () => {
   it('is case-insensitive and multi-valued', () => {
     const headers = new HeaderBag({ 'Set-Thing': ['a', 'b'], 'Content-Length': 3 });
@@ -70,6 +106,30 @@ describe('HeaderBag', () => {
     expect(headers.toObject()).toEqual({ 'set-thing': ['a', 'b', 'c'], 'content-length': '3' });
     headers.delete('Set-Thing');
     expect(headers.has('set-thing')).toBe(false);
+  });
+
+  it("keeps a name's values together in the order names were first added, and writes them as one flat list", () => {
+    const headers = new HeaderBag().set('date', 'd').append('vary', 'Accept').set('content-type', 'text/plain');
+    headers.append('Vary', 'Origin').set('date', 'e');
+    expect(headers.toRawList()).toEqual(['date', 'e', 'vary', 'Accept', 'vary', 'Origin', 'content-type', 'text/plain']);
+    expect([...headers]).toEqual([
+      ['date', ['e']],
+      ['vary', ['Accept', 'Origin']],
+      ['content-type', ['text/plain']],
+    ]);
+    expect(headers.size).toBe(3);
+    expect(headers.names()).toEqual(['date', 'vary', 'content-type']);
+    expect(headers.toRawList(new Set(['vary']), 'content-length', '4')).toEqual([
+      'date',
+      'e',
+      'content-type',
+      'text/plain',
+      'content-length',
+      '4',
+    ]);
+    headers.set('vary', ['A', 'B']);
+    expect(headers.getAll('vary')).toEqual(['A', 'B']);
+    expect(headers.toRawList()).toEqual(['date', 'e', 'vary', 'A', 'vary', 'B', 'content-type', 'text/plain']);
   });
 
   it('reads a raw list on first use: names folded, repeats kept in order, pseudo-headers left out', () => {
@@ -154,6 +214,23 @@ describe('Response', () => {
     expect(new Response('x', 200, { Date: 'Sun, 06 Nov 1994 08:49:37 GMT' }).headers.getAll('date')).toEqual([
       'Sun, 06 Nov 1994 08:49:37 GMT',
     ]);
+  });
+
+  it("keeps a JSON response's data until its body is read, so a kernel.response listener can change it", async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const data = { id: 1, secret: 's' };
+    dispatcher.on('kernel.response', (event) => {
+      const response = event.response as JsonResponse;
+      expect(response.data).toBe(data);
+      response.data = { id: (response.data as typeof data).id };
+    });
+    dispatcher.on('kernel.request', (event) => event.setResponse(new JsonResponse(data)));
+    const response = await new HttpKernel({ dispatcher }).handle(Request.fromUrl('http://localhost/'));
+    expect(response.body).toBe('{"id":1}');
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const replaced = new JsonResponse([1]);
+    replaced.body = 'text';
+    expect(replaced.body).toBe('text');
   });
 });
 

@@ -10,7 +10,7 @@ import {
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
-import { andThen, attempt, describeError, fromThenable, handleEagerlyWith } from '@switchboard/http-kernel/internal';
+import { describeError, fromThenable, handleEagerlyWith } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import { IncomingBody } from './request/incoming-body.js';
 import { InvalidRequestError } from './request/invalid-request-error.js';
@@ -46,7 +46,7 @@ export class NodeAdapter {
    * turn of the event loop is queued here and looked at from a single `setImmediate` on the next
    * turn, instead of each response getting its own `close` listener, timer and promise.
    */
-  #queuedTerminations: QueuedTermination[] = [];
+  #queuedTerminations: TerminationQueue = [];
   /** `kernel.terminate` runs that returned a promise (an async listener), until it settles. */
   readonly #runningTerminations = new Set<Promise<void>>();
   /**
@@ -105,14 +105,22 @@ export class NodeAdapter {
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
     this.#track(res);
-    // Answered in the same turn when the kernel answers at once (a promise only when it had to wait).
-    void attempt(
-      () =>
-        andThen(fromThenable(handleEagerlyWith(this.#kernel, request)), (response) =>
-          this.#answer(req, res, request, response, http2, next, cancellation),
-        ),
-      (error) => this.#kernelFailed(req, res, request, error, http2),
-    );
+    // Answered in the same turn when the kernel answers at once; only a kernel that had to wait
+    // gets its promise continued (with closures).
+    let response: MaybePromise<Response>;
+    try {
+      response = fromThenable(handleEagerlyWith(this.#kernel, request));
+      if (!(response instanceof Promise)) {
+        this.#answer(req, res, request, response, http2, next, cancellation);
+        return;
+      }
+    } catch (error) {
+      this.#kernelFailed(req, res, request, error, http2);
+      return;
+    }
+    void response
+      .then((answer) => this.#answer(req, res, request, answer, http2, next, cancellation))
+      .catch((error: unknown) => this.#kernelFailed(req, res, request, error, http2));
   }
 
   #answer(
@@ -251,12 +259,12 @@ export class NodeAdapter {
     const kernel = this.#kernel;
     if (kernel.terminate === undefined) return;
     if (kernel.dispatcher !== undefined && !kernel.dispatcher.hasListeners('kernel.terminate')) return;
-    this.#queueTermination({ res, request, response });
+    this.#queueTermination(res, request, response);
   }
 
-  #queueTermination(termination: QueuedTermination): void {
+  #queueTermination(res: NodeServerResponse, request: Request, response: Response): void {
     // Counted from now, not from when it runs, so a shutdown waiting on drain() cannot miss it.
-    if (this.#queuedTerminations.push(termination) === 1) setImmediate(this.#runQueuedTerminations);
+    if (this.#queuedTerminations.push(res, request, response) === 3) setImmediate(this.#runQueuedTerminations);
   }
 
   /**
@@ -266,9 +274,12 @@ export class NodeAdapter {
   readonly #runQueuedTerminations = (): void => {
     const queue = this.#queuedTerminations;
     this.#queuedTerminations = [];
-    for (const termination of queue) {
-      if (isClosed(termination.res)) this.#terminate(termination.request, termination.response);
-      else termination.res.once('close', () => this.#queueTermination(termination));
+    for (let i = 0; i < queue.length; i += 3) {
+      const res = queue[i] as NodeServerResponse;
+      const request = queue[i + 1] as Request;
+      const response = queue[i + 2] as Response;
+      if (isClosed(res)) this.#terminate(request, response);
+      else res.once('close', () => this.#queueTermination(res, request, response));
     }
   };
 
@@ -295,12 +306,8 @@ export class NodeAdapter {
   }
 }
 
-/** A request answered, waiting for its `kernel.terminate`. */
-interface QueuedTermination {
-  readonly res: NodeServerResponse;
-  readonly request: Request;
-  readonly response: Response;
-}
+/** Answered requests waiting for their `kernel.terminate`, three entries each: `res`, `request`, `response`. */
+type TerminationQueue = Array<NodeServerResponse | Request | Response>;
 
 /** `(req, res)` listener that hands every request to `kernel`. */
 export function createRequestListener(kernel: HttpKernelInterface, options?: NodeAdapterOptions): NodeRequestListener {

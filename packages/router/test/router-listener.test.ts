@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   defineController,
+  DeferredHttpError,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   BadRequestHttpError,
@@ -227,6 +228,27 @@ describe('RouterListener in the kernel', () => {
       expect(frames(full.cause).length).toBeGreaterThan(1);
     }
     expect(Error.stackTraceLimit).toBe(limit);
+  });
+
+  it('outside debug mode, hands kernel.exception a described 404 and 405 whose error is made on first read', async () => {
+    const seen: Array<{ status: number; headers: unknown; described: boolean; error: unknown }> = [];
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes())));
+    dispatcher.on('kernel.exception', (event) => {
+      const described = event.pendingThrowable instanceof DeferredHttpError;
+      seen.push({ status: event.status, headers: event.errorHeaders, described, error: event.throwable });
+      event.setResponse(new Response('', event.status));
+    });
+    const kernel = new HttpKernel({ dispatcher });
+    const headers = { referer: 'http://localhost/from' };
+    expect((await kernel.handle(Request.fromUrl('http://localhost/nowhere', { headers }))).status).toBe(404);
+    expect((await kernel.handle(Request.fromUrl('http://localhost/form', { method: 'DELETE' }))).status).toBe(405);
+    const [notFound, notAllowed] = seen;
+    expect(notFound).toMatchObject({ status: 404, headers: {}, described: true });
+    expect(notFound!.error).toBeInstanceOf(NotFoundHttpError);
+    expect((notFound!.error as Error).message).toBe('No route found for "GET http://localhost/nowhere" (from "http://localhost/from")');
+    expect(notAllowed).toMatchObject({ status: 405, headers: { allow: 'GET, POST' }, described: true });
+    expect(notAllowed!.error).toBeInstanceOf(MethodNotAllowedHttpError);
   });
 
   it('skips the match line when the logger says INFO is off, and still routes', async () => {

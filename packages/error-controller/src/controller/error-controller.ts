@@ -1,4 +1,4 @@
-import { defineController, Response, type Controller, type Request } from '@switchboard/http-kernel';
+import { defineController, HeaderBag, Response, type Controller, type Request } from '@switchboard/http-kernel';
 import { flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
 import type { ErrorRenderer } from '../renderer/error-renderer.js';
@@ -43,13 +43,12 @@ export function createErrorController(options: ErrorControllerOptions): Controll
         causes: options.debug,
       });
       const rendered = renderer.render(flattened, request);
-      const response = new Response(rendered.body, flattened.status, {
-        'content-type': rendered.contentType,
-        // The body was chosen by the Accept header, so caches must key on it.
-        vary: 'Accept',
-        ...(options.debug ? debugExceptionHeaders(flattened) : {}),
-      });
-      for (const [name, value] of Object.entries(flattened.headers)) response.headers.set(name, value);
+      // The body was chosen by the Accept header, so caches must key on it.
+      const headers = new HeaderBag().set('content-type', rendered.contentType).set('vary', 'Accept');
+      if (options.debug) for (const [name, value] of Object.entries(debugExceptionHeaders(flattened))) headers.set(name, value);
+      const response = new Response(rendered.body, flattened.status, headers);
+      const errorHeaders = flattened.headers;
+      for (const name in errorHeaders) headers.set(name, errorHeaders[name]!);
       return response;
     },
     'error_controller',

@@ -1,4 +1,4 @@
-import { HttpError, type HeaderValue } from '@switchboard/http-kernel';
+import { DeferredHttpError, HttpError, type HeaderValue } from '@switchboard/http-kernel';
 import { statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { SourceExcerptReader, type SourceExcerpt } from './source-excerpt.js';
 import { originalPosition } from './source-position.js';
@@ -53,11 +53,18 @@ const MAX_CAUSE_DEPTH = 16;
  */
 const flattenedErrors = new WeakMap<object, FlattenedError>();
 
-/** Turns any thrown value into a `FlattenedError`. Never throws. */
+/**
+ * Turns any thrown value into a `FlattenedError`. Never throws. A `DeferredHttpError` is made into
+ * its error only when frames or causes are asked for: without them its description says it all.
+ */
 export function flattenError(error: unknown, options: FlattenOptions = {}): FlattenedError {
   const withFrames = options.frames ?? true;
   const sourceLines = options.sourceLines ?? 0;
   const withCauses = options.causes ?? true;
+  if (error instanceof DeferredHttpError) {
+    if (!withFrames && !withCauses) return flattenDescribed(error);
+    return flattenError(error.toError(), options);
+  }
   const shared = withFrames && sourceLines <= 0 && withCauses && typeof error === 'object' && error !== null;
   const known = shared ? flattenedErrors.get(error) : undefined;
   // A message changed since (an error reused and rewritten) is flattened anew.
@@ -66,6 +73,21 @@ export function flattenError(error: unknown, options: FlattenOptions = {}): Flat
   const flattened = flattenOne(error, withFrames, sourceLines, reader, new Set(), 0, withCauses ? MAX_CAUSE_DEPTH : 0);
   if (shared) flattenedErrors.set(error, flattened);
   return flattened;
+}
+
+function flattenDescribed(error: DeferredHttpError): FlattenedError {
+  return {
+    status: error.status,
+    statusText: statusText(error.status),
+    headers: { ...error.headers },
+    message: error.message,
+    class: error.name,
+    details: { ...error.details },
+    file: null,
+    line: null,
+    frames: [],
+    cause: null,
+  };
 }
 
 function flattenOne(

@@ -1,4 +1,6 @@
 import {
+  DeferredHttpError,
+  errorOf,
   HttpError,
   isLogged,
   logAt,
@@ -64,6 +66,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   readonly #logger: Logger;
   readonly #controllerLogger: Logger;
   readonly #controller: Controller;
+  /** The default error controller renders a `DeferredHttpError` as it is; one given may expect an `Error`. */
+  readonly #controllerTakesDeferred: boolean;
   /** Errors already logged, keyed by the error itself: an error passing twice is logged once. */
   readonly #logged = new WeakSet<object>();
 
@@ -72,6 +76,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     this.#controllerLogger = options.logger ?? stderrLogger;
     this.#logger = this.#controllerLogger.child({ channel: 'request' });
     this.#controller = options.controller ?? createErrorController({ debug: options.debug });
+    this.#controllerTakesDeferred = options.controller === undefined;
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
@@ -83,16 +88,17 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     };
     // Outside debug mode it could never act.
     if (this.#debug) {
-      events['kernel.response'] = [this.removeCspHeader, ErrorListener.REMOVE_CSP_PRIORITY];
+      // The attribute is set on the main request, whose response is the one sent.
+      events['kernel.response'] = [this.removeCspHeader, ErrorListener.REMOVE_CSP_PRIORITY, { mainRequestOnly: true }];
     }
     return events;
   }
 
   logKernelException(event: ExceptionEvent): void {
-    const error = event.throwable;
-    const level = levelOf(error, event.request);
+    const level = levelOf(event.pendingThrowable, event.request);
     // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
     if (!isLogged(this.#logger, level)) return;
+    const error = event.throwable;
     if (typeof error === 'object' && error !== null) {
       if (this.#logged.has(error)) return;
       this.#logged.add(error);
@@ -105,7 +111,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
   onKernelException(event: ExceptionEvent): void | Promise<void> {
-    const error = event.throwable;
+    const error = this.#controllerTakesDeferred ? event.pendingThrowable : event.throwable;
     const subRequest = event.request.duplicate({
       method: 'GET',
       attributes: [
@@ -128,7 +134,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     if (this.#debug) event.request.attributes.set('_remove_csp_headers', true);
   }
 
-  #subRequestFailed(event: ExceptionEvent, error: unknown, failure: unknown): void {
+  #subRequestFailed(event: ExceptionEvent, pending: unknown, failure: unknown): void {
+    const error = errorOf(pending);
     const described = describeThrowSite(failure);
     logAt(
       this.#logger,
@@ -168,7 +175,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
  */
 function levelOf(error: unknown, request?: Request): LogLevel {
   if (request !== undefined && isAbandonment(error, request)) return 'INFO';
-  if (!(error instanceof HttpError)) return 'CRITICAL';
+  if (!(error instanceof HttpError) && !(error instanceof DeferredHttpError)) return 'CRITICAL';
   return error.logLevel ?? (error.status < 500 ? 'ERROR' : 'CRITICAL');
 }
 

@@ -1,3 +1,4 @@
+import { RequestType } from '../contract/request-type.js';
 import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
@@ -16,17 +17,30 @@ import { subscriberListeners } from './subscriber-listeners.js';
 
 /**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
- * and as called (a plain array of functions, never handed out; see docs/decisions.md D3); `traced`,
+ * and as called (a plain array of functions, never handed out; see docs/decisions.md D3), for a
+ * main request and for a sub-request (without the listeners declared `mainRequestOnly`); `traced`,
  * the same calls each published on the listener tracing channel, is built at the first dispatch
  * that has a subscriber and kept until the listeners change.
  */
 interface ListenerChain {
   readonly registered: ReadonlyArray<RegisteredListener<never>>;
   readonly calls: readonly AnyListener[];
+  readonly subRequestCalls: readonly AnyListener[];
   traced?: readonly AnyListener[];
+  subRequestTraced?: readonly AnyListener[];
 }
 
-const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [], traced: [] };
+const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [], subRequestCalls: [], traced: [], subRequestTraced: [] };
+
+/** Whether `event` belongs to a sub-request, whose dispatches skip the listeners declared `mainRequestOnly`. */
+export function isSubRequestEvent(event: unknown): boolean {
+  return (event as DispatchableEvent).requestType === RequestType.SUB;
+}
+
+/** The listeners a dispatch of `event` calls, in order. */
+export function listenersFor<E>(registered: ReadonlyArray<RegisteredListener<E>>, event: unknown): ReadonlyArray<RegisteredListener<E>> {
+  return isSubRequestEvent(event) ? registered.filter((entry) => !entry.mainRequestOnly) : registered;
+}
 
 /**
  * A typed, prioritised, stoppable event dispatcher.
@@ -52,6 +66,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
       listener: listener as Listener<never>,
       priority,
       name: options.name ?? (listener.name || 'anonymous'),
+      mainRequestOnly: options.mainRequestOnly ?? false,
     };
     const list = this.#registrations.get(eventName);
     if (list === undefined) this.#registrations.set(eventName, [registered]);
@@ -82,8 +97,8 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
 
   /** Registers each listener `subscriber` declares, bound to it and named `Class.method`. */
   addSubscriber(subscriber: EventSubscriber<M>): this {
-    for (const { eventName, listener, priority, name } of subscriberListeners(subscriber)) {
-      this.addListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>, priority, { name });
+    for (const { eventName, listener, priority, name, facts } of subscriberListeners(subscriber)) {
+      this.addListener(eventName as EventName<M>, listener as Listener<M[EventName<M>]>, priority, { ...facts, name });
     }
     this.#subscribers.add(subscriber);
     return this;
@@ -132,9 +147,11 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
     const chain = this.#chainOf(eventName);
-    const listeners = kernelListenerChannel.hasSubscribers
-      ? (chain.traced ??= chain.registered.map((entry) => tracedListener(entry.name, entry.priority, entry.listener as AnyListener)))
-      : chain.calls;
+    const sub = isSubRequestEvent(event);
+    let listeners: readonly AnyListener[];
+    if (!kernelListenerChannel.hasSubscribers) listeners = sub ? chain.subRequestCalls : chain.calls;
+    else if (sub) listeners = chain.subRequestTraced ??= tracedCalls(listenersFor(chain.registered, event));
+    else listeners = chain.traced ??= tracedCalls(chain.registered);
     return callListeners(listeners, eventName, event, 0);
   }
 
@@ -147,10 +164,18 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     const chain: ListenerChain =
       registered.length === 0
         ? NO_LISTENERS
-        : { registered: Object.freeze(registered), calls: registered.map((entry) => entry.listener as AnyListener) };
+        : {
+            registered: Object.freeze(registered),
+            calls: registered.map((entry) => entry.listener as AnyListener),
+            subRequestCalls: registered.filter((entry) => !entry.mainRequestOnly).map((entry) => entry.listener as AnyListener),
+          };
     this.#chains.set(eventName, chain);
     return chain;
   }
+}
+
+function tracedCalls(registered: ReadonlyArray<RegisteredListener<never>>): AnyListener[] {
+  return registered.map((entry) => tracedListener(entry.name, entry.priority, entry.listener as AnyListener));
 }
 
 /**

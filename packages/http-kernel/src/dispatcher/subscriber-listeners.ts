@@ -1,4 +1,4 @@
-import type { EventMap, EventName, EventSubscriber, Listener, ListenerDeclaration } from './types.js';
+import type { EventMap, EventName, EventSubscriber, Listener, ListenerDeclaration, ListenerFacts } from './types.js';
 
 /** One listener of a subscriber as the dispatcher registers it. */
 export interface SubscriberListener {
@@ -8,7 +8,11 @@ export interface SubscriberListener {
   readonly priority: number;
   /** `Class.method`, from the subscriber's class and the declared function's name. */
   readonly name: string;
+  /** What the declaration says of the listener besides its priority. */
+  readonly facts: ListenerFacts;
 }
+
+const NO_FACTS: ListenerFacts = Object.freeze({});
 
 type DeclaredFunction = Listener<never>;
 
@@ -27,8 +31,9 @@ export function subscriberListeners<M extends EventMap>(subscriber: EventSubscri
   for (const eventName of Object.keys(events) as Array<EventName<M>>) {
     const declared = events[eventName]!;
     const declarations = isDeclaration(declared) ? [declared] : declared;
-    for (const [fn, priority] of declarations) {
-      listeners.push({ eventName, listener: boundTo(subscriber, fn), priority, name: `${className}.${memberName(subscriber, fn)}` });
+    for (const [fn, priority, facts = NO_FACTS] of declarations) {
+      const name = `${className}.${memberName(subscriber, fn)}`;
+      listeners.push({ eventName, listener: boundTo(subscriber, fn), priority, name, facts });
     }
   }
   return listeners;

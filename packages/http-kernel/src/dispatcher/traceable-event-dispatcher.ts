@@ -1,6 +1,7 @@
 import { fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { kernelListenerChannel } from '../tracing/tracing-channels.js';
 import { tracedListener } from '../tracing/traced-listener.js';
+import { listenersFor } from './event-dispatcher.js';
 import { thrownIfFailed } from './failed-event.js';
 import type {
   AnyListener,
@@ -116,7 +117,7 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
-    const listeners = this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>;
+    const listeners = listenersFor(this.#inner.getListeners(eventName) as ReadonlyArray<RegisteredListener<unknown>>, event);
     return new DispatchRecording(eventName, listeners, this.#tracer, kernelListenerChannel.hasSubscribers).run(event, 0);
   }
 }

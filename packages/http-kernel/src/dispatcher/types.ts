@@ -1,3 +1,4 @@
+import type { RequestType } from '../contract/request-type.js';
 import type { OwnedDeclarations, RouteDeclaration } from '../declaration/route-declaration.js';
 import type { MaybePromise } from '../internal/maybe-promise.js';
 
@@ -9,10 +10,13 @@ export interface DispatchableEvent {
    * (`RequestEvent.failWith`). Dispatchers that trace listeners report it as thrown by that listener.
    */
   readonly failure?: ListenerFailure | null;
+  /** `RequestType.SUB` for an event of a sub-request: listeners declared `mainRequestOnly` are skipped. */
+  readonly requestType?: RequestType;
 }
 
 /** The error a listener ended a dispatch with (see `DispatchableEvent.failure`). */
 export interface ListenerFailure {
+  /** What the listener failed with: an error, or a `DeferredHttpError` describing one. */
   readonly error: unknown;
 }
 
@@ -27,7 +31,19 @@ export type EventName<M extends EventMap> = Extract<keyof M, string>;
  */
 export type Listener<E> = (event: E, eventName: string) => void | PromiseLike<void>;
 
-export interface ListenerOptions {
+/**
+ * What a listener declares about itself besides its priority, for the dispatcher to act on
+ * instead of the listener checking it on every call. One object, so that more facts can join.
+ */
+export interface ListenerFacts {
+  /**
+   * Only the main request's events reach it: the dispatcher skips it for events of a sub-request
+   * (`requestType === RequestType.SUB`), such as the error page's. Default false.
+   */
+  readonly mainRequestOnly?: boolean;
+}
+
+export interface ListenerOptions extends ListenerFacts {
   /** Shown in traces and the profiler's events panel; defaults to the function's name. */
   name?: string;
 }
@@ -36,14 +52,19 @@ export interface RegisteredListener<E> {
   readonly listener: Listener<E>;
   readonly priority: number;
   readonly name: string;
+  readonly mainRequestOnly: boolean;
 }
 
 /**
- * One listener of a subscriber: one of its methods (or function-valued fields) and its priority,
- * e.g. `[this.onKernelResponse, CorsListener.RESPONSE_PRIORITY]`. The dispatcher calls it with the
- * subscriber as `this`, and names it after the class and the method (`CorsListener.onKernelResponse`).
+ * One listener of a subscriber: one of its methods (or function-valued fields), its priority, and
+ * optionally what it declares about itself, e.g.
+ * `[this.onKernelResponse, CorsListener.RESPONSE_PRIORITY, { mainRequestOnly: true }]`. The
+ * dispatcher calls it with the subscriber as `this`, and names it after the class and the method
+ * (`CorsListener.onKernelResponse`).
  */
-export type ListenerDeclaration<E> = readonly [listener: Listener<E>, priority: number];
+export type ListenerDeclaration<E> =
+  | readonly [listener: Listener<E>, priority: number]
+  | readonly [listener: Listener<E>, priority: number, facts: ListenerFacts];
 
 /** Several listeners declared by one object, each with its priority. */
 export interface EventSubscriber<M extends EventMap> {

@@ -171,11 +171,6 @@ export function statusText(status: number): string {
   return STATUS_TEXTS[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Unknown Status');
 }
 
-/** The status an error maps to: its own for an `HttpError`, 500 for anything else. */
-export function statusOf(error: unknown): number {
-  return error instanceof HttpError ? error.status : 500;
-}
-
 /**
  * `build()`, capturing no stack trace for the errors it creates: for errors thrown often and read
  * by nobody outside debug mode (a router's 404), where capturing the stack is most of their cost

@@ -41,7 +41,8 @@ export class RequestEvent extends KernelEvent {
   /**
    * Ends the request with `error`, as throwing it from this listener would: later listeners and
    * the controller are skipped, and the kernel takes `error` to `kernel.exception`. For refusals
-   * that are frequent and expected (a router's 404), which then cost no throw.
+   * that are frequent and expected (a router's 404), which then cost no throw; a
+   * `DeferredHttpError` costs no `Error` either until someone reads it.
    */
   failWith(error: unknown): void {
     this.failedWith = { error };

@@ -4,37 +4,39 @@ export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | 
 /**
  * Case-insensitive, multi-valued headers. Names are stored lower-cased (as HTTP/2 and
  * node:http present them); values keep their order.
+ *
+ * Kept as a flat list `[name, value, name, value…]`, the shape node:http's `writeHead` takes, with
+ * all the values of a name next to each other, in the order names were first added: a response's
+ * few headers need no map, and writing them is one copy of the list (docs/decisions.md D15).
  */
 export class HeaderBag implements Iterable<[string, string[]]> {
-  /** Built on first use: a bag from `fromRawList` that nobody reads never allocates it. */
-  #values: Map<string, string[]> | null;
+  /** The bag's own list, names lower-cased; made on the first write (or the first read of a raw list that needs it). */
+  #list: string[] | null;
   /**
    * The raw list this bag holds exactly, until its first write: a copy made before then reads
-   * the same list on its own first use instead of copying the map (an error sub-request copies
-   * its request's headers, and mostly reads one of them).
+   * the same list on its own first use instead of copying it (an error sub-request copies its
+   * request's headers, and mostly reads one of them).
    */
   #raw: readonly string[] | null;
 
   constructor(init?: HeaderInit) {
-    this.#values = null;
+    this.#list = null;
     this.#raw = null;
     if (init === undefined) return;
-    // A bag still equal to its raw list (or never used at all) is copied by sharing that list.
-    if (init instanceof HeaderBag && (init.#raw !== null || init.#values === null)) {
-      this.#raw = init.#raw;
+    if (init instanceof HeaderBag) {
+      // A bag still equal to its raw list (or never used at all) is copied by sharing that list.
+      if (init.#list === null) this.#raw = init.#raw;
+      else this.#list = init.#list.slice();
       return;
     }
-    this.#values = new Map();
-    if (init instanceof HeaderBag) {
-      for (const [name, values] of init.#map()) this.#values.set(name, [...values]);
-    } else if (Symbol.iterator in init) {
+    if (Symbol.iterator in init) {
       for (const [name, value] of init as Iterable<readonly [string, HeaderValue]>) this.append(name, value);
-    } else {
-      const record = init as Readonly<Record<string, HeaderValue | number | undefined>>;
-      for (const name of Object.keys(record)) {
-        const value = record[name];
-        if (value !== undefined) this.append(name, typeof value === 'number' ? String(value) : value);
-      }
+      return;
+    }
+    const record = init as Readonly<Record<string, HeaderValue | number | undefined>>;
+    for (const name of Object.keys(record)) {
+      const value = record[name];
+      if (value !== undefined) this.append(name, value);
     }
   }
 
@@ -50,101 +52,165 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     return bag;
   }
 
-  #map(): Map<string, string[]> {
-    if (this.#values !== null) return this.#values;
-    const values = (this.#values = new Map<string, string[]>());
+  /** The bag's own list, made from the raw list (names lower-cased, grouped, pseudo-headers out) if need be. */
+  #own(): string[] {
+    if (this.#list !== null) return this.#list;
+    const list: string[] = [];
     const raw = this.#raw;
     if (raw !== null) {
       for (let i = 0; i < raw.length; i += 2) {
         const name = raw[i]!;
         if (name.charCodeAt(0) === 58 /* ':' */) continue;
-        const key = name.toLowerCase();
-        const existing = values.get(key);
-        if (existing === undefined) values.set(key, [raw[i + 1]!]);
-        else existing.push(raw[i + 1]!);
+        insertAfterRun(list, name.toLowerCase(), raw[i + 1]!);
       }
     }
-    return values;
+    this.#list = list;
+    return list;
   }
 
-  /** The map, about to be changed: from now on the bag no longer matches its raw list. */
-  #mapToChange(): Map<string, string[]> {
-    const values = this.#map();
+  /** The list, about to be changed: from now on the bag no longer matches its raw list. */
+  #toChange(): string[] {
+    const list = this.#own();
     this.#raw = null;
-    return values;
+    return list;
   }
 
   /** The first value, or `undefined`. */
   get(name: string): string | undefined {
     const key = name.toLowerCase();
     // A bag still equal to its raw list answers from the list: most requests read a header or two.
-    if (this.#values === null && this.#raw !== null) return firstRawValue(this.#raw, key);
-    return this.#map().get(key)?.[0];
+    if (this.#list === null) return this.#raw === null ? undefined : firstRawValue(this.#raw, key);
+    const at = indexOfName(this.#list, key);
+    return at === -1 ? undefined : this.#list[at + 1];
   }
 
   /** Every value in order (empty when absent). */
   getAll(name: string): string[] {
-    return this.#map().get(name.toLowerCase())?.slice() ?? [];
+    const list = this.#own();
+    const key = name.toLowerCase();
+    const values: string[] = [];
+    for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
+    return values;
   }
 
   has(name: string): boolean {
-    const key = name.toLowerCase();
-    if (this.#values === null && this.#raw !== null) return firstRawValue(this.#raw, key) !== undefined;
-    return this.#map().has(key);
+    return this.get(name) !== undefined;
   }
 
   /** Replaces every value of `name`. */
   set(name: string, value: HeaderValue | number): this {
-    this.#mapToChange().set(name.toLowerCase(), normalise(value));
+    const list = this.#toChange();
+    const key = name.toLowerCase();
+    const at = indexOfName(list, key);
+    if (at === -1) pushValues(list, key, value);
+    else {
+      list.splice(at, runLength(list, at));
+      if (typeof value === 'object') for (let i = value.length - 1; i >= 0; i--) list.splice(at, 0, key, value[i]!);
+      else list.splice(at, 0, key, typeof value === 'number' ? String(value) : value);
+    }
     return this;
   }
 
   append(name: string, value: HeaderValue | number): this {
+    const list = this.#toChange();
     const key = name.toLowerCase();
-    const values = this.#mapToChange();
-    const existing = values.get(key);
-    if (existing === undefined) values.set(key, normalise(value));
-    else existing.push(...normalise(value));
+    if (typeof value === 'object') for (const one of value) insertAfterRun(list, key, one);
+    else insertAfterRun(list, key, typeof value === 'number' ? String(value) : value);
     return this;
   }
 
   delete(name: string): this {
-    this.#mapToChange().delete(name.toLowerCase());
+    const list = this.#toChange();
+    const at = indexOfName(list, name.toLowerCase());
+    if (at !== -1) list.splice(at, runLength(list, at));
     return this;
   }
 
   get size(): number {
-    return this.#map().size;
+    const list = this.#own();
+    let size = 0;
+    for (let i = 0; i < list.length; i += 2) if (i === 0 || list[i] !== list[i - 2]) size++;
+    return size;
   }
 
   names(): string[] {
-    return [...this.#map().keys()];
+    const list = this.#own();
+    const names: string[] = [];
+    for (let i = 0; i < list.length; i += 2) if (i === 0 || list[i] !== list[i - 2]) names.push(list[i]!);
+    return names;
   }
 
-  /** Each name with its values; the arrays are the bag's own, to read, not to change. */
-  [Symbol.iterator](): IterableIterator<[string, string[]]> {
-    return this.#map().entries();
+  /** Each name with its values, in the order names were first added. */
+  *[Symbol.iterator](): IterableIterator<[string, string[]]> {
+    const list = this.#own();
+    for (let i = 0; i < list.length; ) {
+      const name = list[i]!;
+      const values: string[] = [];
+      for (; i < list.length && list[i] === name; i += 2) values.push(list[i + 1]!);
+      yield [name, values];
+    }
   }
 
   /**
    * A flat raw list `[name, value, name, value…]`, a multi-valued header as several pairs (the
-   * shape node:http's `writeHead` takes), without the names in `omit`.
+   * shape node:http's `writeHead` takes), without the names in `omit`, and with one more pair at
+   * the end when `extraName` is given. Made at its final length.
    */
-  toRawList(omit?: ReadonlySet<string>): string[] {
-    const list: string[] = [];
-    for (const [name, values] of this.#map()) {
-      if (omit?.has(name)) continue;
-      for (let i = 0; i < values.length; i++) list.push(name, values[i]!);
+  toRawList(omit?: ReadonlySet<string>, extraName?: string, extraValue?: string): string[] {
+    const list = this.#own();
+    let length = extraName === undefined ? list.length : list.length + 2;
+    if (omit !== undefined) for (let i = 0; i < list.length; i += 2) if (omit.has(list[i]!)) length -= 2;
+    const out = new Array<string>(length);
+    let at = 0;
+    for (let i = 0; i < list.length; i += 2) {
+      if (omit?.has(list[i]!)) continue;
+      out[at++] = list[i]!;
+      out[at++] = list[i + 1]!;
     }
-    return list;
+    if (extraName !== undefined) {
+      out[at++] = extraName;
+      out[at] = extraValue ?? '';
+    }
+    return out;
   }
 
   /** A plain object, multi-valued names as arrays (the shape node:http's `setHeader` takes). */
   toObject(): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};
-    for (const [name, values] of this.#map()) out[name] = values.length === 1 ? values[0]! : [...values];
+    for (const [name, values] of this) out[name] = values.length === 1 ? values[0]! : values;
     return out;
   }
+}
+
+/** Index of the first pair named `key` in an own list, or -1. */
+function indexOfName(list: readonly string[], key: string): number {
+  for (let i = 0; i < list.length; i += 2) if (list[i] === key) return i;
+  return -1;
+}
+
+/** How many entries (names and values) the run of pairs starting at `at` takes. */
+function runLength(list: readonly string[], at: number): number {
+  const key = list[at];
+  let end = at;
+  while (end < list.length && list[end] === key) end += 2;
+  return end - at;
+}
+
+/** `key: value` after the last pair named `key`, or at the end: a name's values stay together. */
+function insertAfterRun(list: string[], key: string, value: string): void {
+  const at = indexOfName(list, key);
+  if (at === -1) {
+    list.push(key, value);
+    return;
+  }
+  const end = at + runLength(list, at);
+  if (end === list.length) list.push(key, value);
+  else list.splice(end, 0, key, value);
+}
+
+function pushValues(list: string[], key: string, value: HeaderValue | number): void {
+  if (typeof value === 'object') for (const one of value) list.push(key, one);
+  else list.push(key, typeof value === 'number' ? String(value) : value);
 }
 
 /** The value of the first field named `key` (lower-case) in a raw list; pseudo-headers never match. */
@@ -155,9 +221,4 @@ function firstRawValue(raw: readonly string[], key: string): string | undefined 
     if (name.length === key.length && name.toLowerCase() === key) return raw[i + 1];
   }
   return undefined;
-}
-
-function normalise(value: HeaderValue | number): string[] {
-  if (typeof value === 'number') return [String(value)];
-  return typeof value === 'string' ? [value] : [...value];
 }

@@ -30,43 +30,74 @@ export interface RequestAttributes {
 type AttributeKey = keyof RequestAttributes | (string & {});
 type AttributeValue<K> = K extends keyof RequestAttributes ? RequestAttributes[K] : unknown;
 
-/** Request attributes: routing results and whatever listeners attach for later steps. */
+/**
+ * Request attributes: routing results and whatever listeners attach for later steps. Kept as one
+ * flat list of keys and values, made on the first write: a request has a handful of attributes,
+ * which a scan finds as fast as a map does, without the map's table to grow (docs/decisions.md D13).
+ */
 export class AttributeBag {
-  readonly #values: Map<string, unknown>;
+  /** `[key, value, key, value…]`; `null` until the first attribute. */
+  #entries: unknown[] | null;
 
   constructor(init?: Iterable<readonly [string, unknown]>) {
-    this.#values = init === undefined ? new Map() : new Map(init);
+    this.#entries = null;
+    if (init !== undefined) for (const [key, value] of init) this.set(key, value);
   }
 
   get<K extends AttributeKey>(key: K): AttributeValue<K> | undefined {
-    return this.#values.get(key) as AttributeValue<K> | undefined;
+    const entries = this.#entries;
+    if (entries === null) return undefined;
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] === key) return entries[i + 1] as AttributeValue<K>;
+    return undefined;
   }
 
   set<K extends AttributeKey>(key: K, value: AttributeValue<K>): this {
-    this.#values.set(key, value);
+    const entries = (this.#entries ??= []);
+    for (let i = 0; i < entries.length; i += 2) {
+      if (entries[i] === key) {
+        entries[i + 1] = value;
+        return this;
+      }
+    }
+    entries.push(key, value);
     return this;
   }
 
   has(key: AttributeKey): boolean {
-    return this.#values.has(key);
+    const entries = this.#entries;
+    if (entries === null) return false;
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] === key) return true;
+    return false;
   }
 
   delete(key: AttributeKey): this {
-    this.#values.delete(key);
+    const entries = this.#entries;
+    if (entries === null) return this;
+    for (let i = 0; i < entries.length; i += 2) {
+      if (entries[i] === key) {
+        entries.splice(i, 2);
+        break;
+      }
+    }
     return this;
   }
 
   /** Copy of every attribute. */
   all(): Record<string, unknown> {
-    return Object.fromEntries(this.#values);
+    const all: Record<string, unknown> = {};
+    for (const [key, value] of this.entries()) all[key] = value;
+    return all;
   }
 
-  keys(): IterableIterator<string> {
-    return this.#values.keys();
+  *keys(): IterableIterator<string> {
+    for (const [key] of this.entries()) yield key;
   }
 
-  entries(): IterableIterator<[string, unknown]> {
-    return this.#values.entries();
+  /** Each key with its value, in the order they were first set. */
+  *entries(): IterableIterator<[string, unknown]> {
+    const entries = this.#entries;
+    if (entries === null) return;
+    for (let i = 0; i < entries.length; i += 2) yield [entries[i] as string, entries[i + 1]];
   }
 }
 
@@ -122,6 +153,16 @@ export interface DuplicateOverrides {
   attributes?: Iterable<readonly [string, unknown]>;
 }
 
+/** Where the kernel stands with a request whose stack is not made yet. */
+type StackState = typeof NOT_HANDLED | typeof HANDLING | typeof HANDLED;
+const NOT_HANDLED = 0;
+const HANDLING = 1;
+const HANDLED = 2;
+
+// Set by `Request`'s static block, which can reach its private fields (see `enterRequestStack`).
+let enterStack: (request: Request) => boolean;
+let leaveStack: (request: Request, pushed: boolean) => void;
+
 /**
  * An HTTP request as the kernel sees it. Independent of node:http: adapters build it, and
  * tests can build it from a URL.
@@ -153,8 +194,9 @@ export class Request {
   #logger: Logger | undefined;
   #signalSource: RequestSignalSource | undefined;
   #signal: AbortSignal | undefined;
-  /** Set by the kernel: the stack this request is handled on (sub-requests share their parent's). */
-  requestStack: RequestStack | null = null;
+  #stack: RequestStack | null;
+  /** Where the kernel stands with this request while `#stack` is not made yet (see `requestStack`). */
+  #stackState: StackState;
 
   constructor(init: RequestInit) {
     this.method = init.method.toUpperCase();
@@ -172,6 +214,46 @@ export class Request {
     this.fromTrustedProxy = init.fromTrustedProxy ?? false;
     this.defaultLocale = init.defaultLocale ?? 'en';
     this.#signalSource = init.signal;
+    this.#stack = null;
+    this.#stackState = NOT_HANDLED;
+  }
+
+  /**
+   * The stack this request is handled on (sub-requests share their parent's); `null` before the
+   * kernel handles it. A main request's stack is made when first asked for (this request at its
+   * bottom while it is handled, empty after): most requests never make a sub-request, and
+   * nobody asks.
+   */
+  get requestStack(): RequestStack | null {
+    if (this.#stack === null && this.#stackState !== NOT_HANDLED) {
+      this.#stack = new RequestStack();
+      if (this.#stackState === HANDLING) this.#stack.push(this);
+    }
+    return this.#stack;
+  }
+
+  /** `requestStack` if it was made, without making it: for code that only cleans up after a stack. */
+  get existingRequestStack(): RequestStack | null {
+    return this.#stack;
+  }
+
+  set requestStack(stack: RequestStack | null) {
+    this.#stack = stack;
+  }
+
+  static {
+    enterStack = (request) => {
+      if (request.#stack === null) {
+        request.#stackState = HANDLING;
+        return false;
+      }
+      request.#stack.push(request);
+      return true;
+    };
+    leaveStack = (request, pushed) => {
+      if (!pushed) request.#stackState = HANDLED;
+      request.#stack?.pop();
+    };
   }
 
   /** Builds a request from an absolute URL; handy in tests and for fetch-style runtimes. */
@@ -291,6 +373,19 @@ export class Request {
     copy.requestStack = this.requestStack;
     return copy;
   }
+}
+
+/**
+ * The kernel starts handling `request`: it goes on top of its stack, or, without one, becomes
+ * the bottom of the stack `requestStack` makes when asked. Returns what `leaveRequestStack` needs.
+ */
+export function enterRequestStack(request: Request): boolean {
+  return enterStack(request);
+}
+
+/** The kernel is done with `request`: it leaves its stack. */
+export function leaveRequestStack(request: Request, pushed: boolean): void {
+  leaveStack(request, pushed);
 }
 
 function decodedPath(raw: string): string {

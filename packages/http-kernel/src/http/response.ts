@@ -8,10 +8,10 @@ export type ResponseBody = string | Uint8Array | AsyncIterable<Uint8Array | stri
 export class Response {
   status: number;
   readonly headers: HeaderBag;
-  body: ResponseBody;
+  #body: ResponseBody;
 
   constructor(body: ResponseBody = '', status = 200, headers?: HeaderInit) {
-    this.body = body;
+    this.#body = body;
     this.status = status;
     if (headers === undefined) {
       this.headers = new HeaderBag().set('date', httpDate());
@@ -19,6 +19,15 @@ export class Response {
     }
     this.headers = headers instanceof HeaderBag ? headers : new HeaderBag(headers);
     if (!this.headers.has('date')) this.headers.set('date', httpDate());
+  }
+
+  /** What the adapter writes. */
+  get body(): ResponseBody {
+    return this.#body;
+  }
+
+  set body(body: ResponseBody) {
+    this.#body = body;
   }
 
   get isInformational(): boolean {
@@ -47,11 +56,44 @@ export class Response {
   }
 }
 
-/** A response whose body is `JSON.stringify(data)`. */
+/**
+ * A response whose body is `JSON.stringify(data)`, written when the body is first read (by the
+ * adapter, as it writes the response): until then `data` is the value itself, so a
+ * `kernel.response` listener can read or filter it without parsing the text back. Setting `data`
+ * again rewrites the body; setting `body` replaces it, and `data` no longer describes it.
+ */
 export class JsonResponse extends Response {
+  #data: unknown;
+  /** Whether the body is still to be written from `#data`. */
+  #pending: boolean;
+
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
-    super(JSON.stringify(data), status, headers);
+    super('', status, headers);
+    this.#data = data;
+    this.#pending = true;
     if (headers === undefined || !this.headers.has('content-type')) this.headers.set('content-type', contentType);
+  }
+
+  get data(): unknown {
+    return this.#data;
+  }
+
+  set data(data: unknown) {
+    this.#data = data;
+    this.#pending = true;
+  }
+
+  override get body(): ResponseBody {
+    if (this.#pending) {
+      this.#pending = false;
+      super.body = JSON.stringify(this.#data);
+    }
+    return super.body;
+  }
+
+  override set body(body: ResponseBody) {
+    this.#pending = false;
+    super.body = body;
   }
 }
 

@@ -5,7 +5,9 @@ import { ControllerResolver } from '../controller/controller-resolver.js';
 import { UnownedDeclarationError, unownedDeclarations } from '../declaration/declaration-owners.js';
 import { PendingArgument } from '../declaration/pending-argument.js';
 import type { EventDispatcherInterface, ListenerFailure } from '../dispatcher/types.js';
-import { HttpError, NotFoundHttpError, statusOf, statusText } from '../error/http-error.js';
+import { errorOf } from '../error/deferred-http-error.js';
+import { statusOf } from '../error/error-status.js';
+import { NotFoundHttpError, statusText } from '../error/http-error.js';
 import { ControllerArgumentsEvent } from '../event/controller-arguments-event.js';
 import { ControllerEvent } from '../event/controller-event.js';
 import { ExceptionEvent } from '../event/exception-event.js';
@@ -16,7 +18,7 @@ import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
 import { isAbandonment } from '../http/cancellation.js';
-import { type Request, RequestStack } from '../http/request.js';
+import { enterRequestStack, leaveRequestStack, type Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
@@ -43,9 +45,15 @@ const requestScopes = boundCallScopes('switchboard.kernel.request');
 
 type CallableController = (...args: unknown[]) => unknown;
 
-/** One call of `handle()`: what is handled, how, and whether `kernel.finish_request` went out for it. */
+/**
+ * One call of `handle()`: what is handled, how, and where it stands. The kernel's steps are its
+ * methods, each handed the value the step before produced and this object, so no step needs a
+ * closure of its own (docs/decisions.md D12).
+ */
 class Handling {
   finishRequestDispatched = false;
+  /** The controller to call, once `kernel.controller` has had its say. */
+  controller: Controller | null = null;
 
   constructor(
     readonly request: Request,
@@ -56,13 +64,17 @@ class Handling {
   ) {}
 }
 
+/** A step of the lifecycle: the value the step before produced, and the handling. */
+type Step<T, R> = (this: HttpKernel, value: T, h: Handling) => MaybePromise<R>;
+
 /**
  * Takes a request through `kernel.request` → controller → `kernel.controller_arguments` →
  * [`kernel.view`] → `kernel.response` → `kernel.finish_request`, with `kernel.exception` on any
  * error. See docs/events.md for what each step may change.
  *
  * Each step runs as soon as the one before it has: at once, unless that one returned a promise
- * (see `maybe-promise.ts`). A request that never waits is answered without a promise.
+ * (see `maybe-promise.ts`). A request that never waits is answered without a promise. An event
+ * nobody listens to is not built (docs/decisions.md D4).
  */
 export class HttpKernel implements HttpKernelInterface {
   readonly dispatcher: EventDispatcherInterface<KernelEventMap>;
@@ -119,24 +131,39 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   /** The handling with its request on top of the request stack; never throws (see `handleEagerly`). */
-  #handleOnStack(handling: Handling): MaybePromise<Response> {
-    const request = handling.request;
-    const stack = (request.requestStack ??= new RequestStack());
-    stack.push(request);
+  #handleOnStack(h: Handling): MaybePromise<Response> {
+    const entered = enterRequestStack(h.request);
     let response: MaybePromise<Response>;
     try {
-      const outcome = attempt(
-        () => this.#handleRaw(handling),
-        (error) => this.#handleError(error, handling),
-      );
-      response = andThen(outcome, (answer) => (answer instanceof Response ? answer : this.#handleError(answer.error, handling)));
+      response = this.#handleCaught(h);
     } catch (error) {
-      stack.pop();
+      leaveRequestStack(h.request, entered);
       return Promise.reject(error);
     }
-    if (response instanceof Promise) return response.finally(() => stack.pop());
-    stack.pop();
+    if (response instanceof Promise) return response.finally(() => leaveRequestStack(h.request, entered));
+    leaveRequestStack(h.request, entered);
     return response;
+  }
+
+  /** The lifecycle's response, or the error branch's for an error it threw or a failure a listener returned. */
+  #handleCaught(h: Handling): MaybePromise<Response> {
+    let outcome: MaybePromise<Response | ListenerFailure>;
+    try {
+      outcome = this.#handleRaw(h);
+    } catch (error) {
+      return this.#handleError(error, h);
+    }
+    if (outcome instanceof Promise) {
+      return outcome.then(
+        (answer) => this.#answered(answer, h),
+        (error: unknown) => this.#handleError(error, h),
+      );
+    }
+    return this.#answered(outcome, h);
+  }
+
+  #answered(answer: Response | ListenerFailure, h: Handling): MaybePromise<Response> {
+    return answer instanceof Response ? answer : this.#handleError(answer.error, h);
   }
 
   /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
@@ -150,6 +177,7 @@ export class HttpKernel implements HttpKernelInterface {
    * which terminate every request. Never throws nor rejects: failures are logged.
    */
   terminateEagerly(request: Request, response: Response): MaybePromise<void> {
+    if (!this.dispatcher.isObserved('kernel.terminate')) return;
     let dispatched: MaybePromise<TerminateEvent>;
     try {
       dispatched = fromThenable(this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response)));
@@ -169,25 +197,67 @@ export class HttpKernel implements HttpKernelInterface {
     logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
   }
 
+  /** `step(value, h)` at once when `value` is there; once it resolves when it is a promise (only then is a closure made). */
+  #then<T, R>(value: MaybePromise<T>, step: Step<T, R>, h: Handling): MaybePromise<R> {
+    return value instanceof Promise ? value.then((resolved) => step.call(this, resolved, h)) : step.call(this, value, h);
+  }
+
   /**
-   * The lifecycle, step by step. An error thrown anywhere in it goes to `#handleError`, and so
-   * does the one a `kernel.request` listener failed the request with (returned here).
+   * The lifecycle, step by step, each step a method below. An error thrown anywhere in it goes to
+   * `#handleError`, and so does the one a `kernel.request` listener failed the request with
+   * (returned here).
    */
   #handleRaw(h: Handling): MaybePromise<Response | ListenerFailure> {
-    const { request, type } = h;
-    return andThen(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, request, type)), (requested) => {
-      if (requested.failure !== null) return requested.failure;
-      if (requested.response !== null) return this.#filterResponse(requested.response, h);
-      return andThen(this.#controllerEvent(this.#controllerFor(request), h), ({ controller }) =>
-        andThen(this.argumentResolver.getArguments(request, controller), (resolved) =>
-          andThen(this.#controllerArgumentsEvent(controller, resolved, h), (call) =>
-            andThen(fromThenable((call.controller as CallableController)(...withoutPendingArguments(call))), (result) =>
-              this.#toResponse(call.controller, result, h),
-            ),
-          ),
-        ),
-      );
-    });
+    if (!this.dispatcher.isObserved('kernel.request')) return this.#controllerStep(h);
+    return this.#then(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, h.request, h.type)), this.#afterRequestEvent, h);
+  }
+
+  /** A `kernel.request` listener answered, failed the request, or left it to the controller. */
+  #afterRequestEvent(requested: RequestEvent, h: Handling): MaybePromise<Response | ListenerFailure> {
+    if (requested.failure !== null) return requested.failure;
+    if (requested.response !== null) return this.#filterResponse(requested.response, h);
+    return this.#controllerStep(h);
+  }
+
+  /** The controller the request names, then `kernel.controller`: listeners may replace it. */
+  #controllerStep(h: Handling): MaybePromise<Response> {
+    const controller = this.#controllerFor(h.request);
+    if (!this.dispatcher.isObserved('kernel.controller')) return this.#argumentsStep(controller, h);
+    return this.#then(
+      this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, h.request, h.type, controller)),
+      this.#afterControllerEvent,
+      h,
+    );
+  }
+
+  #afterControllerEvent(event: ControllerEvent, h: Handling): MaybePromise<Response> {
+    return this.#argumentsStep(event.controller, h);
+  }
+
+  /** The controller's arguments, resolved. */
+  #argumentsStep(controller: Controller, h: Handling): MaybePromise<Response> {
+    h.controller = controller;
+    return this.#then(this.argumentResolver.getArguments(h.request, controller), this.#controllerArgumentsStep, h);
+  }
+
+  /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
+  #controllerArgumentsStep(args: unknown[], h: Handling): MaybePromise<Response> {
+    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return this.#callController(args, h);
+    return this.#then(
+      this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, h.controller!, args)),
+      this.#afterControllerArgumentsEvent,
+      h,
+    );
+  }
+
+  #afterControllerArgumentsEvent(event: ControllerArgumentsEvent, h: Handling): MaybePromise<Response> {
+    h.controller = event.controller;
+    return this.#callController(event.arguments, h);
+  }
+
+  #callController(args: unknown[], h: Handling): MaybePromise<Response> {
+    assertNoPendingArgument(h.controller!, args);
+    return this.#then(fromThenable((h.controller as CallableController)(...args)), this.#toResponse, h);
   }
 
   #controllerFor(request: Request): Controller {
@@ -198,39 +268,36 @@ export class HttpKernel implements HttpKernelInterface {
     return controller;
   }
 
-  // `kernel.controller`, `kernel.controller_arguments` and `kernel.finish_request` often have no
-  // listener: their event is then not built (docs/decisions.md D4).
-
-  /** `kernel.controller`: listeners may replace the controller. */
-  #controllerEvent(controller: Controller, h: Handling): MaybePromise<{ readonly controller: Controller }> {
-    if (!this.dispatcher.isObserved('kernel.controller')) return { controller };
-    return this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, h.request, h.type, controller));
-  }
-
-  /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
-  #controllerArgumentsEvent(
-    controller: Controller,
-    args: unknown[],
-    h: Handling,
-  ): MaybePromise<{ readonly controller: Controller; readonly arguments: unknown[] }> {
-    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return { controller, arguments: args };
-    return this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, controller, args));
-  }
-
   /** A Response as it is; anything else through `kernel.view`, whose listeners must make one. */
-  #toResponse(controller: Controller, result: unknown, h: Handling): MaybePromise<Response> {
+  #toResponse(result: unknown, h: Handling): MaybePromise<Response> {
     if (result instanceof Response) return this.#filterResponse(result, h);
-    return andThen(this.dispatcher.dispatch('kernel.view', new ViewEvent(this, h.request, h.type, result)), (viewed) => {
-      if (viewed.response === null) throw controllerReturnedNoResponse(controller, result);
-      return this.#filterResponse(viewed.response, h);
-    });
+    if (!this.dispatcher.isObserved('kernel.view')) throw controllerReturnedNoResponse(h.controller!, result);
+    return this.#then(this.dispatcher.dispatch('kernel.view', new ViewEvent(this, h.request, h.type, result)), this.#afterViewEvent, h);
+  }
+
+  #afterViewEvent(viewed: ViewEvent, h: Handling): MaybePromise<Response> {
+    if (viewed.response === null) throw controllerReturnedNoResponse(h.controller!, viewed.controllerResult);
+    return this.#filterResponse(viewed.response, h);
   }
 
   /** `kernel.response`, then `kernel.finish_request`; the response as the listeners left it. */
   #filterResponse(response: Response, h: Handling): MaybePromise<Response> {
-    return andThen(this.dispatcher.dispatch('kernel.response', new ResponseEvent(this, h.request, h.type, response)), (filtered) =>
-      andThen(this.#finishRequest(h), () => filtered.response),
+    if (!this.dispatcher.isObserved('kernel.response')) return this.#finishWith(response, h);
+    return this.#then(
+      this.dispatcher.dispatch('kernel.response', new ResponseEvent(this, h.request, h.type, response)),
+      this.#afterResponseEvent,
+      h,
     );
+  }
+
+  #afterResponseEvent(filtered: ResponseEvent, h: Handling): MaybePromise<Response> {
+    return this.#finishWith(filtered.response, h);
+  }
+
+  /** `response`, after `kernel.finish_request`. */
+  #finishWith(response: Response, h: Handling): MaybePromise<Response> {
+    const finished = this.#finishRequest(h);
+    return finished instanceof Promise ? finished.then(() => response) : response;
   }
 
   /** `kernel.finish_request`, once per handling whichever way it went (a second call does nothing). */
@@ -246,38 +313,55 @@ export class HttpKernel implements HttpKernelInterface {
    * listener answers, or the error branch fails, a sub-request's caller (and a caller who asked for
    * errors) gets the error; a main request gets one more `kernel.exception` pass for the error
    * that escaped, and if that fails too, a plain page with the original error's status.
+   * A `DeferredHttpError` (a listener's failure) stays one until someone reads the error.
    */
   #handleError(error: unknown, h: Handling): MaybePromise<Response> {
-    if (h.trace !== null) h.trace.exception = error;
-    if (!h.catchErrors) return this.#finishThenThrow(error, h);
+    if (h.trace !== null) h.trace.exception = errorOf(error);
+    if (!h.catchErrors) return this.#finishThenThrow(errorOf(error), h);
+    let response: MaybePromise<Response>;
+    try {
+      response = this.#handleThrowable(error, h);
+    } catch (escaped) {
+      return this.#errorBranchFailed(escaped, error, h);
+    }
+    return response instanceof Promise ? response.catch((escaped: unknown) => this.#errorBranchFailed(escaped, error, h)) : response;
+  }
+
+  /** `escaped` left the error branch of `error`: see `#handleError`. */
+  #errorBranchFailed(escaped: unknown, error: unknown, h: Handling): MaybePromise<Response> {
+    if (h.type !== RequestType.MAIN) throw escaped;
     return attempt(
-      () => this.#handleThrowable(error, h),
-      (escaped) => {
-        if (h.type !== RequestType.MAIN) throw escaped;
-        return attempt(
-          () => this.#handleThrowable(escaped, h),
-          (final) => {
-            // The client left or the server stopped waiting: an ending, not a fault.
-            const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
-            logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
-            return this.#plainErrorPage(statusOf(error), h);
-          },
-        );
+      () => this.#handleThrowable(escaped, h),
+      (final) => {
+        // The client left or the server stopped waiting: an ending, not a fault.
+        const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
+        logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
+        return this.#plainErrorPage(statusOf(error), h);
       },
     );
   }
 
   /** `kernel.exception`; the response a listener set, with the error's status forced on it, filtered. */
   #handleThrowable(error: unknown, h: Handling): MaybePromise<Response> {
-    return andThen(this.dispatcher.dispatch('kernel.exception', new ExceptionEvent(this, h.request, h.type, error)), (event) => {
-      const response = event.response;
-      if (response === null) return this.#finishThenThrow(event.throwable, h);
-      forceErrorStatus(event, response);
-      return attempt(
-        () => this.#filterResponse(response, h),
-        (filterError) => this.#unfiltered(filterError, response),
-      );
-    });
+    if (!this.dispatcher.isObserved('kernel.exception')) return this.#finishThenThrow(errorOf(error), h);
+    return this.#then(
+      this.dispatcher.dispatch('kernel.exception', new ExceptionEvent(this, h.request, h.type, error)),
+      this.#afterExceptionEvent,
+      h,
+    );
+  }
+
+  #afterExceptionEvent(event: ExceptionEvent, h: Handling): MaybePromise<Response> {
+    const response = event.response;
+    if (response === null) return this.#finishThenThrow(event.throwable, h);
+    forceErrorStatus(event, response);
+    let filtered: MaybePromise<Response>;
+    try {
+      filtered = this.#filterResponse(response, h);
+    } catch (filterError) {
+      return this.#unfiltered(filterError, response);
+    }
+    return filtered instanceof Promise ? filtered.catch((filterError: unknown) => this.#unfiltered(filterError, response)) : filtered;
   }
 
   /** As Symfony does: the error response goes out unfiltered rather than not at all. */
@@ -305,29 +389,25 @@ export class HttpKernel implements HttpKernelInterface {
   }
 }
 
-/** The error's status (and an HttpError's headers) on a response that is neither an error nor a redirect, unless a listener allowed it. */
+/** The error's status (and an HTTP error's headers) on a response that is neither an error nor a redirect, unless a listener allowed it. */
 function forceErrorStatus(event: ExceptionEvent, response: Response): void {
   if (event.isAllowingCustomResponseCode() || response.isClientError || response.isServerError || REDIRECT_STATUSES.has(response.status)) {
     return;
   }
-  const error = event.throwable;
-  response.status = statusOf(error);
-  if (error instanceof HttpError) {
-    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-  }
+  response.status = event.status;
+  for (const [name, value] of Object.entries(event.errorHeaders)) response.headers.set(name, value);
 }
 
-/** The arguments, unless one is still a stand-in its listener should have replaced (see `PendingArgument`). */
-function withoutPendingArguments(call: { readonly controller: Controller; readonly arguments: unknown[] }): unknown[] {
-  for (const value of call.arguments) {
+/** Throws when an argument is still a stand-in its listener should have replaced (see `PendingArgument`). */
+function assertNoPendingArgument(controller: Controller, args: readonly unknown[]): void {
+  for (const value of args) {
     if (value instanceof PendingArgument) {
       throw new Error(
-        `Controller "${controllerName(call.controller)}" would receive a stand-in for its "${value.argumentName}" argument: ` +
+        `Controller "${controllerName(controller)}" would receive a stand-in for its "${value.argumentName}" argument: ` +
           `register ${value.missingRegistration}.`,
       );
     }
   }
-  return call.arguments;
 }
 
 function plainErrorPage(status: number): Response {

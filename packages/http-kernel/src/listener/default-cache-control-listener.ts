@@ -23,7 +23,8 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': [this.onKernelResponse, DefaultCacheControlListener.RESPONSE_PRIORITY],
+      // A sub-request's response reaches the client only through its main request's kernel.response.
+      'kernel.response': [this.onKernelResponse, DefaultCacheControlListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
@@ -35,7 +36,7 @@ export class DefaultCacheControlListener implements EventSubscriber<KernelEventM
       headers.set('cache-control', validated ? DEFAULT_VALIDATED : DEFAULT);
       return;
     }
-    // One of our own defaults (an error page passes here twice: its sub-request, then the main request).
+    // One of our own defaults: already right.
     if (current === DEFAULT || current === DEFAULT_VALIDATED) return;
     const names = current.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
     if (!names.some((name) => SCOPE_DIRECTIVES.has(name))) headers.set('cache-control', `${current}, private`);

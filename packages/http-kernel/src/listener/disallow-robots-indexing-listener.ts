@@ -13,7 +13,8 @@ export class DisallowRobotsIndexingListener implements EventSubscriber<KernelEve
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': [this.onKernelResponse, DisallowRobotsIndexingListener.RESPONSE_PRIORITY],
+      // A sub-request's response gets the header from its main request's kernel.response.
+      'kernel.response': [this.onKernelResponse, DisallowRobotsIndexingListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
     };
   }
 

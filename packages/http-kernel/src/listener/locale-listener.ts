@@ -71,7 +71,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
         [this.setDefaultLocale, LocaleListener.DEFAULT_LOCALE_PRIORITY],
         [this.onKernelRequest, LocaleListener.REQUEST_PRIORITY],
       ],
-      'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY],
+      'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
       'kernel.finish_request': [this.onKernelFinishRequest, LocaleListener.FINISH_REQUEST_PRIORITY],
     };
   }
@@ -98,11 +98,12 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
    * its page must keep the error page's documented headers (`Vary: Accept` alone on the 404, docs/errors.md).
    */
   onKernelResponse(event: ResponseEvent): void {
-    if (event.isMainRequest() && this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
+    if (this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
   }
 
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const parent = event.requestStack?.getParentRequest() ?? null;
+    // A main request whose stack nobody made has no parent: its stack is not made for the question.
+    const parent = event.request.existingRequestStack?.getParentRequest() ?? null;
     if (parent !== null) this.#notify(parent);
   }
 

@@ -49,23 +49,25 @@ export class ServerTimingListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     const first = ServerTimingListener.FIRST_PRIORITY;
     const last = ServerTimingListener.LAST_PRIORITY;
+    // Only the main request's phases are timed.
+    const main = { mainRequestOnly: true };
     return {
       'kernel.request': [
-        [this.onRequestStart, first],
-        [this.onRequestEnd, last],
+        [this.onRequestStart, first, main],
+        [this.onRequestEnd, last, main],
       ],
-      'kernel.controller_arguments': [this.onControllerStart, last],
-      'kernel.view': [this.onControllerEnd, first],
-      'kernel.exception': [this.onExceptionStart, first],
+      'kernel.controller_arguments': [this.onControllerStart, last, main],
+      'kernel.view': [this.onControllerEnd, first, main],
+      'kernel.exception': [this.onExceptionStart, first, main],
       'kernel.response': [
-        [this.onResponseStart, first],
-        [this.onResponseEnd, last],
+        [this.onResponseStart, first, main],
+        [this.onResponseEnd, last, main],
       ],
     };
   }
 
   onRequestStart(event: KernelEvent): void {
-    if (event.isMainRequest()) this.#marks.set(event.request, new PhaseMarks(performance.now()));
+    this.#marks.set(event.request, new PhaseMarks(performance.now()));
   }
 
   onRequestEnd(event: KernelEvent): void {
@@ -108,7 +110,7 @@ export class ServerTimingListener implements EventSubscriber<KernelEventMap> {
   }
 
   #mainMarks(event: KernelEvent): PhaseMarks | undefined {
-    return event.isMainRequest() ? this.#marks.get(event.request) : undefined;
+    return this.#marks.get(event.request);
   }
 }
 

@@ -31,13 +31,13 @@ export class UnmatchedRequestListener implements EventSubscriber<KernelEventMap>
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.exception': [this.onKernelException, UnmatchedRequestListener.EXCEPTION_PRIORITY],
+      'kernel.exception': [this.onKernelException, UnmatchedRequestListener.EXCEPTION_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
   onKernelException(event: ExceptionEvent): void {
     const request = event.request;
-    if (!event.isMainRequest() || request.attributes.get('_fall_through') !== true) return;
+    if (request.attributes.get('_fall_through') !== true) return;
     if (!(event.throwable instanceof NotFoundHttpError) || request.attributes.has('_controller')) return;
     request.attributes.set('_unmatched', true);
     event.setResponse(new Response('', 404));

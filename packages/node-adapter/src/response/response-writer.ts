@@ -80,8 +80,7 @@ function writeHead(
     res.writeHead(status, fields);
     return;
   }
-  const lines = headers.toRawList(framing);
-  if (contentLength !== undefined) lines.push('content-length', contentLength);
+  const lines = contentLength === undefined ? headers.toRawList(framing) : headers.toRawList(framing, 'content-length', contentLength);
   (res as { writeHead(status: number, headers: string[]): unknown }).writeHead(status, lines);
 }
 

@@ -80,13 +80,13 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': [this.onKernelRequest, AccessLogListener.REQUEST_PRIORITY],
+      'kernel.request': [this.onKernelRequest, AccessLogListener.REQUEST_PRIORITY, { mainRequestOnly: true }],
       'kernel.terminate': [this.onKernelTerminate, AccessLogListener.TERMINATE_PRIORITY],
     };
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (this.#logs && event.isMainRequest()) event.request.attributes.set('_access_log_started', performance.now());
+    if (this.#logs) event.request.attributes.set('_access_log_started', performance.now());
   }
 
   onKernelTerminate(event: TerminateEvent): void {

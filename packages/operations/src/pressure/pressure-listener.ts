@@ -56,11 +56,11 @@ export class PressureListener implements EventSubscriber<KernelEventMap> {
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
-    return { 'kernel.request': [this.onKernelRequest, PressureListener.REQUEST_PRIORITY] };
+    return { 'kernel.request': [this.onKernelRequest, PressureListener.REQUEST_PRIORITY, { mainRequestOnly: true }] };
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (!this.#monitor.underPressure || !event.isMainRequest()) return;
+    if (!this.#monitor.underPressure) return;
     const attributes = event.request.attributes;
     const shedding = attributes.get('_load_shedding');
     if (shedding === 'exempt' || attributes.get('_route')?.startsWith('_profiler')) return;

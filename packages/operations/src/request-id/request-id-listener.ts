@@ -82,7 +82,7 @@ export class RequestIdListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.request': [this.onKernelRequest, RequestIdListener.REQUEST_PRIORITY],
-      'kernel.response': [this.onKernelResponse, RequestIdListener.RESPONSE_PRIORITY],
+      'kernel.response': [this.onKernelResponse, RequestIdListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
@@ -102,7 +102,6 @@ export class RequestIdListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest()) return;
     const id = event.request.attributes.get('_request_id');
     if (id !== undefined) event.response.headers.set(this.#header, id);
   }

@@ -15,7 +15,7 @@ import {
   type RouteDeclaration,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError, resourceNotFoundMessage } from '../error/routing-error.js';
+import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Route } from '../route/route.js';
@@ -23,15 +23,16 @@ import { routeDeclarations } from '../route/route-declarations.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { redirectController } from './redirect-controller.js';
-import { stacklessError } from './stackless-error.js';
+import { RouteMiss, routingErrorMessage, THROWN_BY } from './route-miss.js';
 
 export interface RouterListenerOptions {
   /** Gets `Matched route "<name>".` at INFO on the `request` channel. */
   logger?: Logger;
   /**
-   * In debug mode the 404 and 405 errors carry full stack traces, as the debug error page shows
-   * them. Otherwise (the default) they are built without one (`stacklessError`) and name their
-   * throw site, which is all the error log line reads.
+   * In debug mode the 404 and 405 errors are made at once with full stack traces, as the debug
+   * error page shows them. Otherwise (the default) the request is failed with a `RouteMiss`: the
+   * error is made only when read, without a stack trace, and names its throw site, which is all
+   * the error log line reads.
    */
   debug?: boolean;
 }
@@ -90,10 +91,11 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 
   /** Sets the routing attributes, or returns the HTTP error the request gets instead. */
-  #route(event: RequestEvent): HttpError | null {
+  #route(event: RequestEvent): HttpError | RouteMiss | null {
     const request = event.request;
     // A new sub-request: the chain's context is the top of its stack again.
-    if (event.requestStack !== null && !event.isMainRequest()) this.#restored.delete(event.requestStack);
+    // (The main request's stack is not asked for: it is made on first read.)
+    if (!event.isMainRequest() && event.requestStack !== null) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return null;
 
     let result: MatchResult;
@@ -112,13 +114,15 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
         return null;
       case 'method-not-allowed':
       case 'not-found':
-        return routingError(request, result, !this.#debug);
+        // In debug mode the error is made here, for the stack trace the debug page shows.
+        return this.#debug ? routingError(request, result) : new RouteMiss(request, result);
     }
   }
 
   /** After a sub-request, the chain's context is the parent request's again; after the main request nothing is kept. */
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    const stack = event.requestStack;
+    // A main request whose stack nobody made had no sub-request: nothing was restored.
+    const stack = event.request.existingRequestStack;
     if (stack === null) return;
     const parent = stack.getParentRequest();
     if (parent === null) this.#restored.delete(stack);
@@ -167,42 +171,16 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
-/** The throw site the router's 404 and 405 errors name. */
-const THROWN_BY = 'RouterListener.onKernelRequest';
-
 /**
- * The 405 or 404 for a request no route takes, with the matcher's finding as its cause. With
- * `stackless`, the same errors are made without their constructors (`stacklessError`).
+ * The 405 or 404 for a request no route takes, made here in debug mode so that its stack trace
+ * starts at the router listener (the debug page's throw site), with the matcher's finding as its
+ * cause.
  */
-function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch, stackless: boolean): HttpError {
+function routingError(request: Request, result: MethodNotAllowedMatch | NotFoundMatch): HttpError {
+  const message = routingErrorMessage(request, result);
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
-    const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-    if (!stackless)
-      return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
-    const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
-    const fields = {
-      status: 405,
-      headers: { allow: allowed.join(', ') },
-      details: {},
-      thrownBy: THROWN_BY,
-      logLevel: null,
-      allowedMethods: allowed,
-    };
-    return stacklessError(MethodNotAllowedHttpError, message, cause, fields);
+    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
   }
-  const message = withReferer(notFoundMessage(request), request);
-  if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
-  const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
-  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null });
-}
-
-/** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
-function notFoundMessage(request: Request): string {
-  return `No route found for "${request.method} ${request.url}"`;
-}
-
-function withReferer(message: string, request: Request): string {
-  const referer = request.headers.get('referer');
-  return referer === undefined ? message : `${message} (from "${referer}")`;
+  return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
 }
