@@ -19,6 +19,7 @@ import { wireItems } from '../src/wiring/items.js';
 import { wireLocale } from '../src/wiring/locale.js';
 import { wirePayload } from '../src/wiring/payload.js';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { declarationOwner } from '../../../test/kit/index.js';
 
 /**
  * The items API over node:http with this host's wiring (CORS, locale, database, items) and the
@@ -66,6 +67,8 @@ describe.each(backends)('items API on %s', (_name, createDatabase) => {
         ),
         new IsGrantedListener(),
         new ErrorListener({ debug: false, logger }),
+        // Write limits and response schemas have tests of their own (rate-limit, openapi).
+        declarationOwner({ routeDefaults: ['_rate_limit', '_responses'] }),
       ],
     };
     const { kernel } = host.assemble([

@@ -10,6 +10,7 @@ import { wireDatabase } from '../src/wiring/database.js';
 import { wireHttpCache } from '../src/wiring/http-cache.js';
 import { wireItems } from '../src/wiring/items.js';
 import { wirePayload } from '../src/wiring/payload.js';
+import { declarationOwner } from '../../../test/kit/index.js';
 
 /**
  * The items API's payload mapping (POST /api/items) and cache attribute (GET /api/items/:id) with
@@ -25,7 +26,9 @@ beforeAll(async () => {
   testDatabase = await createTestDatabase();
   const wiredDatabase = await wireDatabase(host, { url: testDatabase.connectionString });
   database = wiredDatabase.database;
-  const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener()] };
+  // Security, write limits and response schemas are left out: their declarations are owned here only.
+  const notUnderTest = declarationOwner({ routeDefaults: ['_is_granted', '_rate_limit', '_responses'] });
+  const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener(), notUnderTest] };
   const { kernel } = host.assemble([wiredDatabase, wireItems(database), wireHttpCache(), wirePayload(), errors]);
   client = createTestClient(kernel);
 });

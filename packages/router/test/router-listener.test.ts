@@ -233,7 +233,7 @@ describe('RouterListener in the kernel', () => {
   it('outside debug mode, hands kernel.exception a described 404 and 405 whose error is made on first read', async () => {
     const seen: Array<{ status: number; headers: unknown; described: boolean; error: unknown }> = [];
     const dispatcher = new EventDispatcher<KernelEventMap>();
-    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes())));
+    dispatcher.addSubscriber(new RouterListener(new Router(appRoutes()))).addSubscriber(appRoutesOwner);
     dispatcher.on('kernel.exception', (event) => {
       const described = event.pendingThrowable instanceof DeferredHttpError;
       seen.push({ status: event.status, headers: event.errorHeaders, described, error: event.throwable });

@@ -8,16 +8,28 @@ import { LimitedBody, type BodyLimits } from './limited-body.js';
  */
 export class IncomingBody extends LimitedBody {
   readonly #source: Readable;
+  /** A length other than 0 was declared, or the body is chunked. */
+  readonly #announced: boolean;
   #abandoned = false;
 
   constructor(source: Readable, declaredLength: number | undefined, limits: BodyLimits) {
     super(declaredLength, limits);
     this.#source = source;
+    this.#announced = declaredLength !== 0;
   }
 
   /** Reading stopped before the end of the body (limit, timeout): close the connection after answering. */
   get abandoned(): boolean {
     return this.#abandoned;
+  }
+
+  /**
+   * Whether answering with `status` closes the connection because of this body: reading gave up
+   * (a limit, a timeout), or nobody read a body that was announced and the answer refuses the
+   * request. The node adapter decides the same from the socket; the test client from this.
+   */
+  closesConnectionWith(status: number): boolean {
+    return this.#abandoned || (!this.readStarted && this.#announced && status >= 400);
   }
 
   /** Someone is reading it and has not given up: its chunks are theirs, not to be discarded. */

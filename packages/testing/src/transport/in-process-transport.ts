@@ -81,7 +81,8 @@ export class InProcessTransport implements Transport {
       logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
       return plain(500, 'The server could not answer this request.', request);
     }
-    if (request.body instanceof IncomingBody && request.body.abandoned) response.headers.set('connection', 'close');
+    if (request.body instanceof IncomingBody && request.body.closesConnectionWith(response.status))
+      response.headers.set('connection', 'close');
     let received: ReceivedResponse;
     try {
       const wire = await wireResponse(response, outgoing.method === 'HEAD');
