@@ -30,7 +30,8 @@ export function applyParameterSchemas(
     }
     if (result.issues === undefined) params[name] = result.value;
     else
-      for (const issue of result.issues) violations.push({ path: `/params/${escape(name)}${pointer(issue.path)}`, message: issue.message });
+      for (const issue of result.issues)
+        violations.push({ path: `/params/${escapeKey(name)}${pointer(issue.path)}`, message: issue.message });
   }
   if (violations.length === 0) return params;
   const listed = violations.map((violation) => `${violation.path}: ${violation.message}`).join('; ');
@@ -41,11 +42,11 @@ function pointer(path: StandardSchemaV1.Issue['path']): string {
   let out = '';
   for (const segment of path ?? []) {
     const key = typeof segment === 'object' && segment !== null ? segment.key : segment;
-    out += `/${escape(typeof key === 'symbol' ? (key.description ?? '') : String(key))}`;
+    out += `/${escapeKey(typeof key === 'symbol' ? (key.description ?? '') : String(key))}`;
   }
   return out;
 }
 
-function escape(key: string): string {
+function escapeKey(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
