@@ -18,7 +18,7 @@ const GROUP = 50;
 
 type Variant = 'switchboard' | 'switchboard+schemas' | 'hono';
 
-function switchboardGroup(group: number, schemas: boolean): string {
+function switchboardGroup(schemas: boolean): string {
   const lines = [
     "import { defineController, JsonResponse } from '@switchboard/http-kernel';",
     "import { RouteCollection } from '@switchboard/router';",
@@ -83,7 +83,7 @@ function measure(variant: Variant, routes: number): Measure {
     const groups = routes / GROUP;
     const files: string[] = ['app.ts'];
     for (let g = 0; g < groups; g++) {
-      writeFileSync(join(dir, `g${g}.ts`), variant === 'hono' ? honoGroup() : switchboardGroup(g, variant === 'switchboard+schemas'));
+      writeFileSync(join(dir, `g${g}.ts`), variant === 'hono' ? honoGroup() : switchboardGroup(variant === 'switchboard+schemas'));
       files.push(`g${g}.ts`);
     }
     writeFileSync(join(dir, 'app.ts'), variant === 'hono' ? honoApp(groups) : switchboardApp(groups));
