@@ -49,10 +49,25 @@ beforeAll(async () => {
   // The third-party dependencies come from npm's cache when it has them. Vitest (the workspace's
   // version) is installed with the tarballs, in one resolution, for the test-client consumer below.
   const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
-  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`], project);
+  // zod (the workspace's version) for the typed-routes fixture's parameter schemas.
+  const zodVersion = manifestOf(join(root, 'packages/router/node_modules/zod')).version;
+  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`, `zod@${zodVersion}`], project);
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A consumer's compiler options: a strict Node project that checks the packages' declarations. */
+const NODE_PROJECT = {
+  target: 'ES2022',
+  lib: ['ES2023'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  skipLibCheck: false,
+  // A Node project has @types/node (fetch included); the workspace's copy saves a download.
+  typeRoots: [join(root, 'node_modules/@types')],
+  types: ['node'],
+};
 
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 
@@ -184,18 +199,7 @@ describe('packages installed with npm from their release tarballs', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          outDir: 'out',
-          skipLibCheck: false,
-          // A Node project has @types/node (fetch included); the workspace's copy saves a download.
-          typeRoots: [join(root, 'node_modules/@types')],
-          types: ['node'],
-        },
+        compilerOptions: { ...NODE_PROJECT, outDir: 'out' },
         files: ['main.ts', 'hello.ts'],
       }),
     );
@@ -261,6 +265,33 @@ describe('packages installed with npm from their release tarballs', () => {
       const { stdout } = await run(process.execPath, ['fetch-handler.mjs'], project);
       expect(stdout.trim()).toBe('200 {"hello":"world"}');
     });
+  });
+
+  it('typed routes: the compiler refuses unknown names, missing and mistyped parameters, and controllers the route cannot serve', {
+    timeout: 240_000,
+  }, async () => {
+    const typed = join(project, 'typed');
+    mkdirSync(typed);
+    writeFileSync(join(typed, 'routes.ts'), TYPED_ROUTES);
+    writeFileSync(
+      join(typed, 'tsconfig.json'),
+      JSON.stringify({
+        // The packages' declarations are checked by the program above; this checks the consumer's lines.
+        compilerOptions: { ...NODE_PROJECT, noEmit: true, skipLibCheck: true },
+        files: ['routes.ts'],
+      }),
+    );
+    // Every `@ts-expect-error` line must fire (an unused one is itself an error) and every other line compile.
+    await run(process.execPath, [tsc, '-p', join(typed, 'tsconfig.json')], project);
+    const expected = TYPED_ROUTES.split('\n').filter((line) => line.includes('@ts-expect-error')).length;
+    expect(expected).toBe(7);
+    // The same file without its directives fails once per directive.
+    writeFileSync(join(typed, 'routes.ts'), TYPED_ROUTES.replaceAll('// @ts-expect-error', '//'));
+    const refused = await run(process.execPath, [tsc, '-p', join(typed, 'tsconfig.json')], project).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(refused.match(/routes\.ts\(\d+,\d+\): error/g)).toHaveLength(expected);
   });
 
   it('the installed security package checks passwords in its child process, from plain JavaScript', { timeout: 30_000 }, async () => {
@@ -423,6 +454,54 @@ export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
  * Every package imported through its published entry. Three apps: an error listener and no
  * logger; a bare kernel and no logger; debug mode, silenced.
  */
+/** A consumer's typed routes: the valid lines compile, each `@ts-expect-error` line is refused. */
+const TYPED_ROUTES = `
+import { defineController, JsonResponse, type Request } from '@switchboard/http-kernel';
+import { RouteCollection, Router } from '@switchboard/router';
+import { createTestClient } from '@switchboard/testing';
+import { z } from 'zod';
+
+const show = defineController(['id', 'request'], (id: number, request: Request) => new JsonResponse({ id, method: request.method }));
+const list = defineController(['page'], (page: string) => new JsonResponse({ page }));
+const items = new RouteCollection()
+  .add('item_show', '/items/:id', { params: { id: z.coerce.number().int().min(1) }, controller: show })
+  .add('item_list', '/items{/page/:page}', { defaults: { page: '1' }, controller: list });
+const routes = new RouteCollection().mount('/api', items, { namePrefix: 'api_' }).add('files', '/files/*path');
+const router = new Router(routes);
+
+export const valid: string[] = [
+  router.generate('api_item_show', { id: 7 }),
+  router.generate('api_item_list'),
+  router.generate('api_item_list', { page: 2, sort: 'name' }),
+  router.generate('files', { path: ['a', 'b'] }),
+];
+
+// @ts-expect-error an unknown route name
+router.generate('api_item_shw', { id: 7 });
+// @ts-expect-error a missing parameter
+router.generate('api_item_show', {});
+// @ts-expect-error a parameter of the wrong type (the schema's output is a number)
+router.generate('api_item_show', { id: 'seven' });
+
+export async function requestByName(kernel: Parameters<typeof createTestClient>[0]): Promise<number> {
+  const client = createTestClient(kernel);
+  const shown = await client.route(router, 'GET', 'api_item_show', { id: 7 }, { headers: { accept: 'application/json' } });
+  // @ts-expect-error the test client checks route names as generate does
+  await client.route(router, 'GET', 'api_item_shown', { id: 7 });
+  return shown.status;
+}
+
+const byTypo = defineController(['ids'], (ids: string) => new JsonResponse({ ids }));
+// @ts-expect-error an argument name the route does not provide
+new RouteCollection().add('typo', '/things/:id', { controller: byTypo });
+
+const asText = defineController(['id'], (id: string) => new JsonResponse({ id }));
+// @ts-expect-error a controller parameter typed differently from its schema's output
+new RouteCollection().add('mistyped', '/things/:id', { params: { id: z.coerce.number() }, controller: asText });
+// @ts-expect-error without a schema the value is text, not a number
+new RouteCollection().add('untyped', '/things/:id', { controller: show });
+`;
+
 const CONSUMER = `
 import { EventDispatcher, HttpKernel, JsonResponse, defineController, nullLogger, type KernelEventMap, type Logger, type ResponseEvent } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';

@@ -165,9 +165,18 @@ describe.each(backends)('items API on %s', (_name, createDatabase) => {
   });
 
   it('gives ids outside the id shape no route, never a database error', async () => {
-    for (const id of ['0', '99999999999', 'abc', '1%20OR%201=1']) {
+    for (const id of ['99999999999', 'abc', '1%20OR%201=1']) {
       expect((await call('GET', `/api/items/${id}`)).status).toBe(404);
     }
+  });
+
+  it('refuses an id its schema refuses with a 400 problem document pointing at the parameter', async () => {
+    const response = await call('GET', '/api/items/0');
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toBe('application/problem+json');
+    const problem = (await response.json()) as { status: number; violations: { path: string; message: string }[] };
+    expect(problem.status).toBe(400);
+    expect(problem.violations.map((violation) => violation.path)).toEqual(['/params/id']);
   });
 
   it('answers a CORS preflight for the API from an allowed origin and refuses a lookalike', async () => {

@@ -84,6 +84,9 @@ export {
   type ArgumentDeclaration,
   type ArgumentMetadata,
   type Controller,
+  type ControllerNeeds,
+  type RouteArguments,
+  type UntypedController,
 } from './controller/controller.js';
 export { ControllerResolver } from './controller/controller-resolver.js';
 export { ArgumentResolver } from './controller/argument-resolver.js';

@@ -7,7 +7,21 @@
 import './request-attributes.js';
 
 export { Route, type CompiledRoute, type RouteOptions } from './route/route.js';
-export { RouteCollection, type MountOptions } from './route/route-collection.js';
+export { RouteCollection, type MountOptions, type TypedRouteOptions } from './route/route-collection.js';
+export type {
+  GenerateArguments,
+  MountedRoutes,
+  NoRoutes,
+  ParameterSchemas,
+  QueryParameters,
+  RouteArgumentSources,
+  RouteController,
+  RouteName,
+  RouteSignature,
+  SignatureOf,
+  UntypedRoutes,
+} from './route/route-signature.js';
+export type { PathParameterNames, PathParameters } from './route/path-parameters.js';
 export type { CompiledPattern } from './route/compiled-pattern.js';
 
 export { Router, type RouterGenerateOptions, type RouterOptions } from './router.js';

@@ -6,6 +6,7 @@ import { UrlMatcher } from './matcher/url-matcher.js';
 import { RequestContext } from './request-context.js';
 import type { Route } from './route/route.js';
 import type { RouteCollection } from './route/route-collection.js';
+import type { GenerateArguments, NoRoutes, RouteName } from './route/route-signature.js';
 
 export interface RouterOptions {
   /** Trailing-slash handling: `redirect` (default) 301s GET/HEAD to the toggled path; `strict` never matches across it; `ignore` matches either way. */
@@ -30,7 +31,7 @@ export interface RouterGenerateOptions extends GenerateOptions {
  * router is built; routes added to it later are not seen. The router keeps no per-request state:
  * every call takes what it needs from its arguments, so concurrent requests share it safely.
  */
-export class Router {
+export class Router<Routes extends object = NoRoutes> {
   readonly matcher: UrlMatcher;
   readonly generator: UrlGenerator;
   readonly baseUrl: string;
@@ -38,7 +39,7 @@ export class Router {
   readonly #routes: ReadonlyMap<string, Route>;
   readonly #context: RequestContext;
 
-  constructor(routes: RouteCollection | Iterable<Route>, options: RouterOptions = {}) {
+  constructor(routes: RouteCollection<Routes> | Iterable<Route>, options: RouterOptions = {}) {
     this.#routes = new Map([...routes].map((route) => [route.name, route]));
     this.trailingSlash = options.trailingSlash ?? 'redirect';
     this.matcher = new UrlMatcher(this.#routes.values(), { trailingSlash: this.trailingSlash, generateCode: options.generateCode ?? true });
@@ -68,8 +69,10 @@ export class Router {
 
   /**
    * A path (or absolute URL) for a named route. Context: `options.context`, else `options.request`,
-   * else the router's default context.
+   * else the router's default context. Over a collection built by chaining, the compiler checks
+   * the name and the parameters (missing, or of the wrong type); other keys go to the query string.
    */
+  generate<Name extends RouteName<Routes>>(name: Name, ...args: GenerateArguments<Routes, Name, RouterGenerateOptions>): string;
   generate(name: string, params: Readonly<Record<string, unknown>> = {}, options: RouterGenerateOptions = {}): string {
     const context = options.context ?? (options.request === undefined ? this.#context : this.contextFor(options.request));
     return this.generator.generate(name, params, context, options);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { Request } from '@switchboard/http-kernel';
 import {
@@ -12,7 +13,7 @@ import {
 
 const routes = new RouteCollection()
   .add('home', '/')
-  .add('item', '/items/:id', { methods: ['GET'], requirements: { id: '\\d+' } })
+  .add('item', '/items/:id', { methods: ['GET'], requirements: { id: '\\d+' }, params: { id: z.coerce.number().int() } })
   .add('item_write', '/items/:id', { methods: ['PUT', 'POST'] })
   .add('docs', '/docs/')
   .add('admin', '/items/:id', { host: 'admin.example.com' })
@@ -80,15 +81,15 @@ describe('debug:router', () => {
   it('lists name, methods, schemes, host and path in matching order', () => {
     const table = formatRouteTable(router.all());
     const lines = table.trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^Name\s+Method\s+Scheme\s+Host\s+Path$/);
+    expect(lines[1]).toMatch(/^Name\s+Method\s+Scheme\s+Host\s+Path\s+Parameters$/);
     expect(lines.slice(3, -1).map((line) => line.split(/\s{2,}/))).toEqual([
       ['home', 'ANY', 'ANY', 'ANY', '/'],
-      ['item', 'GET', 'ANY', 'ANY', '/items/:id'],
-      ['item_write', 'PUT|POST', 'ANY', 'ANY', '/items/:id'],
+      ['item', 'GET', 'ANY', 'ANY', '/items/:id', 'id: integer'],
+      ['item_write', 'PUT|POST', 'ANY', 'ANY', '/items/:id', 'id: string'],
       ['docs', 'ANY', 'ANY', 'ANY', '/docs/'],
-      ['admin', 'ANY', 'ANY', 'admin.example.com', '/items/:id'],
-      ['secure', 'ANY', 'https', 'ANY', '/items/:id'],
-      ['any', 'ANY', 'ANY', 'ANY', '/items/:id'],
+      ['admin', 'ANY', 'ANY', 'admin.example.com', '/items/:id', 'id: string'],
+      ['secure', 'ANY', 'https', 'ANY', '/items/:id', 'id: string'],
+      ['any', 'ANY', 'ANY', 'ANY', '/items/:id', 'id: string'],
     ]);
   });
 

@@ -25,6 +25,7 @@ describe('UrlGenerator', () => {
     expect(router.generate('item', { id: 42 })).toBe('/items/42');
     expect(router.generate('cafe', { name: 'thé au lait' })).toBe('/caf%C3%A9/th%C3%A9%20au%20lait');
     expect(router.generate('file', { path: 'a b/c?d' })).toBe('/files/a%20b/c%3Fd');
+    expect(router.generate('file', { path: ['a b', 'c?d'] })).toBe('/files/a%20b/c%3Fd');
   });
 
   it('keeps the characters Symfony leaves readable and encodes dot segments', () => {
@@ -43,8 +44,11 @@ describe('UrlGenerator', () => {
   });
 
   it('fails clearly on an unknown route, a missing parameter and a requirement violation', () => {
+    // @ts-expect-error the compiler refuses an unknown name; at run time it is a RouteNotFoundError.
     expect(() => router.generate('nope')).toThrow(RouteNotFoundError);
+    // @ts-expect-error the compiler refuses a missing parameter; at run time it is named.
     expect(() => router.generate('item')).toThrow(new MissingMandatoryParametersError('item', ['id']));
+    // @ts-expect-error as above
     expect(() => router.generate('item')).toThrow('Some mandatory parameters are missing ("id") to generate a URL for route "item".');
     expect(() => router.generate('item', { id: 'abc' })).toThrow(InvalidParameterError);
     expect(() => router.generate('item', { id: 'abc' })).toThrow(
@@ -87,7 +91,7 @@ describe('UrlGenerator', () => {
       ['cafe', { name: 'ünï cödé?#%' }],
       ['file', { path: 'a/b c' }],
     ] as const) {
-      const path = router.generate(name, params);
+      const path = (router as Router).generate(name, params);
       expect(router.matchPath(path, { method: 'GET', host: 'localhost', scheme: 'http' })).toMatchObject({ kind: 'match', params });
     }
     // A one-segment parameter cannot hold a `/`: its default requirement rejects it.

@@ -1,5 +1,6 @@
 import type { HttpKernelInterface } from '@switchboard/http-kernel';
 import type { NodeAdapterOptions } from '@switchboard/node-adapter';
+import type { GenerateArguments, RouteName, Router } from '@switchboard/router';
 import { CookieJar } from './cookies/cookie-jar.js';
 import { MAX_REDIRECTS, TooManyRedirectsError, isFollowedRedirect, nextMethod, type RedirectStep } from './request/redirect-rules.js';
 import { encodeRequest, headerPairs, withQuery, type HeaderFields, type TestRequestInit } from './request/request-init.js';
@@ -138,6 +139,21 @@ export class TestClient {
 
   options(path: string, init?: TestRequestInit): Promise<TestResponse> {
     return this.request('OPTIONS', path, init);
+  }
+
+  /**
+   * Requests a route by name: the path is `router.generate(name, params)`, so the name and the
+   * parameters are checked as `generate` checks them (`client.route(router, 'GET', 'item', { id: 7 })`).
+   * The last argument is the request's init.
+   */
+  route<Routes extends object, Name extends RouteName<Routes>>(
+    router: Router<Routes>,
+    method: string,
+    name: Name,
+    ...args: GenerateArguments<Routes, Name, TestRequestInit>
+  ): Promise<TestResponse> {
+    const [params, init] = args as [Readonly<Record<string, unknown>> | undefined, TestRequestInit | undefined];
+    return this.request(method, (router as Router).generate(name, params), init);
   }
 
   /**

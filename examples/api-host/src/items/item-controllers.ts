@@ -5,15 +5,16 @@ import { NewItemSchema } from './new-item-schema.js';
 
 /** The four controllers of `/api/items`; each reads its input, calls the repository, answers JSON. */
 export function itemControllers(items: ItemRepository) {
-  const find = async (id: string) => {
-    const item = await items.find(Number(id));
+  const find = async (id: number) => {
+    const item = await items.find(id);
     if (item === null) throw new NotFoundHttpError(`Item ${id} not found.`);
     return item;
   };
   return {
     list: defineController([], async () => new JsonResponse(await items.list()), 'items.list'),
 
-    show: defineController(['id'], async (id: string) => new JsonResponse(await find(id)), 'items.show'),
+    // `id` is the route schema's output: a positive integer (the route refuses anything else with a 400).
+    show: defineController(['id'], async (id: number) => new JsonResponse(await find(id)), 'items.show'),
 
     // `item` is typed from the schema and reaches the controller only once valid (400/415/422 otherwise).
     create: defineTypedController(
@@ -27,8 +28,8 @@ export function itemControllers(items: ItemRepository) {
 
     delete: defineController(
       ['id'],
-      async (id: string) => {
-        if (!(await items.delete(Number(id)))) throw new NotFoundHttpError(`Item ${id} not found.`);
+      async (id: number) => {
+        if (!(await items.delete(id))) throw new NotFoundHttpError(`Item ${id} not found.`);
         return new Response(null, 204);
       },
       'items.delete',

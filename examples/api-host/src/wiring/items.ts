@@ -12,8 +12,11 @@ import type { Wiring } from './wiring.js';
 
 const LOCATION = { description: 'The new item’s URL.', required: true } as const;
 
-/** Ids are positive 32-bit integers: anything else is no route (404), never a database error. */
-const ITEM_ID = '[1-9][0-9]{0,8}';
+/** Up to nine digits is an item's path (a 32-bit id, never a database error); anything else is no route (404). */
+const ITEM_ID = '[0-9]{1,9}';
+
+/** Ids are positive integers: a path with `0` matches the route, and the schema refuses it (400, `/params/id`). */
+const ITEM_PARAMS = { id: z.coerce.number().int().min(1) };
 
 /** Item writes per user: bursts of 60, then one a second (`RouteRateLimitListener`, keyed by the authenticated user). */
 export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
@@ -54,12 +57,14 @@ export function wireItems(database: Database): Wiring {
     methods: 'GET',
     controller: controllers.show,
     requirements: { id: ITEM_ID },
+    params: ITEM_PARAMS,
     defaults: { _is_granted: PUBLIC_ACCESS, _cache: itemCache(repository), _responses: defineResponses({ 200: ItemSchema }) },
   });
   routes.add('items_delete', '/api/items/:id', {
     methods: 'DELETE',
     controller: controllers.delete,
     requirements: { id: ITEM_ID },
+    params: ITEM_PARAMS,
     defaults: { _is_granted: 'ROLE_ADMIN', _responses: defineResponses({ 204: { description: 'Deleted.' } }) },
   });
   return { routes };

@@ -25,7 +25,7 @@ export async function listCreateDelete(baseUrl: string, tokens: { user: string; 
   const violations = typeof problem === 'object' && 'violations' in problem ? problem.violations.map((violation) => violation.path) : [];
 
   const deleted = await api.DELETE('/api/items/{id}', {
-    params: { path: { id: String(item.id) } },
+    params: { path: { id: item.id } },
     headers: { authorization: `Bearer ${tokens.admin}` },
   });
   return { item, names, violations, deletedStatus: deleted.response.status };
@@ -36,7 +36,7 @@ export function typeErrors(api: ReturnType<typeof createClient<paths>>): void {
   // @ts-expect-error `quantity` is required by the NewItem schema.
   void api.POST('/api/items', { body: { name: 'no quantity' } });
   // @ts-expect-error `/api/items/{id}` has no PUT.
-  void api.PUT('/api/items/{id}', { params: { path: { id: '1' } } });
+  void api.PUT('/api/items/{id}', { params: { path: { id: 1 } } });
   // @ts-expect-error the path parameter is required.
   void api.GET('/api/items/{id}', {});
 }

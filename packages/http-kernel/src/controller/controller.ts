@@ -32,14 +32,43 @@ interface DeclaredController {
   [NAMED]?: string;
 }
 
+declare const ROUTE_ARGUMENTS: unique symbol;
+
+/**
+ * To the compiler only: the values a controller takes by name from its route (path parameters,
+ * defaults, request attributes, `request`) and the type it expects for each. A route whose
+ * values do not satisfy them does not compile where the route is written.
+ */
+export interface RouteArguments<Needs> {
+  readonly [ROUTE_ARGUMENTS]?: (available: Needs) => void;
+}
+
+/** A controller that states nothing about its arguments' types (a plain function). */
+export type UntypedController = Controller & { readonly [ROUTE_ARGUMENTS]?: undefined };
+
+/**
+ * What a controller declared with `names` needs from its route: each plain name with the type of
+ * the parameter at its position. A declaration object is left out: its resolver or its default
+ * supplies the value.
+ */
+export type ControllerNeeds<Names extends ReadonlyArray<string | ArgumentDeclaration>, Params extends readonly unknown[]> = {
+  [K in keyof Names & `${number}` as Names[K] extends string ? Names[K] : never]: K extends keyof Params ? Params[K] : unknown;
+};
+
 /**
  * Declares a controller's arguments explicitly (what it receives, in order), and optionally a
  * name for logs and the profiler. Without it the parameter names are read from the function's
- * source, which a minifier may rename.
+ * source, which a minifier may rename. The result carries, for the compiler, the type each plain
+ * name expects: a route that gives the controller a parameter of another type, or no value for a
+ * name, does not compile.
  *
  * @example defineController(['request', 'id'], (request: Request, id: string) => new Response(id))
  */
-export function defineController<C extends Controller>(args: ReadonlyArray<string | ArgumentDeclaration>, controller: C, name?: string): C {
+export function defineController<const Names extends ReadonlyArray<string | ArgumentDeclaration>, C extends Controller>(
+  args: Names,
+  controller: C,
+  name?: string,
+): C & RouteArguments<ControllerNeeds<Names, Parameters<C>>> {
   const metadata = args.map((arg, index): ArgumentMetadata => {
     const declared = typeof arg === 'string' ? { name: arg } : arg;
     return {
@@ -54,7 +83,8 @@ export function defineController<C extends Controller>(args: ReadonlyArray<strin
   const target = controller as C & DeclaredController;
   Object.defineProperty(target, DECLARED, { value: Object.freeze(metadata) });
   if (name !== undefined) Object.defineProperty(target, NAMED, { value: name });
-  return controller;
+  // The needs exist only for the compiler: nothing is stored under them.
+  return controller as C & RouteArguments<ControllerNeeds<Names, Parameters<C>>>;
 }
 
 const inferred = new WeakMap<Controller, readonly ArgumentMetadata[]>();

@@ -12,16 +12,20 @@ export interface PathVariant {
   readonly parameters: Parameter[];
 }
 
+/** The JSON Schema of a parameter's route schema (`params`), or `undefined` when it has none. */
+export type ParameterSchemaOf = (name: string) => JsonSchema | undefined;
+
 /** An optional group doubles the variants; more than this many is a route no document should expand. */
 const MAX_VARIANTS = 16;
 
 /**
  * The OpenAPI path templates of a route. OpenAPI has no optional path segment, so each optional
  * group (`{/:lang}`) gives two paths, every group present first. Path parameters are always
- * required; their schema carries the route's requirement as an anchored `pattern` and the route's
- * default for the parameter as `default`.
+ * required. A parameter with a route schema (`params`) is described by that schema's output
+ * (`type: integer, minimum: 1`); any other is a string whose `pattern` is the route's requirement,
+ * anchored. Either carries the route's default for the parameter as `default`.
  */
-export function pathVariants(route: Route): PathVariant[] {
+export function pathVariants(route: Route, schemaOf: ParameterSchemaOf = () => undefined): PathVariant[] {
   return expand(route.compiled.path.tokens, route.name).map((tokens) => {
     let template = '';
     const parameters: Parameter[] = [];
@@ -35,7 +39,7 @@ export function pathVariants(route: Route): PathVariant[] {
         name: token.name,
         in: 'path',
         required: true,
-        schema: parameterSchema(route, token.name, token.type === 'wildcard'),
+        schema: parameterSchema(route, token.name, token.type === 'wildcard', schemaOf),
       });
     }
     return { template: template === '' ? '/' : template, parameters };
@@ -60,10 +64,11 @@ function expand(tokens: readonly Token[], routeName: string): FlatToken[][] {
   return variants;
 }
 
-function parameterSchema(route: Route, name: string, wildcard: boolean): JsonSchema {
-  const schema: Record<string, unknown> = { type: 'string' };
+function parameterSchema(route: Route, name: string, wildcard: boolean, schemaOf: ParameterSchemaOf): JsonSchema {
+  const declared = schemaOf(name);
+  const schema: Record<string, unknown> = declared === undefined ? { type: 'string' } : { ...declared };
   const requirement = route.requirements[name] ?? (wildcard ? '.+' : undefined);
-  if (requirement !== undefined) schema['pattern'] = `^(?:${requirement})$`;
+  if (requirement !== undefined && declared === undefined) schema['pattern'] = `^(?:${requirement})$`;
   const fallback = route.defaults[name];
   if (typeof fallback === 'string' || typeof fallback === 'number') schema['default'] = String(fallback);
   return schema;

@@ -50,7 +50,7 @@ export function routeOperations(route: Route, context: OperationContext): Placed
   const declared = declaredResponses(route, context);
   const server = hostServer(route);
   const placed: PlacedOperation[] = [];
-  pathVariants(route).forEach((variant, index) => {
+  pathVariants(route, (name) => parameterSchemaOf(route, name, context)).forEach((variant, index) => {
     const access = routeAccess(variant.template, route.defaults['_is_granted'], context.security);
     const errors = errorResponsesFor({
       unauthorized: access.unauthorized,
@@ -58,6 +58,7 @@ export function routeOperations(route: Route, context: OperationContext): Placed
       forbidden: access.forbidden || isEnabled(route.defaults['_same_origin']),
       readsBody: requestBody !== undefined,
       readsQuery: query.length > 0,
+      validatesParameters: Object.keys(route.params).length > 0,
       cached: isObject(route.defaults['_cache']),
       rateLimited: isEnabled(route.defaults['_rate_limit']),
     });
@@ -76,6 +77,15 @@ export function routeOperations(route: Route, context: OperationContext): Placed
     }
   });
   return placed;
+}
+
+/** A path parameter's route schema, converted as the value the controller receives (the path itself is text). */
+function parameterSchemaOf(route: Route, name: string, context: OperationContext): JsonSchema | undefined {
+  const schema = route.params[name];
+  if (schema === undefined) return undefined;
+  const converted = jsonSchemaOf(schema, 'output', context.converters, { route: route.name, describes: `the path parameter "${name}"` });
+  const { $schema: _dialect, ...rest } = converted as Record<string, unknown>;
+  return rest as JsonSchema;
 }
 
 function operationId(name: string, method: HttpMethod, methodCount: number, variant: number): string {

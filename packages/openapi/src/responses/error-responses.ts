@@ -143,6 +143,8 @@ export interface ErrorFacts {
   readonly readsBody: boolean;
   /** A payload is read from the query string. */
   readonly readsQuery: boolean;
+  /** A path parameter has a schema (a refused value is a 400). */
+  readonly validatesParameters: boolean;
   readonly cached: boolean;
   readonly rateLimited: boolean;
 }
@@ -153,6 +155,7 @@ export function errorResponsesFor(facts: ErrorFacts): Record<string, Reference> 
   // A query string or a body with too many fields is a 413 as well as a body too large.
   if (facts.readsBody || facts.readsQuery) names.push('BadRequest', 'PayloadTooLarge', 'UnprocessableContent');
   if (facts.readsBody) names.push('UnsupportedMediaType');
+  if (facts.validatesParameters && !names.includes('BadRequest')) names.push('BadRequest');
   if (facts.unauthorized) names.push('Unauthorized');
   if (facts.forbidden) names.push('Forbidden');
   if (facts.rateLimited) names.push('TooManyRequests');

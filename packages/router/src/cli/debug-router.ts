@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Route } from '../route/route.js';
 import { Router } from '../router.js';
+import { parameterTypes } from './parameter-types.js';
 import { formatRouteTable } from './route-table.js';
 
 export interface DebugRouterOptions {
@@ -71,7 +72,7 @@ function parseCommandLine(argv: readonly string[]) {
 }
 
 /**
- * The `debug:router` command: lists an app's routes (name, methods, schemes, host, path) in the
+ * The `debug:router` command: lists an app's routes (name, methods, schemes, host, path, parameter types) in the
  * order they are matched, or prints the code the matcher generated for them. An app runs it from
  * a script of its own through `debugRouterCommand` (the example host: `pnpm debug:router`).
  */
@@ -92,6 +93,7 @@ function listing(routes: Iterable<Route>, options: DebugRouterOptions): string {
     schemes: route.schemes,
     host: route.host,
     requirements: route.requirements,
+    parameters: parameterTypes(route),
   }));
   return `${JSON.stringify(rows, null, 2)}\n`;
 }

@@ -1,8 +1,9 @@
 import type { Route } from '../route/route.js';
+import { parameterTypes } from './parameter-types.js';
 
-const HEADERS = ['Name', 'Method', 'Scheme', 'Host', 'Path'] as const;
+const HEADERS = ['Name', 'Method', 'Scheme', 'Host', 'Path', 'Parameters'] as const;
 
-/** One row per route, as `debug:router` shows them: `ANY` where a route does not restrict. */
+/** One row per route, as `debug:router` shows them: `ANY` where a route does not restrict; each parameter with its type. */
 export function routeRows(routes: Iterable<Route>): string[][] {
   return [...routes].map((route) => [
     route.name,
@@ -10,6 +11,7 @@ export function routeRows(routes: Iterable<Route>): string[][] {
     route.schemes.length === 0 ? 'ANY' : route.schemes.join('|'),
     route.host ?? 'ANY',
     route.path,
+    parameterTypes(route),
   ]);
 }
 

@@ -67,7 +67,8 @@ class TokenWriter {
       this.missing.push(name);
       return '';
     }
-    const value = String(raw);
+    // A wildcard may be given as its list of segments.
+    const value = wildcard && Array.isArray(raw) ? raw.join('/') : String(raw);
     const requirement = this.route.compiled.path.requirements[name] ?? this.route.compiled.host?.requirements[name] ?? '';
     if (!new RegExp(`^(?:${requirement})$`, 's').test(value)) {
       throw new InvalidParameterError(this.route.name, name, requirement, value);

@@ -22,6 +22,7 @@ import type { Route } from '../route/route.js';
 import { routeDeclarations } from '../route/route-declarations.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
+import { applyParameterSchemas } from './parameter-validation.js';
 import { redirectController } from './redirect-controller.js';
 import { RouteMiss, routingErrorMessage, THROWN_BY } from './route-miss.js';
 
@@ -39,7 +40,7 @@ export interface RouterListenerOptions {
 
 /**
  * Routes each request on `kernel.request`: sets `_route`, `_route_path`, `_controller`, the route's parameters
- * and defaults, and `_route_params`; or fails it (`RequestEvent.failWith`) with a 404, 405 or 400 whose `cause` is the routing error;
+ * and defaults (a parameter with a schema gets the schema's output), and `_route_params`; or fails it (400 when a parameter schema refuses a value) (`RequestEvent.failWith`) with a 404, 405 or 400 whose `cause` is the routing error;
  * or routes to a 301 when only the trailing slash differs. A request that already has a
  * `_controller` (the error sub-request) is not matched.
  */
@@ -106,9 +107,12 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       throw error;
     }
     switch (result.kind) {
-      case 'match':
-        this.#apply(request, result.route, result.params);
+      case 'match': {
+        const params = applyParameterSchemas(result.route, result.params);
+        if (params instanceof BadRequestHttpError) return params;
+        this.#apply(request, result.route, params);
         return null;
+      }
       case 'redirect':
         this.#applyRedirect(request, result);
         return null;
@@ -138,7 +142,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     return request === null ? undefined : this.router.contextFor(request);
   }
 
-  #apply(request: Request, route: Route, params: Record<string, unknown>): void {
+  #apply(request: Request, route: Route, params: Readonly<Record<string, unknown>>): void {
     const name = route.name;
     if (this.#logsMatches) {
       // Through the request's own logger once one is bound (RequestIdListener): the line carries its id.

@@ -1,4 +1,17 @@
 import { Route, type RouteOptions } from './route.js';
+import type { MountedRoutes, NoRoutes, ParameterSchemas, RouteArgumentSources, RouteController, SignatureOf } from './route-signature.js';
+
+/**
+ * `RouteOptions` as `add` reads them from a literal: the controller must be satisfied by the
+ * route's parameters (typed by their schemas), its defaults and the request's attributes.
+ */
+export interface TypedRouteOptions<P extends string, H extends string, S extends ParameterSchemas, D>
+  extends Omit<RouteOptions, 'controller' | 'host' | 'params' | 'defaults'> {
+  host?: H | null;
+  params?: S;
+  defaults?: D;
+  controller?: NoInfer<RouteController<RouteArgumentSources<P, H, S, D>>> | string;
+}
 
 /** What a mount adds to every route it copies. A route's own values win over these. */
 export interface MountOptions {
@@ -18,13 +31,29 @@ export interface MountOptions {
  * Named routes in declaration order, which is the order they are tried in. Adding a name that
  * exists replaces that route and moves it to the end (as Symfony does).
  */
-export class RouteCollection implements Iterable<Route> {
+export class RouteCollection<Routes extends object = NoRoutes> implements Iterable<Route> {
+  /** For the compiler only: the route name → signature map `Router.generate` and typed controllers are checked against. */
+  declare readonly routeSignatures?: Routes;
   readonly #routes = new Map<string, Route>();
 
-  /** Defines a route; the definition is checked now and an error names the route. */
-  add(name: string, path: string, options?: RouteOptions): this;
+  /**
+   * Defines a route; the definition is checked now and an error names the route. Chained calls
+   * accumulate the routes' signatures in the collection's type (path parameters read from the
+   * literal pattern, typed by `params` schemas).
+   */
+  add<
+    const Name extends string,
+    const P extends string,
+    const H extends string = '',
+    S extends ParameterSchemas = Record<never, never>,
+    D extends Readonly<Record<string, unknown>> = Record<never, never>,
+  >(
+    name: Name,
+    path: P,
+    options?: TypedRouteOptions<P, H, S, D>,
+  ): RouteCollection<Routes & { readonly [K in Name]: SignatureOf<P, H, S, D> }>;
   add(route: Route): this;
-  add(nameOrRoute: string | Route, path?: string, options?: RouteOptions): this {
+  add(nameOrRoute: string | Route, path?: string, options?: RouteOptions): RouteCollection<Routes> {
     const route = nameOrRoute instanceof Route ? nameOrRoute : new Route(nameOrRoute, path ?? '/', options);
     this.#routes.delete(route.name);
     this.#routes.set(route.name, route);
@@ -36,7 +65,11 @@ export class RouteCollection implements Iterable<Route> {
    * `/_profiler/{token}`; a root `/` route becomes `/_profiler/`). Later changes to `collection` are
    * not seen here: mount a collection once it is complete.
    */
-  mount(prefix: string, collection: RouteCollection, options: MountOptions = {}): this {
+  mount<const Prefix extends string, Mounted extends object, const NamePrefix extends string = ''>(
+    prefix: Prefix,
+    collection: RouteCollection<Mounted>,
+    options: MountOptions & { namePrefix?: NamePrefix } = {},
+  ): RouteCollection<Routes & MountedRoutes<Mounted, NamePrefix, Prefix>> {
     const trimmed = prefix.trim().replace(/^\/+|\/+$/g, '');
     const head = trimmed === '' ? '' : `/${trimmed}`;
     for (const route of collection) {
@@ -60,7 +93,7 @@ export class RouteCollection implements Iterable<Route> {
         }),
       );
     }
-    return this;
+    return this as RouteCollection<Routes & MountedRoutes<Mounted, NamePrefix, Prefix>>;
   }
 
   get(name: string): Route | undefined {

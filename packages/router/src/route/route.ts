@@ -2,6 +2,8 @@ import type { Controller } from '@switchboard/http-kernel';
 import type { Token } from 'path-to-regexp';
 import { RouteDefinitionError } from '../error/routing-error.js';
 import { compilePattern, normaliseRequirements, type CompiledPattern } from './compiled-pattern.js';
+import { assertParameterSchemas } from './parameter-schemas.js';
+import type { ParameterSchemas } from './route-signature.js';
 
 /** How a route is declared. Everything but the path is optional. */
 export interface RouteOptions {
@@ -18,6 +20,12 @@ export interface RouteOptions {
   host?: string | null;
   /** Regular expression per parameter (anchors are implied). */
   requirements?: Readonly<Record<string, string | RegExp>>;
+  /**
+   * A Standard Schema per path or host parameter (`{ id: z.coerce.number().int().positive() }`).
+   * Requirements still decide whether the route matches; on a match the schema validates the
+   * value (a refusal is a 400 naming `/params/<name>`) and its output becomes the attribute.
+   */
+  params?: ParameterSchemas;
   /**
    * Values of the route's attributes: defaults of optional parameters and any route-level option
    * (`_cache`, `_is_granted`, `_stateless`…). All of them become request attributes on a match.
@@ -59,6 +67,8 @@ export class Route {
   readonly requirements: Readonly<Record<string, string>>;
   readonly defaults: Readonly<Record<string, unknown>>;
   readonly optionalDefaults: readonly string[];
+  /** The parameter schemas, by parameter name. */
+  readonly params: ParameterSchemas;
   readonly compiled: CompiledRoute;
 
   constructor(
@@ -79,6 +89,8 @@ export class Route {
       this.requirements = Object.freeze(normaliseRequirements(options.requirements ?? {}));
       this.compiled = compileRoute(this.path, this.host, this.requirements);
       assertRequirementsNameParameters(this.compiled.variables, this.requirements);
+      this.params = Object.freeze({ ...options.params });
+      assertParameterSchemas(this.params, this.compiled.variables);
     } catch (error) {
       if (error instanceof RouteDefinitionError) throw error;
       const problem = error instanceof Error ? error.message : String(error);
@@ -100,6 +112,7 @@ export class Route {
       schemes: this.schemes,
       host: this.host,
       requirements: this.requirements,
+      params: this.params,
       defaults: this.defaults,
       optionalDefaults: this.optionalDefaults,
     };
