@@ -31,6 +31,18 @@ export function listeningLine(runtime: string, host: string, port: number): stri
   return `${runtime} listening on http://${host}:${port}`;
 }
 
+let shutdownBegan: () => void = () => undefined;
+/** Settles when the entry's shutdown starts; `/slow` finishes only then, so a shutdown is seen to wait for it. */
+const shutdownStarted = new Promise<void>((resolve) => {
+  shutdownBegan = resolve;
+});
+
+/** What each entry calls when a shutdown signal arrives, before it finishes the requests in flight. */
+export function announceShutdown(runtime: string): void {
+  console.log(`${runtime} shutting down: finishing in-flight requests`);
+  shutdownBegan();
+}
+
 const routes = new RouteCollection()
   .add('hello', '/hello', { methods: ['GET'], controller: () => new JsonResponse({ hello: 'world' }) })
   .add('fail', '/fail', {
@@ -43,7 +55,11 @@ const routes = new RouteCollection()
     methods: ['GET'],
     controller: () => new Response(lines(['one\n', 'two\n', 'three\n']), 200, { 'content-type': 'text/plain; charset=UTF-8' }),
   })
-  .add('echo', '/echo', { methods: ['POST'], controller: echo });
+  .add('echo', '/echo', { methods: ['POST'], controller: echo })
+  .add('slow', '/slow', {
+    methods: ['GET'],
+    controller: () => new Response(untilShutdown(), 200, { 'content-type': 'text/plain; charset=UTF-8' }),
+  });
 
 /** The same app for every runtime: a kernel with the router and problem+json errors, debug off. */
 export function createApp(): HttpKernel {
@@ -61,6 +77,13 @@ async function echo(request: Request): Promise<JsonResponse> {
   } catch {
     throw new BadRequestHttpError('The request body is not JSON.');
   }
+}
+
+/** `started` at once, `finished` once a shutdown began: a request still in flight when the signal comes. */
+async function* untilShutdown(): AsyncGenerator<string> {
+  yield 'started\n';
+  await shutdownStarted;
+  yield 'finished\n';
 }
 
 /** Each line as its own chunk of the response body, the next one made after the server had a turn to send it (as data arriving over time would be). */

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +40,8 @@ interface StartedServer {
   readonly origin: string;
   readonly port: number;
   readonly child: ChildProcess;
+  /** Everything the process printed so far, stdout and stderr. */
+  output(): string;
 }
 
 /** Runs `start:<runtime>` as pnpm would (through `sh`, the example's bins first on PATH) and waits for its listening line. */
@@ -61,7 +65,24 @@ async function start(runtime: Runtime): Promise<StartedServer> {
     child.stderr!.on('data', read);
     child.once('exit', (code) => reject(new Error(`${runtime} exited with ${code} before listening:\n${output}`)));
   });
-  return { origin: `http://127.0.0.1:${port}`, port, child };
+  return { origin: `http://127.0.0.1:${port}`, port, child, output: () => output };
+}
+
+/**
+ * The runtime itself, as a process manager would signal it: the bun and deno packages' launchers
+ * start their binary as a child (followed down to the last one); node is the started process (its
+ * own children are tsx's compiler service).
+ */
+function runtimeProcess(runtime: Runtime, pid: number): number {
+  return runtime === 'node' ? pid : lastDescendant(pid);
+}
+
+function lastDescendant(pid: number): number {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.trim()
+    .split('\n')
+    .filter(Boolean);
+  return children.length === 0 ? pid : lastDescendant(Number(children[0]));
 }
 
 function stop(server: StartedServer | undefined): void {
@@ -185,6 +206,33 @@ for (const runtime of runtimes) {
       const raw = await rawExchange(server!.port, 'GET /x/../hello HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
       expect(Number(/^HTTP\/1\.1 (\d{3})/.exec(raw)?.[1])).toBe(expected.dotSegments);
       expect(raw).toContain(`\r\n${expected.contentTypeHeader}: `);
+    });
+
+    it('has printed no runtime warning', () => {
+      expect(server!.output()).not.toMatch(/warn|legacy|deprecat|sloppy/i);
+    });
+
+    // Last: the server is gone afterwards.
+    it('on SIGTERM finishes the request in flight, then exits 0', async () => {
+      const { child, port } = server!;
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+      });
+      const closed = once(socket, 'close');
+      await once(socket, 'connect');
+      socket.write('GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+      // `/slow` answers `started` at once and `finished` only once the shutdown began.
+      while (!received.includes('started\n')) await once(socket, 'data');
+
+      process.kill(runtimeProcess(runtime, child.pid!), 'SIGTERM');
+      await closed;
+
+      expect(received).toMatch(/^HTTP\/1\.1 200 /);
+      expect(received).toContain('finished\n');
+      expect(await exited).toEqual([0, null]);
     });
   });
 }

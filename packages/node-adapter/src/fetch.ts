@@ -6,4 +6,9 @@
  * @module
  */
 export { createFetchHandler, UNKNOWN_CLIENT_IP, type FetchHandler, type FetchHandlerOptions } from './fetch/fetch-handler.js';
+export {
+  DEFAULT_FETCH_SHUTDOWN_TIMEOUT_MS,
+  shutDownFetchServer,
+  type FetchShutdownOptions,
+} from './fetch/fetch-shutdown.js';
 export { DEFAULT_BODY_LIMIT, DEFAULT_BODY_TIMEOUT_MS } from './adapter-options.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonResponse, MemoryLogger, Response } from '@switchboard/http-kernel';
 import { createFetchHandler, UNKNOWN_CLIENT_IP } from '../src/index.js';
+import { shutDownFetchServer } from '../src/fetch.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
 describe('WHATWG fetch handler', () => {
@@ -122,5 +123,25 @@ describe('WHATWG fetch handler', () => {
   it('sends no body for HEAD', async () => {
     const response = await handler(new Request('http://localhost/multi', { method: 'HEAD' }));
     expect(response.body).toBeNull();
+  });
+
+  it('shuts down gracefully: new requests get 503, the one in flight finishes and terminates, then the server closes', async () => {
+    const own = createFetchHandler(kernel);
+    const inFlight = await own(new globalThis.Request('http://127.0.0.1/stream'));
+    const before = terminated.length;
+    const steps: string[] = [];
+    const shutdown = shutDownFetchServer(own, { closeServer: () => steps.push('server closed') }).then((inTime) =>
+      steps.push(`done ${inTime}`),
+    );
+
+    const refused = await own(new globalThis.Request('http://127.0.0.1/echo'));
+    expect(refused.status).toBe(503);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(steps).toEqual([]);
+
+    expect(await inFlight.text()).toBe('ab');
+    await shutdown;
+    expect(terminated.length).toBe(before + 1);
+    expect(steps).toEqual(['server closed', 'done true']);
   });
 });

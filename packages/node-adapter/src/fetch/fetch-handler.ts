@@ -4,6 +4,7 @@ import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-optio
 import { InvalidRequestError } from '../request/invalid-request-error.js';
 import { releaseUnsentBody } from '../unsent-body.js';
 import { FetchBody } from './fetch-body.js';
+import { InFlightFetches } from './in-flight-fetches.js';
 
 export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit' | 'bodyTimeout' | 'baseUrl' | 'trustedHosts' | 'logger'> {
   /**
@@ -20,7 +21,14 @@ export interface FetchHandlerOptions extends Pick<NodeAdapterOptions, 'bodyLimit
   waitUntil?: (work: Promise<unknown>) => void;
 }
 
-export type FetchHandler = (request: globalThis.Request) => Promise<globalThis.Response>;
+export interface FetchHandler {
+  (request: globalThis.Request): Promise<globalThis.Response>;
+  /**
+   * Starts a shutdown: from now on new requests are answered 503, and the promise resolves once
+   * no request is in flight (each answered, its body sent and its `kernel.terminate` finished).
+   */
+  drain(): Promise<void>;
+}
 
 /**
  * The `clientIp` of a request whose runtime gave no address: IPv6's unspecified address, which no
@@ -52,19 +60,31 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     return UNKNOWN_CLIENT_IP;
   };
 
-  return async (incoming) => {
+  const inFlight = new InFlightFetches();
+  const handle = async (incoming: globalThis.Request): Promise<globalThis.Response> => {
+    if (inFlight.draining) return plainResponse(503, 'The server is shutting down.');
+    const end = inFlight.begin();
+    try {
+      return await answer(incoming, end);
+    } catch (error) {
+      end();
+      throw error;
+    }
+  };
+  const answer = async (incoming: globalThis.Request, end: () => void): Promise<globalThis.Response> => {
     const url = new URL(incoming.url);
     try {
       resolved.trustedHosts?.check(url.hostname);
     } catch (error) {
       if (!(error instanceof InvalidRequestError)) throw error;
       logger.info({ status: error.status }, `Request refused before the kernel: ${error.message}`);
+      end();
       return plainResponse(error.status, error.message);
     }
     const origin = resolved.origin;
     const scheme = origin?.scheme ?? (url.protocol === 'https:' ? 'https' : 'http');
     const declared = incoming.headers.get('content-length');
-    const cancellation = new FetchRequestCancellation(incoming.signal);
+    const cancellation = new FetchRequestCancellation(incoming);
     const request = new Request({
       method: incoming.method,
       scheme,
@@ -82,11 +102,15 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
 
     let terminated = false;
     const terminate = (): void => {
-      if (terminated || kernel.terminate === undefined) return;
+      if (terminated) return;
       terminated = true;
-      const work = kernel.terminate(request, response).catch((error: unknown) => {
-        logAt(logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
-      });
+      if (kernel.terminate === undefined) return end();
+      const work = kernel
+        .terminate(request, response)
+        .catch((error: unknown) => {
+          logAt(logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+        })
+        .finally(end);
       options.waitUntil?.(work);
     };
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
@@ -95,6 +119,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
+  return Object.assign(handle, { drain: () => inFlight.drain() });
 }
 
 /** The short plain-text answer the node adapter gives to what never reaches the kernel. */
@@ -113,17 +138,19 @@ function toHeaders(response: Response): Headers {
 
 /**
  * A request's `signal` under the fetch handler: the incoming request's own (the runtime fires it
- * when its client leaves), or a cancel of the response body by whoever reads it. Made on first use.
+ * when its client leaves), or a cancel of the response body by whoever reads it. Made on first use,
+ * and only then is the incoming signal read: Deno warns of its legacy abort behaviour once a
+ * request whose signal was read is answered.
  */
 class FetchRequestCancellation {
   #controller: AbortController | undefined;
   #signal: AbortSignal | undefined;
 
-  constructor(private readonly incoming: AbortSignal) {}
+  constructor(private readonly incoming: globalThis.Request) {}
 
   get signal(): AbortSignal {
     this.#controller ??= new AbortController();
-    return (this.#signal ??= AbortSignal.any([this.incoming, this.#controller.signal]));
+    return (this.#signal ??= AbortSignal.any([this.incoming.signal, this.#controller.signal]));
   }
 
   clientGone(): void {
