@@ -49,7 +49,9 @@ beforeAll(async () => {
   // The third-party dependencies come from npm's cache when it has them. Vitest (the workspace's
   // version) is installed with the tarballs, in one resolution, for the test-client consumer below.
   const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
-  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`], project);
+  // zod, the schema library some docs examples use (the openapi package's tests have it too).
+  const zodVersion = manifestOf(join(root, 'packages/openapi/node_modules/zod')).version;
+  await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`, `zod@${zodVersion}`], project);
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -62,9 +64,28 @@ const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf
 );
 const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
 
+/** The docs whose ```ts blocks are type-checked: every page of docs/ and the README. */
+const docsWithExamples = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
+
+/**
+ * A page's complete TypeScript blocks. A block that continues an earlier one (it uses names it
+ * does not declare or import) says so with `<!-- fragment -->` on the line before its fence.
+ */
+function typeScriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/(<!-- fragment -->\n)?```ts\n([\s\S]*?)```/g)]
+    .filter((match) => match[1] === undefined)
+    .map((match) => match[2]!);
+}
+
 interface Manifest {
   name: string;
   version: string;
+  type?: string;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -230,6 +251,49 @@ describe('packages installed with npm from their release tarballs', () => {
       ]),
     );
     expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
+  });
+
+  it('every TypeScript block of the docs type-checks in an ES module project, fragments marked as such aside', {
+    timeout: 120_000,
+  }, async () => {
+    const examples = join(project, 'doc-examples');
+    mkdirSync(examples);
+    const checked: string[] = [];
+    for (const doc of docsWithExamples) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      // A JavaScript block that names its file (`// app.mjs`) is written as that file, for the
+      // TypeScript blocks that import it.
+      for (const [, name, code] of text.matchAll(/```js\n\/\/ ([\w.-]+\.mjs)\b[^\n]*\n([\s\S]*?)```/g)) {
+        writeFileSync(join(examples, name!), code!);
+      }
+      for (const [index, block] of typeScriptBlocks(text).entries()) {
+        const file = `${doc.replaceAll('/', '-').replace(/\.md$/, '')}-${index}.ts`;
+        writeFileSync(join(examples, file), block);
+        checked.push(file);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['docs-streams-0.ts', 'docs-testing-0.ts']));
+    writeFileSync(
+      join(examples, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          allowJs: true,
+          skipLibCheck: false,
+          typeRoots: [join(root, 'node_modules/@types')],
+          types: ['node'],
+        },
+        files: checked,
+      }),
+    );
+    // The consumer project's package.json says "type": "module", as getting-started.md asks.
+    expect(manifestOf(project)).toMatchObject({ type: 'module' });
+    await run(process.execPath, [tsc, '-p', join(examples, 'tsconfig.json')], project);
   });
 
   describe('docs/getting-started.md, as plain JavaScript', () => {
