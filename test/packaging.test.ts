@@ -64,6 +64,19 @@ const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf
 );
 const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
 
+/** A consumer's strict NodeNext settings for type-checking test and example files (`.mjs` files they import included). */
+const CHECK_ONLY_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noEmit: true,
+  allowJs: true,
+  typeRoots: [join(root, 'node_modules/@types')],
+  types: ['node'],
+};
+
 /** The docs whose ```ts blocks are type-checked: every page of docs/ and the README. */
 const docsWithExamples = [
   'README.md',
@@ -276,18 +289,7 @@ describe('packages installed with npm from their release tarballs', () => {
     writeFileSync(
       join(examples, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          allowJs: true,
-          skipLibCheck: false,
-          typeRoots: [join(root, 'node_modules/@types')],
-          types: ['node'],
-        },
+        compilerOptions: { ...CHECK_ONLY_OPTIONS, skipLibCheck: false },
         files: checked,
       }),
     );
@@ -455,17 +457,7 @@ export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
     writeFileSync(
       join(tests, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          allowJs: true,
-          typeRoots: [join(root, 'node_modules/@types')],
-          types: ['node'],
-        },
+        compilerOptions: CHECK_ONLY_OPTIONS,
         files: ['app.test.ts'],
       }),
     );
