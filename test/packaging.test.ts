@@ -49,7 +49,7 @@ beforeAll(async () => {
   // The third-party dependencies come from npm's cache when it has them. Vitest (the workspace's
   // version) is installed with the tarballs, in one resolution, for the test-client consumer below.
   const vitestVersion = manifestOf(join(root, 'node_modules/vitest')).version;
-  // zod (the workspace's version) for the typed-routes fixture's parameter schemas.
+  // zod (the workspace's version) for the typed-routes fixture's parameter schemas and the docs examples that use it.
   const zodVersion = manifestOf(join(root, 'packages/router/node_modules/zod')).version;
   await run('npm', ['install', ...NPM_FLAGS, ...tarballs.values(), `vitest@${vitestVersion}`, `zod@${zodVersion}`], project);
 }, 240_000);
@@ -77,9 +77,41 @@ const guideBlocks = [...readFileSync(join(root, 'docs/getting-started.md'), 'utf
 );
 const guideHello = guideBlocks.find((code) => code.startsWith('// hello.mjs'))!;
 
+/** A consumer's strict NodeNext settings for type-checking test and example files (`.mjs` files they import included). */
+const CHECK_ONLY_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noEmit: true,
+  allowJs: true,
+  typeRoots: [join(root, 'node_modules/@types')],
+  types: ['node'],
+};
+
+/** The docs whose ```ts blocks are type-checked: every page of docs/ and the README. */
+const docsWithExamples = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
+
+/**
+ * A page's complete TypeScript blocks. A block that continues an earlier one (it uses names it
+ * does not declare or import) says so with `<!-- fragment -->` on the line before its fence.
+ */
+function typeScriptBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/(<!-- fragment -->\n)?```ts\n([\s\S]*?)```/g)]
+    .filter((match) => match[1] === undefined)
+    .map((match) => match[2]!);
+}
+
 interface Manifest {
   name: string;
   version: string;
+  type?: string;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -234,6 +266,38 @@ describe('packages installed with npm from their release tarballs', () => {
       ]),
     );
     expect(packaged.filter((file) => !existsSync(file))).toEqual([]);
+  });
+
+  it('every TypeScript block of the docs type-checks in an ES module project, fragments marked as such aside', {
+    timeout: 120_000,
+  }, async () => {
+    const examples = join(project, 'doc-examples');
+    mkdirSync(examples);
+    const checked: string[] = [];
+    for (const doc of docsWithExamples) {
+      const text = readFileSync(join(root, doc), 'utf8');
+      // A JavaScript block that names its file (`// app.mjs`) is written as that file, for the
+      // TypeScript blocks that import it.
+      for (const [, name, code] of text.matchAll(/```js\n\/\/ ([\w.-]+\.mjs)\b[^\n]*\n([\s\S]*?)```/g)) {
+        writeFileSync(join(examples, name!), code!);
+      }
+      for (const [index, block] of typeScriptBlocks(text).entries()) {
+        const file = `${doc.replaceAll('/', '-').replace(/\.md$/, '')}-${index}.ts`;
+        writeFileSync(join(examples, file), block);
+        checked.push(file);
+      }
+    }
+    expect(checked).toEqual(expect.arrayContaining(['docs-streams-0.ts', 'docs-testing-0.ts']));
+    writeFileSync(
+      join(examples, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { ...CHECK_ONLY_OPTIONS, skipLibCheck: false },
+        files: checked,
+      }),
+    );
+    // The consumer project's package.json says "type": "module", as getting-started.md asks.
+    expect(manifestOf(project)).toMatchObject({ type: 'module' });
+    await run(process.execPath, [tsc, '-p', join(examples, 'tsconfig.json')], project);
   });
 
   describe('docs/getting-started.md, as plain JavaScript', () => {
@@ -422,17 +486,7 @@ export default { routes, info: { title: 'Consumer', version: '1.0.0' } };
     writeFileSync(
       join(tests, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2023', 'DOM'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          allowJs: true,
-          typeRoots: [join(root, 'node_modules/@types')],
-          types: ['node'],
-        },
+        compilerOptions: CHECK_ONLY_OPTIONS,
         files: ['app.test.ts'],
       }),
     );
