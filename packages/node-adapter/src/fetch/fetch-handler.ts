@@ -85,7 +85,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       if (terminated || kernel.terminate === undefined) return;
       terminated = true;
       const work = kernel.terminate(request, response).catch((error: unknown) => {
-        logAt(logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+        logAt(logger, 'CRITICAL', { err: error }, `kernel.terminate failed: ${describeError(error)}`);
       });
       options.waitUntil?.(work);
     };

@@ -169,6 +169,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
 /** The throw site the router's 404 and 405 errors name. */
 const THROWN_BY = 'RouterListener.onKernelRequest';
+/** Options of both errors: their messages quote the URL and the Referer, for the log and not the client. */
+const ROUTING_ERROR = { thrownBy: THROWN_BY, exposeMessage: false } as const;
 
 /**
  * The 405 or 404 for a request no route takes, with the matcher's finding as its cause. With
@@ -178,8 +180,7 @@ function routingError(request: Request, result: MethodNotAllowedMatch | NotFound
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
     const message = `${notFoundMessage(request)}: Method Not Allowed (Allow: ${allowed.join(', ')})`;
-    if (!stackless)
-      return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
+    if (!stackless) return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), ...ROUTING_ERROR });
     const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
     const fields = {
       status: 405,
@@ -187,14 +188,22 @@ function routingError(request: Request, result: MethodNotAllowedMatch | NotFound
       details: {},
       thrownBy: THROWN_BY,
       logLevel: null,
+      exposeMessage: false,
       allowedMethods: allowed,
     };
     return stacklessError(MethodNotAllowedHttpError, message, cause, fields);
   }
   const message = withReferer(notFoundMessage(request), request);
-  if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
+  if (!stackless) return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), ...ROUTING_ERROR });
   const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
-  return stacklessError(NotFoundHttpError, message, cause, { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null });
+  return stacklessError(NotFoundHttpError, message, cause, {
+    status: 404,
+    headers: {},
+    details: {},
+    thrownBy: THROWN_BY,
+    logLevel: null,
+    exposeMessage: false,
+  });
 }
 
 /** `No route found for "GET http://host[:port]/path"`: the request's method, path still percent-encoded, no query. */
