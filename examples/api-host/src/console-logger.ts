@@ -20,8 +20,8 @@ export function createConsoleLogger(
 }
 
 export function formatRecord(record: LogRecord, origin: string | null = null): string {
-  const exception = record.context['exception'];
-  const suffix = exception instanceof Error ? ` [${logSafeText(exception.name)}]` : '';
+  const error = record.context['err'];
+  const suffix = error instanceof Error ? ` [${logSafeText(error.name)}]` : '';
   const from = origin === null ? '' : ` [${origin}]`;
   return `[${new Date(record.time).toISOString()}]${from} ${record.channel}.${record.level}: ${logSafeText(record.message)}${suffix}\n`;
 }

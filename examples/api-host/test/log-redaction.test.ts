@@ -62,7 +62,7 @@ describe('LOG_FORMAT=json, the host process', () => {
 
   /** The serialized exception of the record whose exception message names `path`. */
   function exceptionAbout(records: Array<Record<string, unknown>>, path: string): { message: string; stack: string } {
-    const exceptions = records.map((record) => record['exception'] as { message: string; stack: string } | undefined);
+    const exceptions = records.map((record) => record['err'] as { message: string; stack: string } | undefined);
     return exceptions.find((exception) => exception?.message.includes(path) === true)!;
   }
 

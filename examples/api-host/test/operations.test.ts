@@ -68,12 +68,12 @@ describe('LOG_FORMAT', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
     logger.child({ channel: 'access' }).info({ requestId: 'r-1', status: 200 }, `GET /x?token=${jwt} 200`);
     logger.debug({}, 'not kept at INFO');
-    logger.child({ channel: 'request' }).fatal({ exception: new TypeError('broken') }, 'Uncaught Error');
+    logger.child({ channel: 'request' }).fatal({ err: new TypeError('broken') }, 'Uncaught Error');
     const [access, failure] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(access).toMatchObject({ level: 30, channel: 'access', requestId: 'r-1', status: 200, msg: 'GET /x?token=[redacted] 200' });
-    expect(failure).toMatchObject({ level: 60, channel: 'request', exception: { type: 'TypeError', message: 'broken' } });
-    expect((failure!['exception'] as { stack: string }).stack).toContain('TypeError: broken');
+    expect(failure).toMatchObject({ level: 60, channel: 'request', err: { type: 'TypeError', message: 'broken' } });
+    expect((failure!['err'] as { stack: string }).stack).toContain('TypeError: broken');
   });
 
   it('refuses an unknown format', () => {

@@ -4,8 +4,14 @@
  * the HTML, problem+json and text renderers chosen by `Accept`.
  * @module
  */
-export { ErrorListener, type ErrorListenerOptions } from './listener/error-listener.js';
-export { createErrorController, defaultErrorRenderers, type ErrorControllerOptions } from './controller/error-controller.js';
+export { ErrorListener, type ErrorListenerOptions, type StatusLogLevels } from './listener/error-listener.js';
+export {
+  createErrorController,
+  defaultErrorRenderers,
+  type DefaultErrorRenderersOptions,
+  type ErrorControllerOptions,
+  type ErrorFormat,
+} from './controller/error-controller.js';
 
 export {
   describeThrowSite,
@@ -19,7 +25,7 @@ export { SourceExcerptReader, type SourceExcerpt } from './flatten/source-excerp
 
 export type { ErrorRenderer, RenderedError } from './renderer/error-renderer.js';
 export { HtmlErrorRenderer } from './renderer/html-error-renderer.js';
-export { ProblemJsonErrorRenderer } from './renderer/problem-json-error-renderer.js';
+export { ProblemJsonErrorRenderer, type ProblemJsonErrorRendererOptions } from './renderer/problem-json-error-renderer.js';
 export { TextErrorRenderer } from './renderer/text-error-renderer.js';
 export { negotiateRenderer, type Negotiable } from './renderer/negotiate-renderer.js';
 export { debugExceptionHeaders, encodeRfc3986, MAX_DEBUG_MESSAGE_BYTES } from './renderer/debug-exception-headers.js';

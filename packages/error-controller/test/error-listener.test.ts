@@ -61,7 +61,7 @@ describe('ErrorListener', () => {
     expect(record!.message).toMatch(
       /^Uncaught Error NotFoundHttpError: "No route found for "GET http:\/\/localhost\/robots.txt"" at error-listener\.test\.ts line \d+$/,
     );
-    expect(record!.context['exception']).toBeInstanceOf(NotFoundHttpError);
+    expect(record!.context['err']).toBeInstanceOf(NotFoundHttpError);
   });
 
   it('registers its listeners at the documented priorities', () => {

@@ -49,7 +49,7 @@ describe('ProblemJsonErrorRenderer', () => {
   it('writes an RFC 9457 document; class and trace in debug mode only', () => {
     const error = flattenError(new MethodNotAllowedHttpError(['GET'], 'Method Not Allowed (Allow: GET)'));
     const plain = JSON.parse(new ProblemJsonErrorRenderer({ debug: false }).render(error).body) as Record<string, unknown>;
-    expect(plain).toEqual({ type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'Method Not Allowed' });
+    expect(plain).toEqual({ type: 'about:blank', title: 'Method Not Allowed', status: 405, detail: 'Method Not Allowed (Allow: GET)' });
     const debug = JSON.parse(new ProblemJsonErrorRenderer({ debug: true }).render(flattenError(chained())).body) as Record<string, unknown>;
     expect(debug).toMatchObject({ status: 502, detail: 'Bad gateway to billing', class: 'HttpError' });
     expect((debug['trace'] as Array<Record<string, unknown>>)[0]).toMatchObject({ function: 'chained', line: expect.any(Number) });
@@ -57,7 +57,7 @@ describe('ProblemJsonErrorRenderer', () => {
   });
 
   it('writes the errors of one status alike only when they carry no details', () => {
-    const renderer = new ProblemJsonErrorRenderer({ debug: false });
+    const renderer = new ProblemJsonErrorRenderer({ debug: false, exposeClientErrorMessages: false });
     const render = (error: HttpError) => JSON.parse(renderer.render(flattenError(error)).body) as Record<string, unknown>;
     const plain = { type: 'about:blank', title: 'Unprocessable Content', status: 422, detail: 'Unprocessable Content' };
     expect(render(new HttpError(422, 'first'))).toEqual(plain);

@@ -130,13 +130,17 @@ export { bindCallScope, unbindCallScope, type TracedCallContexts, type TracedCha
 export {
   createStderrLogger,
   isLogged,
+  logArguments,
   logAt,
   MemoryLogger,
   nullLogger,
   RecordingLogger,
   stderrLogger,
+  toLogLevel,
   type Logger,
   type LogLevel,
+  type LogLevelName,
+  type LogMethod,
   type LogRecord,
 } from './log/logger.js';
 export { REDACTED, redactCredentials } from './log/redact-credentials.js';

@@ -35,7 +35,7 @@ describe('createStderrLogger', () => {
     const script = [
       "import { createStderrLogger } from '@switchboard/http-kernel';",
       "const error = new Error('from https://ada:pw-secret-2@ref.example/\\u202eexe');",
-      "createStderrLogger('INFO').info({ exception: error }, 'GET /x?password=pw-secret-1&page=2 \\u001b[31m\\u009b');",
+      "createStderrLogger('INFO').info({ err: error }, 'GET /x?password=pw-secret-1&page=2 \\u001b[31m\\u009b');",
     ].join('\n');
     const { stderr } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),

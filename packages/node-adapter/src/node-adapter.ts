@@ -95,7 +95,7 @@ export class NodeAdapter {
         return;
       }
       // A defect here must not take the whole server down with an uncaught exception.
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `The request could not be read: ${describeError(error)}`);
+      logAt(this.#logger, 'CRITICAL', { err: error }, `The request could not be read: ${describeError(error)}`);
       writePlainResponse(res, 500, 'The server could not read this request.', http2, this.#endGate(req, null, http2));
       return;
     }
@@ -154,7 +154,7 @@ export class NodeAdapter {
   }
 
   #kernelFailed(req: NodeIncomingRequest, res: NodeServerResponse, request: Request, error: unknown, http2: boolean): void {
-    logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
+    logAt(this.#logger, 'CRITICAL', { err: error }, `The kernel failed to answer: ${describeError(error)}`);
     // Already answered: shutdown ran out of time for it (503).
     if (res.headersSent) return;
     writePlainResponse(res, 500, 'The server could not answer this request.', http2, this.#endGate(req, request, http2));
@@ -213,7 +213,7 @@ export class NodeAdapter {
       void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger, endGate);
     } catch (error) {
       // Typically a header value the application built with a forbidden character.
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `The response could not be written: ${describeError(error)}`);
+      logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);
       writePlainResponse(res, 500, 'The response could not be written.', http2, endGate);
     }
     this.#terminateWhenDone(res, request, response);
@@ -302,7 +302,7 @@ export class NodeAdapter {
   }
 
   #terminateFailed(error: unknown): void {
-    logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+    logAt(this.#logger, 'CRITICAL', { err: error }, `kernel.terminate failed: ${describeError(error)}`);
   }
 }
 

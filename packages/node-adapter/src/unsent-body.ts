@@ -9,6 +9,6 @@ export function releaseUnsentBody(body: ResponseBody, logger: Logger): void {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return;
   const iterator = body[Symbol.asyncIterator]();
   iterator.return?.().catch((error: unknown) => {
-    logAt(logger, 'ERROR', { exception: error }, `An unsent response body failed to close: ${describeError(error)}`);
+    logAt(logger, 'ERROR', { err: error }, `An unsent response body failed to close: ${describeError(error)}`);
   });
 }

@@ -253,7 +253,7 @@ describe('RouterListener in the kernel', () => {
 
   it('skips the match line when the logger says INFO is off, and still routes', async () => {
     const written: string[] = [];
-    const write = (_context: Record<string, unknown>, message: string): void => void written.push(message);
+    const write = (_context: Record<string, unknown> | string, message = ''): void => void written.push(message);
     const infoOff: Logger = {
       debug: write,
       info: write,

@@ -13,7 +13,7 @@ export { SUPPORTED_ALGORITHMS, type JwsAlgorithm } from './key/jws-algorithms.js
 export type { Authenticator, AuthenticationOutcome } from './authenticator/authenticator.js';
 export { extractBearerToken } from './authenticator/bearer-token-extractor.js';
 export { JwtAuthenticator, type JwtAuthenticatorOptions } from './authenticator/jwt-authenticator.js';
-export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './authenticator/jwt-failure-response.js';
+export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure, type JwtFailureFormat } from './authenticator/jwt-failure-response.js';
 export { JwtTokenIssuer, type JwtTokenIssuerOptions } from './token/jwt-token-issuer.js';
 
 export { credentialsExpireAt, currentUser, type SecurityUser } from './user/security-user.js';

@@ -28,7 +28,6 @@ export function createHostLogger(env: NodeJS.ProcessEnv, minLevel: LogLevel, jso
     {
       level: PINO_LEVELS[minLevel],
       base: { pid: process.pid },
-      serializers: { exception: pino.stdSerializers.err },
       formatters: { bindings: logSafeData },
       hooks: {
         logMethod(args, method) {

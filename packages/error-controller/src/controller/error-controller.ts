@@ -7,9 +7,7 @@ import { negotiateRenderer } from '../renderer/negotiate-renderer.js';
 import { ProblemJsonErrorRenderer } from '../renderer/problem-json-error-renderer.js';
 import { TextErrorRenderer } from '../renderer/text-error-renderer.js';
 
-export interface ErrorControllerOptions {
-  /** Full pages, traces and the `x-debug-exception*` headers. Never on in production. */
-  debug: boolean;
+export interface ErrorControllerOptions extends DefaultErrorRenderersOptions {
   /**
    * Renderers in order of preference; the first also answers when nothing else is acceptable.
    * Outside debug mode they get the error without frames and without its cause chain.
@@ -19,8 +17,35 @@ export interface ErrorControllerOptions {
   sourceLines?: number;
 }
 
-export function defaultErrorRenderers(debug: boolean): [ErrorRenderer, ...ErrorRenderer[]] {
-  return [new HtmlErrorRenderer({ debug }), new ProblemJsonErrorRenderer({ debug }), new TextErrorRenderer({ debug })];
+/** A format of the default renderers. */
+export type ErrorFormat = 'html' | 'problem+json' | 'text';
+
+export interface DefaultErrorRenderersOptions {
+  /** Full pages, traces and the `x-debug-exception*` headers. Never on in production. */
+  debug: boolean;
+  /**
+   * The format of the default renderers that answers an `Accept` of any type (what curl
+   * sends), a missing `Accept`, and one that accepts none of them: `'html'` (the default, for browsers) or `'problem+json'` (for an
+   * API). Ignored by `createErrorController` when `renderers` is given: there the first one answers.
+   */
+  defaultFormat?: ErrorFormat;
+  /** See `ProblemJsonErrorRendererOptions.exposeClientErrorMessages` (default true). */
+  exposeClientErrorMessages?: boolean;
+}
+
+/** HTML, problem+json and text, with `defaultFormat` (default `'html'`) first. */
+export function defaultErrorRenderers(options: boolean | DefaultErrorRenderersOptions): [ErrorRenderer, ...ErrorRenderer[]] {
+  const { debug, defaultFormat = 'html', exposeClientErrorMessages } = typeof options === 'boolean' ? { debug: options } : options;
+  const byFormat: Record<ErrorFormat, ErrorRenderer> = {
+    html: new HtmlErrorRenderer({ debug }),
+    'problem+json': new ProblemJsonErrorRenderer({
+      debug,
+      ...(exposeClientErrorMessages === undefined ? {} : { exposeClientErrorMessages }),
+    }),
+    text: new TextErrorRenderer({ debug }),
+  };
+  const others = (['html', 'problem+json', 'text'] as const).filter((format) => format !== defaultFormat).map((format) => byFormat[format]);
+  return [byFormat[defaultFormat], ...others];
 }
 
 /**
@@ -29,7 +54,7 @@ export function defaultErrorRenderers(debug: boolean): [ErrorRenderer, ...ErrorR
  * `WWW-Authenticate`…) over the renderer's own (`content-type`, `vary: Accept`, debug headers).
  */
 export function createErrorController(options: ErrorControllerOptions): Controller {
-  const renderers = options.renderers ?? defaultErrorRenderers(options.debug);
+  const renderers = options.renderers ?? defaultErrorRenderers(options);
   const sourceLines = options.debug ? (options.sourceLines ?? 5) : 0;
   return defineController(
     ['exception', 'request'],

@@ -22,6 +22,11 @@ export interface FlattenedError {
   readonly message: string;
   /** Constructor name: `NotFoundHttpError`, `TypeError`; `string` etc. for a thrown non-error. */
   readonly class: string;
+  /**
+   * An `HttpError`'s own say on showing its message to the client outside debug mode
+   * (`exposeMessage`); `null` when it has none, or for any other error.
+   */
+  readonly exposeMessage: boolean | null;
   /** RFC 9457 extension members of an `HttpError` (`violations`…). */
   readonly details: Readonly<Record<string, unknown>>;
   /** Where it was thrown (the first frame outside the error's own constructors), mapped to source. */
@@ -87,6 +92,7 @@ function flattenDescribed(error: DeferredHttpError): FlattenedError {
     line: null,
     frames: [],
     cause: null,
+    exposeMessage: error.exposeMessage,
   };
 }
 
@@ -112,6 +118,7 @@ function flattenOne(
     headers: error instanceof HttpError ? { ...error.headers } : {},
     message: messageOf(error),
     class: classOf(error),
+    exposeMessage: error instanceof HttpError ? error.exposeMessage : null,
     details: error instanceof HttpError ? { ...error.details } : {},
     file: site?.file ?? null,
     line: site?.line ?? null,

@@ -12,13 +12,15 @@ import {
   type ExceptionEvent,
   type KernelEventMap,
   type Logger,
+  toLogLevel,
   type LogLevel,
+  type LogLevelName,
   type Request,
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
 import { andThen, attempt, fromThenable, handleEagerlyWith, isAbandonment, statusOf, statusText } from '@switchboard/http-kernel/internal';
-import { createErrorController } from '../controller/error-controller.js';
+import { createErrorController, type DefaultErrorRenderersOptions } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
 
@@ -31,21 +33,37 @@ declare module '@switchboard/http-kernel' {
   }
 }
 
-export interface ErrorListenerOptions {
-  debug: boolean;
+/**
+ * Log levels by status: an exact status (`404`) or a class (`'4xx'`, `'5xx'`), the exact one first.
+ * `{ '4xx': 'info', '5xx': 'error' }` is the value recommended for an API.
+ */
+export type StatusLogLevels = Readonly<Partial<Record<number | '4xx' | '5xx', LogLevelName>>>;
+
+export interface ErrorListenerOptions extends DefaultErrorRenderersOptions {
   /**
    * Errors are written to its `request` channel. Defaults to `stderrLogger`, which shows server
    * errors (5xx) on stderr and nothing else; `nullLogger` silences it.
    */
   logger?: Logger;
-  /** The controller of the error sub-request; defaults to `createErrorController({ debug })`. */
+  /**
+   * The level each error is logged at, by its status (a thrown non-`HttpError` is a 500). An
+   * `HttpError`'s own `logLevel` comes first; statuses left out keep the defaults, ERROR for a
+   * 4xx and CRITICAL for a 5xx.
+   */
+  logLevels?: StatusLogLevels;
+  /**
+   * The controller of the error sub-request; defaults to `createErrorController` with `debug`,
+   * `defaultFormat` and `exposeClientErrorMessages`.
+   */
   controller?: Controller;
 }
 
 /**
  * Turns an uncaught error into the error response:
- * - `kernel.exception` (`LOG_PRIORITY`): logs it once — ERROR on `request` for a 4xx `HttpError` (or its `logLevel`), CRITICAL for
- *   anything else — with class, message and throw site;
+ * - `kernel.exception` (`LOG_PRIORITY`): logs it once on `request` — at its `logLevel`, else its
+ *   status's level in `logLevels`, else ERROR for a 4xx `HttpError` and CRITICAL for anything else —
+ *   with class, message and throw site, and the error under `err`: whole (with its stack) at ERROR
+ *   and above, its class and message only below;
  * - `kernel.exception` (`SUB_REQUEST_PRIORITY`): handles a GET duplicate of the failed request whose attributes are
  *   only the error controller, the error and the logger, as a SUB request (so it runs its own
  *   request … finish_request events), and answers with its response. If that fails too, the
@@ -68,6 +86,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   readonly #controller: Controller;
   /** The default error controller renders a `DeferredHttpError` as it is; one given may expect an `Error`. */
   readonly #controllerTakesDeferred: boolean;
+  readonly #logLevels: ReadonlyMap<number | string, LogLevel>;
   /** Errors already logged, keyed by the error itself: an error passing twice is logged once. */
   readonly #logged = new WeakSet<object>();
 
@@ -75,8 +94,11 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     this.#debug = options.debug;
     this.#controllerLogger = options.logger ?? stderrLogger;
     this.#logger = this.#controllerLogger.child({ channel: 'request' });
-    this.#controller = options.controller ?? createErrorController({ debug: options.debug });
+    this.#controller = options.controller ?? createErrorController(options);
     this.#controllerTakesDeferred = options.controller === undefined;
+    this.#logLevels = new Map(
+      Object.entries(options.logLevels ?? {}).flatMap(([key, name]) => (name === undefined ? [] : [[key, toLogLevel(name)] as const])),
+    );
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
@@ -95,7 +117,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   }
 
   logKernelException(event: ExceptionEvent): void {
-    const level = levelOf(event.pendingThrowable, event.request);
+    const level = this.#levelOf(event.pendingThrowable, event.request);
     // A record nobody keeps is not built: its throw site means reading the stack (docs/decisions.md D8).
     if (!isLogged(this.#logger, level)) return;
     const error = event.throwable;
@@ -106,7 +128,25 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     // Through the request's own logger once one is bound (RequestIdListener): the record carries its id and route.
     const request = event.request;
     const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
-    logAt(logger, level, { exception: error }, `Uncaught Error ${describeThrowSite(error)}`);
+    logAt(
+      logger,
+      level,
+      { err: level === 'ERROR' || level === 'CRITICAL' ? error : withoutStack(error) },
+      `Uncaught Error ${describeThrowSite(error)}`,
+    );
+  }
+
+  /**
+   * A request abandoned by its client or at shutdown is INFO; otherwise the error's own
+   * `logLevel`, its status's level in `logLevels`, then ERROR for a 4xx and CRITICAL for a 5xx.
+   */
+  #levelOf(error: unknown, request?: Request): LogLevel {
+    if (request !== undefined && isAbandonment(error, request)) return 'INFO';
+    const http = error instanceof HttpError || error instanceof DeferredHttpError;
+    if (http && error.logLevel !== null) return error.logLevel;
+    const status = statusOf(error);
+    const byStatus = this.#logLevels.get(String(status)) ?? this.#logLevels.get(`${Math.floor(status / 100)}xx`);
+    return byStatus ?? (status < 500 && http ? 'ERROR' : 'CRITICAL');
   }
 
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
@@ -139,8 +179,8 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     const described = describeThrowSite(failure);
     logAt(
       this.#logger,
-      levelOf(failure),
-      { exception: failure, original: error },
+      this.#levelOf(failure),
+      { err: failure, original: error },
       `Exception thrown when handling an exception (${described})`,
     );
     event.setResponse(this.#plainResponse(error, failure));
@@ -170,13 +210,17 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
 }
 
 /**
- * A client's mistake is an ERROR, a server's failure CRITICAL, unless the error says otherwise
- * (`logLevel`); a request abandoned by its client or at shutdown, INFO.
+ * What a record below ERROR shows of an error: an expected refusal needs no stack trace. A copy of
+ * the same class without one, so a serializer (pino's `err`) still writes its type and message.
  */
-function levelOf(error: unknown, request?: Request): LogLevel {
-  if (request !== undefined && isAbandonment(error, request)) return 'INFO';
-  if (!(error instanceof HttpError) && !(error instanceof DeferredHttpError)) return 'CRITICAL';
-  return error.logLevel ?? (error.status < 500 ? 'ERROR' : 'CRITICAL');
+function withoutStack(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error;
+  for (const key of Object.getOwnPropertyNames(error)) {
+    if (key !== 'stack') Object.defineProperty(copy, key, Object.getOwnPropertyDescriptor(error, key)!);
+  }
+  Object.defineProperty(copy, 'stack', { value: undefined });
+  return copy;
 }
 
 function stackOf(error: unknown): string {

@@ -5,9 +5,20 @@ import type { ErrorRenderer, RenderedError } from './error-renderer.js';
 /** Members RFC 9457 defines, and the debug ones we add: an error's `details` cannot replace them. */
 const RESERVED_MEMBERS = new Set(['type', 'title', 'status', 'detail', 'instance', 'requestId', 'class', 'trace', 'causes']);
 
+export interface ProblemJsonErrorRendererOptions {
+  debug: boolean;
+  /**
+   * Outside debug mode, whether a 4xx `HttpError`'s message is the `detail` (default true: it is
+   * written for the client, `Note 99 not found.`). An error's own `exposeMessage` overrides it.
+   * A 5xx's message is never shown outside debug mode.
+   */
+  exposeClientErrorMessages?: boolean;
+}
+
 /**
  * `application/problem+json` (RFC 9457). `type` is `about:blank`, so `title` is the status's reason
- * phrase; `detail` is the error message in debug mode and the reason phrase otherwise (messages of
+ * phrase; `detail` is the error message in debug mode; outside it, a 4xx `HttpError`'s message
+ * (see `exposeClientErrorMessages`) and the reason phrase for everything else (messages of
  * unexpected errors may tell too much). An `HttpError`'s `details` become extension members in
  * every mode; the error class, its trace and its causes are added in debug mode only. The request's
  * id (`RequestIdListener`), when it has one, is the `requestId` member, so a client can quote it.
@@ -21,11 +32,15 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
    */
   readonly #plainProblems = new Map<number, { readonly title: string; readonly body: string }>();
 
-  constructor(private readonly options: { debug: boolean }) {}
+  readonly #exposeClientErrorMessages: boolean;
+
+  constructor(private readonly options: ProblemJsonErrorRendererOptions) {
+    this.#exposeClientErrorMessages = options.exposeClientErrorMessages ?? true;
+  }
 
   render(error: FlattenedError, request?: Request): RenderedError {
     const requestId = request === undefined ? undefined : requestIdOf(request);
-    if (this.options.debug || hasMembers(error.details)) {
+    if (this.options.debug || hasMembers(error.details) || this.#detailOf(error) !== error.statusText) {
       return { body: this.#write(error, requestId), contentType: 'application/problem+json' };
     }
     let plain = this.#plainProblems.get(error.status);
@@ -44,7 +59,7 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
       type: 'about:blank',
       title: error.statusText,
       status: error.status,
-      detail: this.options.debug ? error.message : error.statusText,
+      detail: this.#detailOf(error),
     };
     for (const [name, value] of Object.entries(error.details)) {
       if (!RESERVED_MEMBERS.has(name)) problem[name] = value;
@@ -60,6 +75,12 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
       if (causes.length > 0) problem['causes'] = causes;
     }
     return safeStringify(problem);
+  }
+
+  #detailOf(error: FlattenedError): string {
+    if (this.options.debug) return error.message;
+    const exposed = error.status < 500 && (error.exposeMessage ?? this.#exposeClientErrorMessages) && error.message !== '';
+    return exposed ? error.message : error.statusText;
   }
 }
 

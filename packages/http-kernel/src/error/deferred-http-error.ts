@@ -44,6 +44,11 @@ export abstract class DeferredHttpError {
     return null;
   }
 
+  /** As `HttpError.exposeMessage`: `null` lets the error controller's setting decide. */
+  get exposeMessage(): boolean | null {
+    return null;
+  }
+
   /** The error described, made on the first call. */
   toError(): HttpError {
     this.#error ??= this.makeError();

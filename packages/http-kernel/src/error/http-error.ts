@@ -1,5 +1,5 @@
 import type { HeaderValue } from '../http/header-bag.js';
-import type { LogLevel } from '../log/logger.js';
+import { toLogLevel, type LogLevel, type LogLevelName } from '../log/logger.js';
 
 export interface HttpErrorOptions {
   /** Headers the error response must carry (`Allow`, `WWW-Authenticate`, `Retry-After`…). */
@@ -20,7 +20,13 @@ export interface HttpErrorOptions {
    * The level the error listener logs it at. Default ERROR for a 4xx, CRITICAL for a 5xx; an
    * expected refusal a server makes on purpose (shedding load) says less.
    */
-  logLevel?: LogLevel;
+  logLevel?: LogLevelName;
+  /**
+   * Whether a 4xx's message reaches the client (a problem document's `detail`) outside debug mode.
+   * Unset, the error renderer's `exposeClientErrorMessages` decides (on by default). A 5xx's
+   * message is never shown outside debug mode.
+   */
+  exposeMessage?: boolean;
 }
 
 /**
@@ -34,6 +40,8 @@ export class HttpError extends Error {
   readonly thrownBy: string | null;
   /** `null`: the status decides (ERROR for 4xx, CRITICAL for 5xx). */
   readonly logLevel: LogLevel | null;
+  /** `null`: the renderer's `exposeClientErrorMessages` decides. */
+  readonly exposeMessage: boolean | null;
 
   constructor(status: number, message = '', options: HttpErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -45,7 +53,8 @@ export class HttpError extends Error {
     this.headers = options.headers ?? {};
     this.details = options.details ?? {};
     this.thrownBy = options.thrownBy ?? null;
-    this.logLevel = options.logLevel ?? null;
+    this.logLevel = options.logLevel === undefined ? null : toLogLevel(options.logLevel);
+    this.exposeMessage = options.exposeMessage ?? null;
   }
 }
 

@@ -194,7 +194,7 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   #terminateFailed(error: unknown): void {
-    logAt(this.#logger, 'CRITICAL', { exception: error }, `Error during kernel.terminate: ${describeError(error)}`);
+    logAt(this.#logger, 'CRITICAL', { err: error }, `Error during kernel.terminate: ${describeError(error)}`);
   }
 
   /** `step(value, h)` at once when `value` is there; once it resolves when it is a promise (only then is a closure made). */
@@ -335,7 +335,7 @@ export class HttpKernel implements HttpKernelInterface {
       (final) => {
         // The client left or the server stopped waiting: an ending, not a fault.
         const level = isAbandonment(final, h.request) ? 'INFO' : 'CRITICAL';
-        logAt(this.#logger, level, { exception: final }, `Error while handling an error: ${describeError(final)}`);
+        logAt(this.#logger, level, { err: final }, `Error while handling an error: ${describeError(final)}`);
         return this.#plainErrorPage(statusOf(error), h);
       },
     );
@@ -366,7 +366,7 @@ export class HttpKernel implements HttpKernelInterface {
 
   /** As Symfony does: the error response goes out unfiltered rather than not at all. */
   #unfiltered(filterError: unknown, response: Response): Response {
-    logAt(this.#logger, 'CRITICAL', { exception: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
+    logAt(this.#logger, 'CRITICAL', { err: filterError }, `Error while filtering an error response: ${describeError(filterError)}`);
     return response;
   }
 
@@ -382,7 +382,7 @@ export class HttpKernel implements HttpKernelInterface {
     return attempt(
       () => andThen(this.#finishRequest(h), () => plainErrorPage(status)),
       (failed) => {
-        logAt(this.#logger, 'CRITICAL', { exception: failed }, `Error during kernel.finish_request: ${describeError(failed)}`);
+        logAt(this.#logger, 'CRITICAL', { err: failed }, `Error during kernel.finish_request: ${describeError(failed)}`);
         return plainErrorPage(status);
       },
     );

@@ -1,18 +1,32 @@
 import { logSafeText } from './log-safe-text.js';
 
 /**
- * The logger the packages write to: pino's calling convention (`logger.error(context, message)`)
- * and `child(bindings)`, so a pino instance plugs in as is. Channels are child loggers bound
- * with `{ channel: 'request' }`.
+ * One level's method, in pino's two call forms: `logger.info('message')` and
+ * `logger.info({ ...context }, 'message')`. An error goes under `err`, where pino's own serializer
+ * writes its type, message and stack.
+ */
+export interface LogMethod {
+  (message: string): void;
+  (context: Record<string, unknown>, message?: string): void;
+}
+
+/** Either call form of a `LogMethod` as `(context, message)`: a message alone has an empty context. */
+export function logArguments(contextOrMessage: Record<string, unknown> | string, message = ''): [Record<string, unknown>, string] {
+  return typeof contextOrMessage === 'string' ? [{}, contextOrMessage] : [contextOrMessage, message];
+}
+
+/**
+ * The logger the packages write to: pino's calling convention and `child(bindings)`, so a pino
+ * instance plugs in as is. Channels are child loggers bound with `{ channel: 'request' }`.
  */
 export interface Logger {
-  debug(context: Record<string, unknown>, message: string): void;
-  info(context: Record<string, unknown>, message: string): void;
-  warn(context: Record<string, unknown>, message: string): void;
-  error(context: Record<string, unknown>, message: string): void;
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
   /** pino's highest level; used for CRITICAL when the logger has no `critical`. */
-  fatal(context: Record<string, unknown>, message: string): void;
-  critical?(context: Record<string, unknown>, message: string): void;
+  fatal: LogMethod;
+  critical?: LogMethod;
   child(bindings: Record<string, unknown>): Logger;
   /**
    * pino's check (`'debug'`, `'info'`, `'warn'`, `'error'`, `'fatal'`): lets a hot path skip
@@ -21,7 +35,34 @@ export interface Logger {
   isLevelEnabled?(level: string): boolean;
 }
 
+/** The five levels, as records name them. */
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARNING' | 'ERROR' | 'CRITICAL';
+
+/** A level as an option may spell it: upper case, or pino's and PSR-3's lower-case names. */
+export type LogLevelName = LogLevel | 'debug' | 'info' | 'warn' | 'warning' | 'error' | 'fatal' | 'critical';
+
+const LEVELS_BY_NAME: Readonly<Record<LogLevelName, LogLevel>> = {
+  DEBUG: 'DEBUG',
+  INFO: 'INFO',
+  WARNING: 'WARNING',
+  ERROR: 'ERROR',
+  CRITICAL: 'CRITICAL',
+  debug: 'DEBUG',
+  info: 'INFO',
+  warn: 'WARNING',
+  warning: 'WARNING',
+  error: 'ERROR',
+  fatal: 'CRITICAL',
+  critical: 'CRITICAL',
+};
+
+/** The level `name` spells (`'warn'` → `WARNING`); throws on a name that is none. */
+export function toLogLevel(name: LogLevelName): LogLevel {
+  const level = Object.hasOwn(LEVELS_BY_NAME, name) ? LEVELS_BY_NAME[name] : undefined;
+  if (level === undefined)
+    throw new TypeError(`Unknown log level "${String(name)}": use one of ${Object.keys(LEVELS_BY_NAME).join(', ')}.`);
+  return level;
+}
 
 const PINO_NAMES: Readonly<Record<LogLevel, string>> = {
   DEBUG: 'debug',
@@ -32,13 +73,13 @@ const PINO_NAMES: Readonly<Record<LogLevel, string>> = {
 };
 
 /** Whether `logger` keeps records at `level`: lets a hot path skip building one nobody keeps. */
-export function isLogged(logger: Logger, level: LogLevel): boolean {
-  return logger.isLevelEnabled?.(PINO_NAMES[level]) ?? true;
+export function isLogged(logger: Logger, level: LogLevelName): boolean {
+  return logger.isLevelEnabled?.(PINO_NAMES[toLogLevel(level)]) ?? true;
 }
 
 /** Writes at `level`, mapping CRITICAL to `critical()` or else pino's `fatal()`. */
-export function logAt(logger: Logger, level: LogLevel, context: Record<string, unknown>, message: string): void {
-  switch (level) {
+export function logAt(logger: Logger, level: LogLevelName, context: Record<string, unknown>, message: string): void {
+  switch (toLogLevel(level)) {
     case 'DEBUG':
       return logger.debug(context, message);
     case 'INFO':
@@ -70,26 +111,30 @@ export class RecordingLogger implements Logger {
   constructor(
     private readonly sink: RecordSink,
     protected readonly bindings: Readonly<Record<string, unknown>> = {},
-    private readonly minLevel: LogLevel = 'DEBUG',
-  ) {}
+    minLevel: LogLevelName = 'DEBUG',
+  ) {
+    this.minLevel = toLogLevel(minLevel);
+  }
 
-  debug(context: Record<string, unknown>, message: string): void {
-    this.#write('DEBUG', context, message);
+  private readonly minLevel: LogLevel;
+
+  debug(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('DEBUG', contextOrMessage, message);
   }
-  info(context: Record<string, unknown>, message: string): void {
-    this.#write('INFO', context, message);
+  info(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('INFO', contextOrMessage, message);
   }
-  warn(context: Record<string, unknown>, message: string): void {
-    this.#write('WARNING', context, message);
+  warn(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('WARNING', contextOrMessage, message);
   }
-  error(context: Record<string, unknown>, message: string): void {
-    this.#write('ERROR', context, message);
+  error(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('ERROR', contextOrMessage, message);
   }
-  critical(context: Record<string, unknown>, message: string): void {
-    this.#write('CRITICAL', context, message);
+  critical(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('CRITICAL', contextOrMessage, message);
   }
-  fatal(context: Record<string, unknown>, message: string): void {
-    this.#write('CRITICAL', context, message);
+  fatal(contextOrMessage: Record<string, unknown> | string, message?: string): void {
+    this.#write('CRITICAL', contextOrMessage, message);
   }
 
   child(bindings: Record<string, unknown>): RecordingLogger {
@@ -101,8 +146,9 @@ export class RecordingLogger implements Logger {
     return named === undefined || LEVEL_RANK[named] >= LEVEL_RANK[this.minLevel];
   }
 
-  #write(level: LogLevel, context: Record<string, unknown>, message: string): void {
+  #write(level: LogLevel, contextOrMessage: Record<string, unknown> | string, text?: string): void {
     if (LEVEL_RANK[level] < LEVEL_RANK[this.minLevel]) return;
+    const [context, message] = logArguments(contextOrMessage, text);
     const channel = typeof this.bindings['channel'] === 'string' ? this.bindings['channel'] : 'app';
     this.sink({ time: Date.now(), level, channel, message, context: { ...this.bindings, ...context } });
   }
@@ -145,7 +191,7 @@ export const nullLogger: Logger = {
  * A logger writing records at `minLevel` and above to stderr, each a line followed by the error's
  * stack when the record carries one, both through `logSafeText`.
  */
-export function createStderrLogger(minLevel: LogLevel): Logger {
+export function createStderrLogger(minLevel: LogLevelName): Logger {
   return new RecordingLogger((record) => process.stderr.write(formatStderrRecord(record)), {}, minLevel);
 }
 
@@ -158,7 +204,7 @@ export const stderrLogger: Logger = createStderrLogger('CRITICAL');
 
 /** Messages and stacks may quote request data: secrets hidden and control characters escaped, line by line. */
 function formatStderrRecord(record: LogRecord): string {
-  const exception = record.context['exception'];
-  const stack = exception instanceof Error && typeof exception.stack === 'string' ? exception.stack.split('\n').map(logSafeText) : [];
+  const error = record.context['err'];
+  const stack = error instanceof Error && typeof error.stack === 'string' ? error.stack.split('\n').map(logSafeText) : [];
   return `${[`[${new Date(record.time).toISOString()}] ${record.channel}.${record.level}: ${logSafeText(record.message)}`, ...stack].join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import type { Request } from '../http/request.js';
-import type { Logger } from './logger.js';
+import { logArguments, type Logger } from './logger.js';
 
 /**
  * A request's logger: a child of the application's logger bound to the request id and, once
@@ -20,22 +20,28 @@ export class RequestLogger implements Logger {
     this.#bindings = bindings;
   }
 
-  debug(context: Record<string, unknown>, message: string): void {
+  debug(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.#logger().debug(context, message);
   }
-  info(context: Record<string, unknown>, message: string): void {
+  info(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.#logger().info(context, message);
   }
-  warn(context: Record<string, unknown>, message: string): void {
+  warn(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.#logger().warn(context, message);
   }
-  error(context: Record<string, unknown>, message: string): void {
+  error(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.#logger().error(context, message);
   }
-  fatal(context: Record<string, unknown>, message: string): void {
+  fatal(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.#logger().fatal(context, message);
   }
-  critical(context: Record<string, unknown>, message: string): void {
+  critical(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     const logger = this.#logger();
     if (logger.critical) logger.critical(context, message);
     else logger.fatal(context, message);

@@ -108,7 +108,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
       const work = kernel
         .terminate(request, response)
         .catch((error: unknown) => {
-          logAt(logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+          logAt(logger, 'CRITICAL', { err: error }, `kernel.terminate failed: ${describeError(error)}`);
         })
         .finally(end);
       options.waitUntil?.(work);

@@ -17,7 +17,10 @@ export interface FetchShutdownOptions {
 /** The default `timeout` of `shutDownFetchServer`, ms (the node adapter's default shutdown timeout). */
 export const DEFAULT_FETCH_SHUTDOWN_TIMEOUT_MS = 10_000;
 
-const WARNINGS_ON_STDERR: Pick<Logger, 'warn'> = { warn: (_context, message) => console.error(message) };
+const WARNINGS_ON_STDERR: Pick<Logger, 'warn'> = {
+  warn: (contextOrMessage: Record<string, unknown> | string, message?: string) =>
+    console.error(typeof contextOrMessage === 'string' ? contextOrMessage : message),
+};
 
 /**
  * Shuts a fetch-handler server down gracefully, as `serve()` does on Node: answers new requests 503,

@@ -94,7 +94,7 @@ async function pipeBody(res: NodeServerResponse, body: StreamBody, logger: Logge
     if (!isGone(res)) endResponse(res, undefined, endGate);
   } catch (error) {
     // Headers are out: the only honest signal left is to cut the response short.
-    logAt(logger, 'CRITICAL', { exception: error }, `The response body stream failed: ${describeError(error)}`);
+    logAt(logger, 'CRITICAL', { err: error }, `The response body stream failed: ${describeError(error)}`);
     destroyResponse(res);
   }
 }

@@ -133,7 +133,7 @@ export async function serve(kernel: HttpKernelInterface, options: ServeOptions =
         process.exit(0);
       },
       (error: unknown) => {
-        logger.error({ exception: error }, 'Shutdown failed.');
+        logger.error({ err: error }, 'Shutdown failed.');
         process.exit(1);
       },
     );

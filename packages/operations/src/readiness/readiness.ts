@@ -67,9 +67,7 @@ export class Readiness {
     ['request'],
     async (request: Request): Promise<JsonResponse> => {
       const logger = request.logger.child({ channel: 'readiness' });
-      const report = await this.report((name, error) =>
-        logger.warn({ check: name, exception: error }, `Readiness check "${name}" failed.`),
-      );
+      const report = await this.report((name, error) => logger.warn({ check: name, err: error }, `Readiness check "${name}" failed.`));
       const status = report.ready ? 'ready' : report.draining ? 'draining' : 'unavailable';
       return new JsonResponse({ status, checks: report.checks }, report.ready ? 200 : 503, { 'cache-control': 'no-store' });
     },

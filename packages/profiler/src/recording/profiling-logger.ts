@@ -1,4 +1,4 @@
-import type { Logger, LogLevel } from '@switchboard/http-kernel';
+import { logArguments, type Logger, type LogLevel } from '@switchboard/http-kernel';
 import type { ProfilerRecorder } from './profiler-recorder.js';
 
 /**
@@ -15,32 +15,38 @@ export class ProfilingLogger implements Logger {
     recorder.fileLogs();
   }
 
-  debug(context: Record<string, unknown>, message: string): void {
+  debug(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.inner.debug(context, message);
     this.#record('DEBUG', context, message);
   }
 
-  info(context: Record<string, unknown>, message: string): void {
+  info(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.inner.info(context, message);
     this.#record('INFO', context, message);
   }
 
-  warn(context: Record<string, unknown>, message: string): void {
+  warn(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.inner.warn(context, message);
     this.#record('WARNING', context, message);
   }
 
-  error(context: Record<string, unknown>, message: string): void {
+  error(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.inner.error(context, message);
     this.#record('ERROR', context, message);
   }
 
-  fatal(context: Record<string, unknown>, message: string): void {
+  fatal(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     this.inner.fatal(context, message);
     this.#record('CRITICAL', context, message);
   }
 
-  critical(context: Record<string, unknown>, message: string): void {
+  critical(contextOrMessage: Record<string, unknown> | string, text?: string): void {
+    const [context, message] = logArguments(contextOrMessage, text);
     if (this.inner.critical) this.inner.critical(context, message);
     else this.inner.fatal(context, message);
     this.#record('CRITICAL', context, message);

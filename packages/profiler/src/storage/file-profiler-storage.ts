@@ -65,7 +65,7 @@ export class FileProfilerStorage implements ProfilerStorage {
     } catch (error) {
       // Not ours (a shared folder): the files are still 0600.
       this.#logger?.warn(
-        { exception: error, directory: this.directory },
+        { err: error, directory: this.directory },
         `Profiler storage: cannot make ${this.directory} private (mode 0700); profile files are still created 0600.`,
       );
     }
@@ -211,7 +211,7 @@ export class FileProfilerStorage implements ProfilerStorage {
     if (this.#failureReported) return;
     this.#failureReported = true;
     this.#logger?.error(
-      { exception: error, directory: this.directory },
+      { err: error, directory: this.directory },
       `Profiler storage: writing to ${this.directory} failed; profiles that could not be written are dropped. Said once.`,
     );
   }

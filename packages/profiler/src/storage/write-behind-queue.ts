@@ -287,7 +287,7 @@ export class WriteBehindQueue {
     if (this.#failureReported) return;
     this.#failureReported = true;
     this.#logger?.error(
-      { exception: error, target: this.#target },
+      { err: error, target: this.#target },
       `Profiler storage: writing ${this.#target} failed; the profiles of that batch are dropped. Said once.`,
     );
   }

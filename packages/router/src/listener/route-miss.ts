@@ -52,16 +52,29 @@ export class RouteMiss extends DeferredHttpError {
     return THROWN_BY;
   }
 
+  /** The message quotes the URL and the Referer: for the log, not the client. */
+  override get exposeMessage(): boolean {
+    return false;
+  }
+
   protected makeError(): HttpError {
     const result = this.result;
     if (result.kind === 'method-not-allowed') {
       const allowed = result.allowedMethods;
       const cause = stacklessError(MethodNotAllowedError, '', undefined, { allowedMethods: allowed });
-      const fields = { status: 405, headers: this.headers, details: {}, thrownBy: THROWN_BY, logLevel: null, allowedMethods: allowed };
+      const fields = {
+        status: 405,
+        headers: this.headers,
+        details: {},
+        thrownBy: THROWN_BY,
+        logLevel: null,
+        exposeMessage: false,
+        allowedMethods: allowed,
+      };
       return stacklessError(MethodNotAllowedHttpError, this.message, cause, fields);
     }
     const cause = stacklessError(ResourceNotFoundError, resourceNotFoundMessage(result.path), undefined, { path: result.path });
-    const fields = { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null };
+    const fields = { status: 404, headers: {}, details: {}, thrownBy: THROWN_BY, logLevel: null, exposeMessage: false };
     return stacklessError(NotFoundHttpError, this.message, cause, fields);
   }
 }

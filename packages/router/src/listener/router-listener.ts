@@ -175,6 +175,9 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
+/** Options of both errors: their messages quote the URL and the Referer, for the log and not the client. */
+const ROUTING_ERROR = { thrownBy: THROWN_BY, exposeMessage: false } as const;
+
 /**
  * The 405 or 404 for a request no route takes, made here in debug mode so that its stack trace
  * starts at the router listener (the debug page's throw site), with the matcher's finding as its
@@ -184,7 +187,7 @@ function routingError(request: Request, result: MethodNotAllowedMatch | NotFound
   const message = routingErrorMessage(request, result);
   if (result.kind === 'method-not-allowed') {
     const allowed = result.allowedMethods;
-    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), thrownBy: THROWN_BY });
+    return new MethodNotAllowedHttpError(allowed, message, { cause: new MethodNotAllowedError(allowed), ...ROUTING_ERROR });
   }
-  return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), thrownBy: THROWN_BY });
+  return new NotFoundHttpError(message, { cause: new ResourceNotFoundError(result.path), ...ROUTING_ERROR });
 }

@@ -7,7 +7,7 @@ import { ClaimsUserProvider } from '../user/claims-user-provider.js';
 import type { UserProvider } from '../user/user-provider.js';
 import type { AuthenticationOutcome, Authenticator } from './authenticator.js';
 import { extractBearerToken } from './bearer-token-extractor.js';
-import { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure } from './jwt-failure-response.js';
+import { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure, type JwtFailureFormat } from './jwt-failure-response.js';
 
 export interface JwtAuthenticatorOptions {
   /** The verification key (see `loadJwtKeys`). */
@@ -33,6 +33,11 @@ export interface JwtAuthenticatorOptions {
   maxTokenLength?: number;
   /** The current time; tests may pin it. */
   now?: () => Date;
+  /**
+   * The 401's body: `'code-message'` (default, `{"code":401,"message":…}`) or `'problem+json'`,
+   * the same problem document the error listener writes, so clients need one parser.
+   */
+  failureFormat?: JwtFailureFormat;
 }
 
 /**
@@ -51,6 +56,7 @@ export class JwtAuthenticator implements Authenticator {
   readonly #userProvider: UserProvider;
   readonly #maxTokenLength: number;
   readonly #now: () => Date;
+  readonly #failureFormat: JwtFailureFormat;
 
   constructor(options: JwtAuthenticatorOptions) {
     this.#publicKeys = [options.publicKey, ...(options.additionalPublicKeys ?? [])];
@@ -72,23 +78,28 @@ export class JwtAuthenticator implements Authenticator {
     this.#userProvider = options.userProvider ?? new ClaimsUserProvider();
     this.#maxTokenLength = options.maxTokenLength ?? 8192;
     this.#now = options.now ?? (() => new Date());
+    this.#failureFormat = options.failureFormat ?? 'code-message';
   }
 
   async authenticate(request: Request): Promise<AuthenticationOutcome> {
     const token = extractBearerToken(request);
     if (token === null) return { kind: 'absent' };
     const verified = await this.#verify(token);
-    if (typeof verified === 'string') return failed(verified);
+    if (typeof verified === 'string') return this.#failed(verified);
     const identifier = verified[this.#userIdClaim];
-    if (typeof identifier !== 'string' || identifier === '') return failed('invalid');
+    if (typeof identifier !== 'string' || identifier === '') return this.#failed('invalid');
     const user = await this.#userProvider.loadUser(identifier, verified);
-    if (user === null) return failed('invalid');
+    if (user === null) return this.#failed('invalid');
     // `exp` is required, so verified tokens always carry it.
     return { kind: 'authenticated', user, expiresAt: new Date((verified.exp as number) * 1000) };
   }
 
   start(): Response {
-    return jwtFailureResponse('not_found');
+    return jwtFailureResponse('not_found', this.#failureFormat);
+  }
+
+  #failed(failure: JwtFailure): AuthenticationOutcome {
+    return { kind: 'failed', reason: JWT_FAILURE_MESSAGES[failure], response: jwtFailureResponse(failure, this.#failureFormat) };
   }
 
   /** The verified claims, or why the token is refused. */
@@ -111,8 +122,4 @@ export class JwtAuthenticator implements Authenticator {
     if (typeof payload.iat === 'number' && payload.iat > currentDate.getTime() / 1000 + this.#clockSkew) return 'invalid';
     return payload;
   }
-}
-
-function failed(failure: JwtFailure): AuthenticationOutcome {
-  return { kind: 'failed', reason: JWT_FAILURE_MESSAGES[failure], response: jwtFailureResponse(failure) };
 }

@@ -23,9 +23,17 @@ function invalidTokenChallenge(failure: JwtFailure): string {
   return `Bearer error="invalid_token", error_description="${JWT_FAILURE_MESSAGES[failure]}"`;
 }
 
-/** The 401 answer: `{"code":401,"message":…}` (code first) with its `WWW-Authenticate` challenge. */
-export function jwtFailureResponse(failure: JwtFailure): JsonResponse {
-  return new JsonResponse({ code: 401, message: JWT_FAILURE_MESSAGES[failure] }, 401, {
-    'www-authenticate': CHALLENGES[failure],
-  });
+/**
+ * The body of a refused JWT request: `'code-message'`, `{"code":401,"message":…}` (code first), or
+ * `'problem+json'`, an RFC 9457 document like the error listener's (`detail` is the message).
+ */
+export type JwtFailureFormat = 'code-message' | 'problem+json';
+
+/** The 401 answer in `format` (default `'code-message'`) with its `WWW-Authenticate` challenge. */
+export function jwtFailureResponse(failure: JwtFailure, format: JwtFailureFormat = 'code-message'): JsonResponse {
+  const challenge = { 'www-authenticate': CHALLENGES[failure] };
+  const message = JWT_FAILURE_MESSAGES[failure];
+  if (format === 'code-message') return new JsonResponse({ code: 401, message }, 401, challenge);
+  const problem = { type: 'about:blank', title: 'Unauthorized', status: 401, detail: message };
+  return new JsonResponse(problem, 401, { ...challenge, 'content-type': 'application/problem+json' });
 }

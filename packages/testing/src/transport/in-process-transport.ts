@@ -62,7 +62,7 @@ export class InProcessTransport implements Transport {
       request = this.#factory.createFromHead(head, outgoing.body === null ? null : Readable.from([Buffer.from(outgoing.body)]));
     } catch (error) {
       if (error instanceof InvalidRequestError) return plain(error.status, error.message, null);
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `The request could not be read: ${describeError(error)}`);
+      logAt(this.#logger, 'CRITICAL', { err: error }, `The request could not be read: ${describeError(error)}`);
       return plain(500, 'The server could not read this request.', null);
     }
     if (request.rawPath === '*') {
@@ -78,7 +78,7 @@ export class InProcessTransport implements Transport {
     try {
       response = await handleEagerlyWith(this.#kernel, request);
     } catch (error) {
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `The kernel failed to answer: ${describeError(error)}`);
+      logAt(this.#logger, 'CRITICAL', { err: error }, `The kernel failed to answer: ${describeError(error)}`);
       return plain(500, 'The server could not answer this request.', request);
     }
     if (request.body instanceof IncomingBody && request.body.closesConnectionWith(response.status))
@@ -88,7 +88,7 @@ export class InProcessTransport implements Transport {
       const wire = await wireResponse(response, outgoing.method === 'HEAD');
       received = { ...wire, request, terminated: this.#terminate(request, response) };
     } catch (error) {
-      logAt(this.#logger, 'CRITICAL', { exception: error }, `The response could not be written: ${describeError(error)}`);
+      logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);
       received = { ...plain(500, 'The response could not be written.', request), terminated: this.#terminate(request, response) };
     }
     return received;
@@ -102,7 +102,7 @@ export class InProcessTransport implements Transport {
       try {
         await kernel.terminate!(request, response);
       } catch (error) {
-        logAt(this.#logger, 'CRITICAL', { exception: error }, `kernel.terminate failed: ${describeError(error)}`);
+        logAt(this.#logger, 'CRITICAL', { err: error }, `kernel.terminate failed: ${describeError(error)}`);
       }
     });
     this.#terminations.add(running);
