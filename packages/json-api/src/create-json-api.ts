@@ -1,11 +1,5 @@
 import { CorsListener, type CorsConfig } from '@switchboard/cors';
-import {
-  createErrorController,
-  ErrorListener,
-  HtmlErrorRenderer,
-  ProblemJsonErrorRenderer,
-  TextErrorRenderer,
-} from '@switchboard/error-controller';
+import { ErrorListener, type StatusLogLevels } from '@switchboard/error-controller';
 import { CacheAttributeListener } from '@switchboard/http-cache';
 import {
   ArgumentResolver,
@@ -26,6 +20,8 @@ export interface JsonApiOptions {
   debug?: boolean;
   /** Where the error listener, the firewall and the stateless check write. Default: CRITICAL records on stderr. */
   logger?: Logger;
+  /** The level each error status is logged at. Default `API_LOG_LEVELS`: a 4xx at INFO without a stack, a 5xx at ERROR with it. */
+  logLevels?: StatusLogLevels;
   /** Authentication, with `_is_granted`, `_same_origin` and `_stateless` enforced on its routes. */
   firewalls?: FirewallMap;
   /** Cross-origin rules (`CorsListener`); without them, no CORS headers are sent. */
@@ -33,6 +29,9 @@ export interface JsonApiOptions {
   /** The store (and keys) of the routes' `_rate_limit` declarations (`RouteRateLimitListener`). */
   rateLimit?: RouteRateLimitListenerOptions;
 }
+
+/** An expected refusal (4xx) is worth a line, not an alarm; a fault (5xx) is an error with its stack. */
+export const API_LOG_LEVELS: StatusLogLevels = { '4xx': 'info', '5xx': 'error' };
 
 export interface JsonApi {
   kernel: HttpKernel;
@@ -42,7 +41,8 @@ export interface JsonApi {
 
 /**
  * A kernel wired as a JSON API: the router; errors as problem+json, also for `Accept: *\/*` and a
- * request without `Accept` (a browser asking for HTML still gets the HTML page); `mapPayload`
+ * request without `Accept` (a browser asking for HTML still gets the HTML page), a 4xx's message as
+ * its `detail`, logged by `logLevels`; `mapPayload`
  * arguments; `_cache` declarations and `Cache-Control: no-cache, private` where none is set; and,
  * when their options are given, the firewall with its three route-default listeners, CORS and
  * route rate limits. Every listener keeps its own priority.
@@ -54,7 +54,14 @@ export function createJsonApi(options: JsonApiOptions): JsonApi {
   const payload = new RequestPayloadValueResolver();
   dispatcher
     .addSubscriber(new RouterListener(new Router(options.routes), { debug }))
-    .addSubscriber(new ErrorListener({ debug, ...(logger ? { logger } : {}), controller: problemJsonFirst(debug) }))
+    .addSubscriber(
+      new ErrorListener({
+        debug,
+        defaultFormat: 'problem+json',
+        logLevels: options.logLevels ?? API_LOG_LEVELS,
+        ...(logger ? { logger } : {}),
+      }),
+    )
     .addSubscriber(payload)
     .addSubscriber(new CacheAttributeListener())
     .addSubscriber(new DefaultCacheControlListener());
@@ -69,12 +76,4 @@ export function createJsonApi(options: JsonApiOptions): JsonApi {
   if (options.rateLimit !== undefined) dispatcher.addSubscriber(new RouteRateLimitListener(options.rateLimit));
   const argumentResolver = new ArgumentResolver([payload]);
   return { kernel: new HttpKernel({ dispatcher, argumentResolver, ...(logger ? { logger } : {}) }), dispatcher };
-}
-
-/** The error controller with problem+json first: the format for a missing `Accept` or `*\/*`. */
-function problemJsonFirst(debug: boolean) {
-  return createErrorController({
-    debug,
-    renderers: [new ProblemJsonErrorRenderer({ debug }), new HtmlErrorRenderer({ debug }), new TextErrorRenderer({ debug })],
-  });
 }

@@ -3,4 +3,4 @@
  * errors, payloads, cache headers and, when configured, security, CORS and route rate limits.
  * @module
  */
-export { createJsonApi, type JsonApi, type JsonApiOptions } from './create-json-api.js';
+export { API_LOG_LEVELS, createJsonApi, type JsonApi, type JsonApiOptions } from './create-json-api.js';
