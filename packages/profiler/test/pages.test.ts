@@ -60,7 +60,7 @@ describe('the /_profiler pages', () => {
     expect(html).toContain('No routes found for &quot;/robots.txt/&quot;.');
     expect(html).toContain('NotFoundHttpError');
     // Source lines of the throwing code, read when the page was asked for.
-    expect(html).toMatch(/class="hl"><span class="ln">\d+<\/span>\s*if \(!stackless\) return new NotFoundHttpError/);
+    expect(html).toMatch(/class="hl"><span class="ln">\d+<\/span>\s*return new NotFoundHttpError\(message/);
     // One click to the failed main request.
     expect(html).toContain(`href="/_profiler/${previous}"`);
     expect(html).toContain('Sub-request of');
