@@ -114,3 +114,25 @@ describe('leak scan', () => {
     expect(ledger.findLeaks()).toEqual([]);
   });
 });
+
+describe('authorization refusals outside debug mode', () => {
+  let production: SecuredHost;
+  beforeAll(async () => {
+    production = await startSecuredHost({
+      debug: false,
+      ledger: new LeakLedger(),
+      routes: [{ name: 'admin_only', path: '/api/admin', controller: ok, defaults: { _is_granted: 'ROLE_ADMIN' } }],
+    });
+  });
+  afterAll(() => production.close());
+
+  it('answer 403 without naming the roles or the route, which stay in the log', async () => {
+    const denied = await production.request('/api/admin', {
+      headers: { ...json, authorization: `Bearer ${await production.tokenFor(alice)}` },
+    });
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.body)).toMatchObject({ status: 403, detail: 'Forbidden' });
+    expect(denied.body).not.toContain('ROLE_ADMIN');
+    expect(denied.body).not.toContain('admin_only');
+  });
+});

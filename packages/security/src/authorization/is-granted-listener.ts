@@ -61,8 +61,10 @@ export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
       throw new UnauthorizedHttpError(this.#challenge, 'Full authentication is required to access this resource.');
     }
     const route = request.attributes.get('_route');
+    // The message names roles and the route: for the log and debug pages, not for clients.
     throw new AccessDeniedHttpError(
       `Access Denied by _is_granted(${describeRule(rule)})${route === undefined ? '' : ` on route "${route}"`}.`,
+      { exposeMessage: false },
     );
   }
 }
