@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { httpDate } from '../src/http/http-date.js';
 import {
   BadRequestHttpError,
@@ -194,12 +194,20 @@ describe('HeaderBag', () => {
 });
 
 describe('httpDate', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("keeps the current second's date and moves on at the next second", async () => {
-    const first = httpDate();
-    expect(httpDate()).toBe(first);
-    expect(Math.abs(Date.parse(first) - Date.now())).toBeLessThan(1000);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect(Date.parse(httpDate()) - Date.parse(first)).toBeGreaterThanOrEqual(1000);
+    // A fresh module instance under a fake clock: its cache starts empty and its timer is fake.
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1, 0, 0, 0, 400) });
+    vi.resetModules();
+    const fresh = await import('../src/http/http-date.js');
+    expect(fresh.httpDate()).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+    vi.advanceTimersByTime(599);
+    expect(fresh.httpDate()).toBe('Thu, 01 Jan 2026 00:00:00 GMT');
+    vi.advanceTimersByTime(1);
+    expect(fresh.httpDate()).toBe('Thu, 01 Jan 2026 00:00:01 GMT');
   });
 });
 
