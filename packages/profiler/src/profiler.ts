@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { MaybePromise } from '@switchboard/http-kernel';
 import { describeError } from '@switchboard/http-kernel/internal';
 import type { DataCollector } from './collector/data-collector.js';
 import { defaultCollectors } from './collector/default-collectors.js';
@@ -53,6 +54,9 @@ export class Profiler {
   readonly tokenLength: number;
   readonly profileLimits: Required<ProfileLimits>;
   readonly #recentTokens = new Set<string>();
+  /** The same tokens in the order they were handed out, to forget the oldest. */
+  readonly #recentOrder: string[] = [];
+  #oldestRecent = 0;
 
   constructor(options: ProfilerOptions = {}) {
     this.storage = options.storage ?? new MemoryProfilerStorage();
@@ -85,11 +89,18 @@ export class Profiler {
 
   /** A fresh token, unique among stored profiles and those handed out recently. */
   newToken(): string {
-    const token = generateToken((candidate) => this.#recentTokens.has(candidate) || this.storage.has(candidate), this.tokenLength);
+    const token = generateToken(this.#isTaken, this.tokenLength);
     this.#recentTokens.add(token);
-    if (this.#recentTokens.size > RECENT_TOKENS) this.#recentTokens.delete(this.#recentTokens.values().next().value as string);
+    if (this.#recentOrder.length < RECENT_TOKENS) this.#recentOrder.push(token);
+    else {
+      this.#recentTokens.delete(this.#recentOrder[this.#oldestRecent]!);
+      this.#recentOrder[this.#oldestRecent] = token;
+      this.#oldestRecent = (this.#oldestRecent + 1) % RECENT_TOKENS;
+    }
     return token;
   }
+
+  readonly #isTaken = (candidate: string): boolean => this.#recentTokens.has(candidate) || this.storage.has(candidate);
 
   isValidToken(token: unknown): token is string {
     return isValidToken(token, this.tokenLength);
@@ -171,8 +182,17 @@ export class Profiler {
    * Writes profiles in order (sub-requests first, so the main request is the newest): recorded
    * ones as they are (built when read), a `Profile` as its plain data.
    */
-  async save(profiles: ReadonlyArray<Profile | ProfileData>): Promise<void> {
-    for (const profile of profiles) await this.storage.write(profile instanceof Profile ? profile.toData() : profile);
+  save(profiles: ReadonlyArray<Profile | ProfileData>): MaybePromise<void> {
+    return this.#saveFrom(profiles, 0);
+  }
+
+  /** The rest waits for a storage that has to; one that stored a profile at once costs no promise. */
+  #saveFrom(profiles: ReadonlyArray<Profile | ProfileData>, from: number): MaybePromise<void> {
+    for (let i = from; i < profiles.length; i++) {
+      const profile = profiles[i]!;
+      const written = this.storage.write(profile instanceof Profile ? profile.toData() : profile);
+      if (written instanceof Promise) return written.then(() => this.#saveFrom(profiles, i + 1));
+    }
   }
 
   /** The stored profile with its parent and children loaded; `null` for an unknown or invalid token. */

@@ -40,7 +40,7 @@ export class RequestCollector implements DataCollector<RequestData> {
     const request = recording.request;
     const response = recording.snapshot;
     const status = response?.status ?? 0;
-    const responseHeaders = response?.headers ?? [];
+    const responseHeaders = groupedHeaders(response?.headers ?? []);
     const controller = request.attributes.get('_controller');
     return {
       method: request.method,
@@ -77,4 +77,15 @@ function describeAttributes(request: Request): Record<string, unknown> {
 
 function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+/** A flat `[name, value, …]` list whose values of one name are adjacent, as name and values pairs. */
+function groupedHeaders(flat: readonly string[]): HeaderList {
+  const grouped: Array<[string, string[]]> = [];
+  for (let i = 0; i < flat.length; i += 2) {
+    const last = grouped[grouped.length - 1];
+    if (last !== undefined && last[0] === flat[i]) last[1].push(flat[i + 1]!);
+    else grouped.push([flat[i]!, [flat[i + 1]!]]);
+  }
+  return grouped;
 }

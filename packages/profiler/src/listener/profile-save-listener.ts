@@ -1,4 +1,11 @@
-import type { EventSubscriber, KernelEventMap, OwnedDeclarations, SubscribedEvents, TerminateEvent } from '@switchboard/http-kernel';
+import type {
+  EventSubscriber,
+  KernelEventMap,
+  MaybePromise,
+  OwnedDeclarations,
+  SubscribedEvents,
+  TerminateEvent,
+} from '@switchboard/http-kernel';
 import { PROFILE_ATTRIBUTE } from '../recording/profiler-recorder.js';
 import type { Profiler } from '../profiler.js';
 
@@ -24,11 +31,10 @@ export class ProfileSaveListener implements EventSubscriber<KernelEventMap> {
     };
   }
 
-  async onKernelTerminate(event: TerminateEvent): Promise<void> {
+  onKernelTerminate(event: TerminateEvent): MaybePromise<void> {
     const chain = this.profiler.recorder.chainOf(event.request);
     if (chain === null || chain.closed) return;
-    // Closes the chain before the first await, so a second terminate of the same chain finds it closed.
-    const profiles = this.profiler.record(chain);
-    await this.profiler.save(profiles);
+    // Closes the chain before anything is written, so a second terminate of the same chain finds it closed.
+    return this.profiler.save(this.profiler.record(chain));
   }
 }

@@ -3,7 +3,7 @@ import {
   type DispatchTrace,
   type EventStreamOutcome,
   type LogRecord,
-  type Request,
+  Request,
   type Response,
   type ResponseEvent,
 } from '@switchboard/http-kernel';
@@ -12,7 +12,8 @@ import { memoryReading, type MemoryData } from './memory-reading.js';
 /** Status and headers of a response as they were when its request finished. */
 export interface ResponseSnapshot {
   readonly status: number;
-  readonly headers: ReadonlyArray<readonly [string, readonly string[]]>;
+  /** Names and values alternating, a name's values next to each other (`HeaderBag.toRawList()`). */
+  readonly headers: readonly string[];
 }
 
 /** Characters a profile takes besides its URL, traces and log records: its panels' fixed parts. */
@@ -53,7 +54,8 @@ export class RequestRecording {
   memory: MemoryData | null = null;
 
   constructor(
-    readonly request: Request,
+    /** The request; at close, a copy of its facts without its transport (see `close`). */
+    public request: Request,
     /** The request this one is a sub-request of (the one below it on the stack). */
     readonly parent: RequestRecording | null,
   ) {}
@@ -71,6 +73,7 @@ export class RequestRecording {
     if (this.snapshot === null) this.takeSnapshot();
     if (response instanceof EventStreamResponse) this.eventStream = response.outcome;
     this.responseEvent = null;
+    this.request = withoutTransport(this.request);
     this.memory = memoryReading();
   }
 
@@ -92,9 +95,32 @@ export class RequestRecording {
     if (response === null) return;
     this.snapshot = {
       status: response.status,
-      headers: [...response.headers].map(([name, values]) => [name, [...values]] as const),
+      headers: response.headers.toRawList(),
     };
   }
+}
+
+/**
+ * A copy of `request`'s facts (method, URL, headers, client, attributes, locale) without its body,
+ * connection and signal. A storage keeps hundreds of recordings: the request itself would keep
+ * node's request, response and their buffers alive with each, which costs the garbage collector
+ * more than all the recording's own data.
+ */
+function withoutTransport(request: Request): Request {
+  return new Request({
+    method: request.method,
+    scheme: request.scheme,
+    host: request.host,
+    port: request.port,
+    path: request.rawPath,
+    query: request.queryString,
+    headers: request.headers,
+    clientIp: request.clientIp,
+    protocolVersion: request.protocolVersion,
+    attributes: request.attributes.entries(),
+    defaultLocale: request.locale,
+    fromTrustedProxy: request.fromTrustedProxy,
+  });
 }
 
 /** The recordings of one main request and its sub-requests, in the order they started. */

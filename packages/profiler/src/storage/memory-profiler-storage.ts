@@ -48,7 +48,7 @@ export class MemoryProfilerStorage implements ProfilerStorage {
     return this.#bytes;
   }
 
-  async write(profile: ProfileData, serialised?: string): Promise<void> {
+  write(profile: ProfileData, serialised?: string): void {
     // Re-inserting moves the token to the newest end.
     this.#delete(profile.token);
     const stored = { profile, bytes: serialised?.length ?? profileSize(profile) };

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '@switchboard/http-kernel';
 import { summaryOf, type ProfileData, type ProfileSummary } from '../profile/profile.js';
 
 /** Criteria of `ProfilerStorage.find`; every given criterion must hold. */
@@ -45,8 +46,9 @@ export interface ProfilerStorage {
    * `RecordedProfile`s, whose data is built when first read: count them with `profileSize` and
    * serialise them with `profileJson` only when writing them out. `serialised`, when a caller
    * gives it, is `JSON.stringify(profile)`, to use instead of serialising the profile again.
+   * A storage that keeps it at once returns nothing: the profiler then saves without a promise.
    */
-  write(profile: ProfileData, serialised?: string): Promise<void>;
+  write(profile: ProfileData, serialised?: string): MaybePromise<void>;
   read(token: string): Promise<ProfileData | null>;
   /** Whether a profile with this token is stored; synchronous so token generation stays cheap. */
   has(token: string): boolean;

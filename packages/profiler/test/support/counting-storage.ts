@@ -9,7 +9,7 @@ export class CountingStorage implements ProfilerStorage {
   get size(): number {
     return this.inner.size;
   }
-  write(profile: ProfileData): Promise<void> {
+  write(profile: ProfileData): void | Promise<void> {
     return this.inner.write(profile);
   }
   read(token: string): Promise<ProfileData | null> {
