@@ -155,7 +155,7 @@ class TenantIdListener implements EventSubscriber<KernelEventMap> {
 }
 
 describe('controller arguments and their sources', () => {
-  const showNote = { route: 'notes_show', path: '/notes/:id', parameters: ['id'], defaults: ['_controller', 'format'] };
+  const showNote = { route: 'notes_show', path: '/notes/:id', host: null, parameters: ['id'], defaults: ['_controller', 'format'] };
   const refusalOf = (kernel: HttpKernel): UnownedDeclarationError => {
     try {
       kernel.checkDeclarations();
@@ -186,7 +186,15 @@ describe('controller arguments and their sources', () => {
     const refusal = refusalOf(kernel);
     expect(refusal.unowned).toEqual([]);
     expect(refusal.unresolvable).toEqual([
-      { route: 'notes_show', path: '/notes/:id', parameters: ['id'], controller: 'notes.show', argument: 'noteId', options: [] },
+      {
+        route: 'notes_show',
+        path: '/notes/:id',
+        host: null,
+        parameters: ['id'],
+        controller: 'notes.show',
+        argument: 'noteId',
+        options: [],
+      },
     ]);
     expect(refusal.message.split('\n')).toEqual([
       '1 controller argument(s) have no source, so each request to their route would fail:',

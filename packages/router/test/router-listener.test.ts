@@ -359,7 +359,7 @@ describe('RouterListener in the kernel', () => {
     });
     await expect(kernel.handle(Request.fromUrl('http://acme.example.com/notes/1'))).rejects.toThrow(
       '1 controller argument(s) have no source, so each request to their route would fail:\n' +
-        '  - route "notes_show" (path "/notes/:id (host ":tenant.example.com")", parameters: id, tenant): argument "noteId" of controller ' +
+        '  - route "notes_show" (path "/notes/:id", host ":tenant.example.com", parameters: id, tenant): argument "noteId" of controller ' +
         '"notes.show" is neither a route parameter nor resolvable: name it after a parameter, give it a default value, ' +
         'or register the resolver or listener that provides it.',
     );

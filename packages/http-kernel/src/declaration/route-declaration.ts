@@ -40,6 +40,8 @@ export interface RouteController {
   readonly route: string;
   /** The route's path pattern, for the refusal's message. */
   readonly path: string;
+  /** The route's host pattern, if it has one. */
+  readonly host: string | null;
   /** The path's and the host's parameters. */
   readonly parameters: readonly string[];
   /** The names of the route's defaults, which become request attributes too. */

@@ -12,6 +12,7 @@ export interface UnresolvableArgument {
   /** The route's name. */
   readonly route: string;
   readonly path: string;
+  readonly host: string | null;
   /** The route's path and host parameters. */
   readonly parameters: readonly string[];
   /** The controller's name (`defineController`'s third argument, or the function's name). */
@@ -42,6 +43,7 @@ export function unresolvableArguments<M extends EventMap>(
         found.push({
           route: route.route,
           path: route.path,
+          host: route.host,
           parameters: route.parameters,
           controller: controllerName(controller),
           argument: argument.name,
@@ -55,14 +57,14 @@ export function unresolvableArguments<M extends EventMap>(
 
 /** One line of the refusal: the route, its parameters, the argument, and how to give it a value. */
 export function describeUnresolvable(unresolvable: UnresolvableArgument): string {
-  const { route, path, parameters, controller, argument, options } = unresolvable;
+  const { route, path, host, parameters, controller, argument, options } = unresolvable;
   const remedy =
     options.length > 0
       ? `add the resolver of its ${options.map((option) => `"${option}"`).join(', ')} option to the kernel's ArgumentResolver`
       : 'name it after a parameter, give it a default value, or register the resolver or listener that provides it';
   const names = parameters.length === 0 ? 'none' : parameters.join(', ');
   return (
-    `  - route "${route}" (path "${path}", parameters: ${names}): argument "${argument}" of controller "${controller}" ` +
+    `  - route "${route}" (path "${path}"${host === null ? '' : `, host "${host}"`}, parameters: ${names}): argument "${argument}" of controller "${controller}" ` +
     `is neither a route parameter nor resolvable: ${remedy}.`
   );
 }

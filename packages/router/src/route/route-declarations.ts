@@ -27,7 +27,8 @@ export function* routeControllers(routes: Iterable<Route>): Iterable<RouteContro
     if (typeof controller !== 'function' && typeof controller !== 'string') continue;
     yield {
       route: route.name,
-      path: route.host === null ? route.path : `${route.path} (host "${route.host}")`,
+      path: route.path,
+      host: route.host,
       parameters: route.compiled.variables,
       defaults: Object.keys(route.defaults),
       controller: controller as Controller | string,
