@@ -24,7 +24,9 @@ export interface MountOptions {
   schemes?: string | readonly string[];
   /** Methods for routes that allow every method. */
   methods?: string | readonly string[];
+  /** Given to the routes that have the parameter. */
   requirements?: Readonly<Record<string, string | RegExp>>;
+  /** `_` defaults to every route; the others to the routes that have the parameter or whose controller takes the argument. */
   defaults?: Readonly<Record<string, unknown>>;
 }
 

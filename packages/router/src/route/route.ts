@@ -29,6 +29,8 @@ export interface RouteOptions {
   /**
    * Values of the route's attributes: defaults of optional parameters and any route-level option
    * (`_cache`, `_is_granted`, `_stateless`…). All of them become request attributes on a match.
+   * A name without a leading `_` must be a parameter's or an argument's of the controller (checked
+   * here when the controller is a function).
    */
   defaults?: Readonly<Record<string, unknown>>;
   /**
