@@ -434,6 +434,55 @@ try {
     ]);
   });
 
+  it('a declaration that cannot be true is refused where it is written, or before the first request, with its message', {
+    timeout: 30_000,
+  }, async () => {
+    writeFileSync(
+      join(project, 'impossible-declarations.mjs'),
+      `import { CorsListener } from '@switchboard/cors';
+import { defineController, EventDispatcher, HttpKernel, JsonResponse } from '@switchboard/http-kernel';
+import { Route, RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { createTestClient } from '@switchboard/testing';
+
+const show = defineController(['noteId'], (noteId) => new JsonResponse({ noteId }), 'notes.show');
+const refusals = [
+  () => new Route('notes_show', '/notes/{id}', { controller: show }),
+  () => new Route('notes_show', '/notes/:id', { controller: show, requirements: { noteId: '\\\\d+' } }),
+  () => new Route('notes_show', '/notes/:noteId', { controller: show, defaults: { format: 'json' } }),
+  () => new CorsListener({ allowOrigins: ['https://notes.example/'] }),
+  () => {
+    const dispatcher = new EventDispatcher();
+    dispatcher.addSubscriber(new RouterListener(new Router(new RouteCollection().add(new Route('notes_show', '/notes/:id', { controller: show })))));
+    createTestClient(new HttpKernel({ dispatcher }));
+  },
+];
+for (const refused of refusals) {
+  try {
+    refused();
+    console.log('accepted');
+  } catch (error) {
+    console.log(\`\${error.name}: \${error.message}\`);
+  }
+}
+`,
+    );
+    const { stdout } = await run(process.execPath, ['impossible-declarations.mjs'], project);
+    expect(stdout.split('\n')).toEqual([
+      'RouteDefinitionError: Route "notes_show": "{id}" is an optional piece of literal text, not a parameter: write ":id" for a parameter, ' +
+        'or "{/:id}" in place of "/{id}" for an optional one. (path "/notes/{id}")',
+      'RouteDefinitionError: Route "notes_show": the requirement for "noteId" names no parameter (the route\'s parameters: id). (path "/notes/:id")',
+      'RouteDefinitionError: Route "notes_show": the default "format" names neither a parameter nor an argument of the controller ' +
+        '(the route\'s parameters: noteId; the controller\'s arguments: noteId); a value for listeners is a default named with a leading "_". ' +
+        '(path "/notes/:noteId")',
+      'TypeError: CORS: allowed origin "https://notes.example/" is not an origin (scheme, host and port only, no path or trailing slash): ' +
+        'write "https://notes.example".',
+      'UnownedDeclarationError: 1 controller argument(s) have no source, so each request to their route would fail:',
+      '  - route "notes_show" (path "/notes/:id", parameters: id): argument "noteId" of controller "notes.show" is neither a route parameter ' +
+        'nor resolvable: name it after a parameter, give it a default value, or register the resolver or listener that provides it.',
+      '',
+    ]);
+  });
+
   it('the installed switchboard-openapi command writes the OpenAPI document of a consumer app', { timeout: 60_000 }, async () => {
     // A schema library of its own: any Standard Schema with Standard JSON Schema converts.
     writeFileSync(

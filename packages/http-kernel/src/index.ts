@@ -28,7 +28,8 @@ export type {
 } from './dispatcher/types.js';
 export { UnownedDeclarationError } from './declaration/declaration-owners.js';
 export { PendingArgument } from './declaration/pending-argument.js';
-export type { OwnedDeclarations, RouteDeclaration } from './declaration/route-declaration.js';
+export type { OwnedDeclarations, RouteController, RouteDeclaration } from './declaration/route-declaration.js';
+export type { UnresolvableArgument } from './declaration/unresolvable-arguments.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
 export type { MaybePromise } from './internal/maybe-promise.js';

@@ -610,6 +610,7 @@ describe('HttpKernel arguments', () => {
         {
           name: 'body',
           resolve: async (_request, argument) => (argument.name === 'payload' ? [{ parsed: true }] : null),
+          canResolve: (argument) => argument.name === 'payload',
         },
       ]),
     });

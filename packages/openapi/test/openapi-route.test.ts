@@ -9,10 +9,7 @@ const routes = sampleRoutes();
 beforeAll(async () => {
   routes.add(openApiRoute({ routes, path: '/api/openapi.json', maxAge: 60, ...sampleOptions }));
   // The sample routes are served only to be documented: their declarations are not under test.
-  const documentedOnly = declarationOwner({
-    routeDefaults: ['_is_granted', '_responses', '_rate_limit', '_same_origin'],
-    argumentOptions: ['payload'],
-  });
+  const documentedOnly = declarationOwner({ routeDefaults: ['_is_granted', '_responses', '_rate_limit', '_same_origin'] });
   app = await serveRoutes(routes, [documentedOnly]);
 });
 afterAll(() => app.close());

@@ -1,3 +1,4 @@
+import { defineController, type Request, Response } from '@switchboard/http-kernel';
 import { describe, expect, it } from 'vitest';
 import { Route, RouteCollection, RouteDefinitionError } from '../src/index.js';
 
@@ -74,6 +75,40 @@ describe('RouteCollection', () => {
   ] as const)('rejects %s at definition time, naming the route', (_, path, options, message) => {
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(RouteDefinitionError);
     expect(() => new RouteCollection().add('broken', path, options)).toThrow(message);
+  });
+
+  it('rejects a plain default that names neither a parameter nor an argument of the controller, at definition time', () => {
+    const list = defineController(['request', 'page'], (_request: Request, page: string) => new Response(page));
+    // Written as a Route: the typed `add` would already refuse it at compile time.
+    const misspelt = () => new RouteCollection().add(new Route('items', '/items{/:page}', { controller: list, defaults: { pgae: '1' } }));
+    expect(misspelt).toThrow(RouteDefinitionError);
+    expect(misspelt).toThrow(
+      'Route "items": the default "pgae" names neither a parameter nor an argument of the controller ' +
+        "(the route's parameters: page; the controller's arguments: request, page); " +
+        'a value for listeners is a default named with a leading "_". (path "/items{/:page}")',
+    );
+    const bySource = () =>
+      new Route('items', '/items', { controller: (request: Request) => new Response(request.method), defaults: { format: 'json' } });
+    expect(bySource).toThrow('the default "format" names neither a parameter nor an argument of the controller');
+    // A default for a parameter, for an argument, or named with "_" is kept; so is any default of a route without a controller function.
+    const kept = new Route('items', '/items{/:page}', { controller: list, defaults: { page: '1', request: null, _flag: true } });
+    expect(Object.keys(kept.defaults)).toEqual(['page', 'request', '_flag', '_controller']);
+    expect(new Route('named', '/items', { controller: 'items.list', defaults: { format: 'json' } }).defaults['format']).toBe('json');
+  });
+
+  it("gives a mount's plain defaults only to the routes that have the parameter or whose controller takes the argument", () => {
+    const show = defineController(['id', 'format'], (id: string, format: string) => new Response(`${id}.${format}`));
+    const mounted = new RouteCollection().mount(
+      '/api',
+      new RouteCollection()
+        .add(new Route('item', '/items/:id', { controller: show }))
+        .add('health', '/health', { controller: () => new Response('ok') })
+        .add('other', '/other'),
+      { defaults: { format: 'json', _stateless: true } },
+    );
+    expect(mounted.get('item')?.defaults).toEqual({ format: 'json', _stateless: true, _controller: show });
+    expect(Object.keys(mounted.get('health')?.defaults ?? {})).toEqual(['_stateless', '_controller']);
+    expect(mounted.get('other')?.defaults).toEqual({ format: 'json', _stateless: true });
   });
 
   it('keeps braced text that is not a whole segment, and a collection requirement only where its parameter is', () => {

@@ -21,6 +21,7 @@ import {
   MalformedPathError,
   MethodNotAllowedError,
   ResourceNotFoundError,
+  Route,
   RouteCollection,
   Router,
   RouterListener,
@@ -330,7 +331,7 @@ describe('RouterListener in the kernel', () => {
   });
 
   it("gives the kernel its routes' declarations: `_` defaults but the optional ones, and argument options", async () => {
-    const controller = defineController([{ name: 'note', options: { payload: { from: 'json' } } }], () => new Response('created'));
+    const controller = defineController([{ name: 'note', options: { payload: { from: 'json' } } }, 'limit'], () => new Response('created'));
     const routes = new RouteCollection()
       .add('notes', '/notes', { controller, defaults: { _is_granted: 'ROLE_ADMIN', limit: 10 } })
       .add('docs', '/docs', { controller: () => new Response('docs'), defaults: { _cache: {} }, optionalDefaults: ['_cache'] });
@@ -343,5 +344,32 @@ describe('RouterListener in the kernel', () => {
     ]);
     const { kernel } = testKernel({ subscribers: [listener] });
     await expect(kernel.handle(Request.fromUrl('http://localhost/docs'))).rejects.toThrow('route "notes": route default "_is_granted"');
+  });
+
+  it('refuses, before the first request, a controller argument its route neither gives nor has a resolver for', async () => {
+    const show = defineController(['noteId', 'tenant', 'format', 'request', '_route'], () => new Response('never'), 'notes.show');
+    // Written as a Route: the typed `add` would already refuse it at compile time.
+    const routes = new RouteCollection().add(
+      new Route('notes_show', '/notes/:id', { controller: show, host: ':tenant.example.com', defaults: { format: 'json' } }),
+    );
+    let called = 0;
+    const { kernel } = testKernel({
+      subscribers: [new RouterListener(new Router(routes))],
+      setup: (dispatcher) => dispatcher.on('kernel.request', () => void called++),
+    });
+    await expect(kernel.handle(Request.fromUrl('http://acme.example.com/notes/1'))).rejects.toThrow(
+      '1 controller argument(s) have no source, so each request to their route would fail:\n' +
+        '  - route "notes_show" (path "/notes/:id", host ":tenant.example.com", parameters: id, tenant): argument "noteId" of controller ' +
+        '"notes.show" is neither a route parameter nor resolvable: name it after a parameter, give it a default value, ' +
+        'or register the resolver or listener that provides it.',
+    );
+    expect(called).toBe(0);
+    const fixed = new RouteCollection().add('notes_show', '/notes/:noteId', {
+      controller: show,
+      host: ':tenant.example.com',
+      defaults: { format: 'json' },
+    });
+    const served = testKernel({ subscribers: [new RouterListener(new Router(fixed))] });
+    expect((await served.kernel.handle(Request.fromUrl('http://acme.example.com/notes/1'))).body).toBe('never');
   });
 });

@@ -19,6 +19,11 @@ export class ArgumentResolver {
     this.#resolvers = withDefaults ? [...resolvers, ...defaultValueResolvers()] : [...resolvers];
   }
 
+  /** Whether one of the resolvers gives `argument` a value on a route whose requests carry `attributes` (see `ValueResolver.canResolve`). */
+  canResolve(argument: ArgumentMetadata, attributes: ReadonlySet<string>): boolean {
+    return this.#resolvers.some((resolver) => resolver.canResolve(argument, attributes));
+  }
+
   getArguments(request: Request, controller: Controller): MaybePromise<unknown[]> {
     return this.#resolveFrom(request, controller, argumentMetadataOf(controller), 0, []);
   }

@@ -12,6 +12,11 @@ export class ControllerResolver {
     this.#named = new Map(Symbol.iterator in named ? (named as Iterable<[string, Controller]>) : Object.entries(named));
   }
 
+  /** The registered controller called `name`, if there is one (read before serving, to check its arguments). */
+  named(name: string): Controller | undefined {
+    return this.#named.get(name);
+  }
+
   getController(request: Request): Controller | null {
     const controller = request.attributes.get('_controller');
     if (controller === undefined) return null;

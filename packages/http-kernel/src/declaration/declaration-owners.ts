@@ -1,5 +1,6 @@
 import type { EventSubscriber, EventMap } from '../dispatcher/types.js';
 import type { RouteDeclaration } from './route-declaration.js';
+import { describeUnresolvable, type UnresolvableArgument } from './unresolvable-arguments.js';
 
 /**
  * What to register for the declarations the Switchboard packages act on: only the text of the
@@ -36,15 +37,31 @@ export function unownedDeclarations<M extends EventMap>(subscribers: Iterable<Ev
   );
 }
 
-/** Thrown before serving when a route declares what no registered listener acts on. */
+/**
+ * Thrown before serving when a route declares what no registered listener acts on, or its
+ * controller takes an argument nothing gives a value.
+ */
 export class UnownedDeclarationError extends Error {
   override readonly name = 'UnownedDeclarationError';
 
-  constructor(readonly unowned: readonly RouteDeclaration[]) {
-    super(
-      `${unowned.length} route declaration(s) have no listener to act on them, so they would be silently ignored:\n` +
-        unowned.map(describe).join('\n'),
-    );
+  constructor(
+    readonly unowned: readonly RouteDeclaration[],
+    readonly unresolvable: readonly UnresolvableArgument[] = [],
+  ) {
+    const parts: string[] = [];
+    if (unowned.length > 0) {
+      parts.push(
+        `${unowned.length} route declaration(s) have no listener to act on them, so they would be silently ignored:`,
+        ...unowned.map(describe),
+      );
+    }
+    if (unresolvable.length > 0) {
+      parts.push(
+        `${unresolvable.length} controller argument(s) have no source, so each request to their route would fail:`,
+        ...unresolvable.map(describeUnresolvable),
+      );
+    }
+    super(parts.join('\n'));
   }
 }
 

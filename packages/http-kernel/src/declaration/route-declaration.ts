@@ -1,3 +1,5 @@
+import type { Controller } from '../controller/controller.js';
+
 /**
  * Something a route asks of the app: a route default that a listener must act on (`_is_granted`,
  * `_rate_limit`…), or an option on one of its controller's arguments that a listener must resolve
@@ -22,4 +24,28 @@ export interface RouteDeclaration {
 export interface OwnedDeclarations {
   readonly routeDefaults?: readonly string[];
   readonly argumentOptions?: readonly string[];
+  /**
+   * The request attributes this subscriber sets on the requests it handles (`_security_user`),
+   * which a controller argument may be named after.
+   */
+  readonly requestAttributes?: readonly string[];
+}
+
+/**
+ * A route's controller and the values the route itself gives it by name, so that the kernel can
+ * check before serving that each of the controller's arguments has a source.
+ */
+export interface RouteController {
+  /** The route's name. */
+  readonly route: string;
+  /** The route's path pattern, for the refusal's message. */
+  readonly path: string;
+  /** The route's host pattern, if it has one. */
+  readonly host: string | null;
+  /** The path's and the host's parameters. */
+  readonly parameters: readonly string[];
+  /** The names of the route's defaults, which become request attributes too. */
+  readonly defaults: readonly string[];
+  /** A function, or a name the kernel's `ControllerResolver` knows. */
+  readonly controller: Controller | string;
 }

@@ -1,5 +1,5 @@
 import type { RequestType } from '../contract/request-type.js';
-import type { OwnedDeclarations, RouteDeclaration } from '../declaration/route-declaration.js';
+import type { OwnedDeclarations, RouteController, RouteDeclaration } from '../declaration/route-declaration.js';
 import type { MaybePromise } from '../internal/maybe-promise.js';
 
 /** Any object may be dispatched; one with `propagationStopped === true` reaches no further listener. */
@@ -80,6 +80,11 @@ export interface EventSubscriber<M extends EventMap> {
   getOwnedDeclarations?(): OwnedDeclarations;
   /** What the routes this subscriber serves declare (the router listener gives its routes'). */
   getRouteDeclarations?(): Iterable<RouteDeclaration>;
+  /**
+   * The controllers of the routes this subscriber serves, with what each route gives them; the
+   * kernel refuses to serve a controller argument that nothing provides.
+   */
+  getRouteControllers?(): Iterable<RouteController>;
 }
 
 /** Per event name: one declaration, or several. */

@@ -4,6 +4,7 @@ import { controllerName } from '../controller/controller.js';
 import { ControllerResolver } from '../controller/controller-resolver.js';
 import { UnownedDeclarationError, unownedDeclarations } from '../declaration/declaration-owners.js';
 import { PendingArgument } from '../declaration/pending-argument.js';
+import { unresolvableArguments } from '../declaration/unresolvable-arguments.js';
 import type { EventDispatcherInterface, ListenerFailure } from '../dispatcher/types.js';
 import { errorOf } from '../error/deferred-http-error.js';
 import { statusOf } from '../error/error-status.js';
@@ -120,13 +121,16 @@ export class HttpKernel implements HttpKernelInterface {
   /**
    * Throws an `UnownedDeclarationError` listing every route declaration (a `_`-prefixed route
    * default, a controller-argument option) that no registered subscriber acts on, each with the
-   * listener to register. Runs before the first request is handled; `serve()` and the test
+   * listener to register, and every controller argument that nothing gives a value (no route
+   * parameter or default, no attribute a listener sets, no resolver). Runs before the first request is handled; `serve()` and the test
    * client call it before any traffic, so a forgotten listener stops the start instead of
    * leaving a route silently open.
    */
   checkDeclarations(): void {
-    const unowned = unownedDeclarations(this.dispatcher.getSubscribers());
-    if (unowned.length > 0) throw new UnownedDeclarationError(unowned);
+    const subscribers = [...this.dispatcher.getSubscribers()];
+    const unowned = unownedDeclarations(subscribers);
+    const unresolvable = unresolvableArguments(subscribers, this.argumentResolver, this.controllerResolver);
+    if (unowned.length > 0 || unresolvable.length > 0) throw new UnownedDeclarationError(unowned, unresolvable);
     this.#declarationsChecked = true;
   }
 

@@ -60,9 +60,9 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
     this.#localeAware = options.localeAware ?? [];
   }
 
-  /** The route declarations this listener acts on: a route with one needs it registered. */
+  /** The route declarations this listener acts on (a route with one needs it registered), and the attribute it sets. */
   getOwnedDeclarations(): OwnedDeclarations {
-    return { routeDefaults: ['_locale'] };
+    return { routeDefaults: ['_locale'], requestAttributes: ['_locale'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

@@ -4,6 +4,7 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
+  type OwnedDeclarations,
   type Request,
   type RequestEvent,
   type ResponseEvent,
@@ -77,6 +78,11 @@ export class RequestIdListener implements EventSubscriber<KernelEventMap> {
     this.#header = (options.header ?? 'x-request-id').toLowerCase();
     this.#trustProxyId = options.trustProxyId ?? true;
     this.#generate = options.generate === undefined ? generateRequestId : checkedGenerator(options.generate);
+  }
+
+  /** The attribute it sets on every request, which a controller may take as an argument. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { requestAttributes: ['_request_id'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

@@ -80,6 +80,11 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
     return [new PendingPayload(argument, options as PayloadOptions)];
   }
 
+  /** An argument with a payload declaration (`mapPayload`); checked before serving, without a request. */
+  canResolve(argument: ArgumentMetadata): boolean {
+    return argument.options?.[PAYLOAD_OPTION] !== undefined;
+  }
+
   /** The route declarations this listener acts on: a route with one needs it registered. */
   getOwnedDeclarations(): OwnedDeclarations {
     return { argumentOptions: [PAYLOAD_OPTION] };

@@ -12,6 +12,8 @@ import {
   type Request,
   type RequestEvent,
   type RequestStack,
+  type OwnedDeclarations,
+  type RouteController,
   type RouteDeclaration,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
@@ -19,7 +21,7 @@ import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
 import type { RequestContext } from '../request-context.js';
 import type { Route } from '../route/route.js';
-import { routeDeclarations } from '../route/route-declarations.js';
+import { routeControllers, routeDeclarations } from '../route/route-declarations.js';
 import type { Router } from '../router.js';
 import '../request-attributes.js';
 import { applyParameterSchemas } from './parameter-validation.js';
@@ -83,6 +85,16 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   /** The router's routes' declarations, which the kernel checks have owners before serving. */
   getRouteDeclarations(): Iterable<RouteDeclaration> {
     return routeDeclarations(this.router.all());
+  }
+
+  /** The router's routes' controllers, whose arguments the kernel checks have a source before serving. */
+  getRouteControllers(): Iterable<RouteController> {
+    return routeControllers(this.router.all());
+  }
+
+  /** The routing attributes every matched request carries, which a controller may take as arguments. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { requestAttributes: ROUTING_ATTRIBUTES };
   }
 
   /** Routes the request, or fails it with the HTTP error it gets instead (no throw: docs/decisions.md D9). */
@@ -174,6 +186,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     request.attributes.set('_redirect_url', url);
   }
 }
+
+const ROUTING_ATTRIBUTES = ['_route', '_route_path', '_route_params', '_controller'] as const;
 
 /** Options of both errors: their messages quote the URL and the Referer, for the log and not the client. */
 const ROUTING_ERROR = { thrownBy: THROWN_BY, exposeMessage: false } as const;

@@ -1,3 +1,4 @@
+import { argumentMetadataOf, type Controller } from '@switchboard/http-kernel';
 import { Route, type RouteOptions } from './route.js';
 import type { MountedRoutes, NoRoutes, ParameterSchemas, RouteArgumentSources, RouteController, SignatureOf } from './route-signature.js';
 
@@ -23,7 +24,9 @@ export interface MountOptions {
   schemes?: string | readonly string[];
   /** Methods for routes that allow every method. */
   methods?: string | readonly string[];
+  /** Given to the routes that have the parameter. */
   requirements?: Readonly<Record<string, string | RegExp>>;
+  /** `_` defaults to every route; the others to the routes that have the parameter or whose controller takes the argument. */
   defaults?: Readonly<Record<string, unknown>>;
 }
 
@@ -77,8 +80,11 @@ export class RouteCollection<Routes extends object = NoRoutes> implements Iterab
       const name = `${options.namePrefix ?? ''}${route.name}`;
       const path = `${head}${route.path}`;
       const host = own.host ?? options.host ?? null;
-      // The collection's requirements go to the routes that have that parameter.
+      // The collection's requirements go to the routes that have that parameter; its plain defaults
+      // to those that have the parameter or whose controller takes the argument.
       const { variables } = route.with({ name, path, options: { host, requirements: {}, defaults: {} } }).compiled;
+      const controller = own.defaults?.['_controller'];
+      const takes = typeof controller === 'function' ? [...variables, ...argumentNames(controller as Controller)] : null;
       this.add(
         route.with({
           name,
@@ -87,8 +93,13 @@ export class RouteCollection<Routes extends object = NoRoutes> implements Iterab
             host,
             schemes: own.schemes?.length ? own.schemes : options.schemes,
             methods: own.methods?.length ? own.methods : options.methods,
-            requirements: { ...forParameters(options.requirements, variables), ...own.requirements },
-            defaults: { ...options.defaults, ...own.defaults },
+            requirements: { ...entriesNamed(options.requirements, (name) => variables.includes(name)), ...own.requirements },
+            defaults: {
+              ...(takes === null
+                ? options.defaults
+                : entriesNamed(options.defaults, (name) => name.startsWith('_') || takes.includes(name))),
+              ...own.defaults,
+            },
           },
         }),
       );
@@ -123,11 +134,15 @@ export class RouteCollection<Routes extends object = NoRoutes> implements Iterab
   }
 }
 
-/** The entries of `values` named after one of `variables`. */
-function forParameters<T>(values: Readonly<Record<string, T>> | undefined, variables: readonly string[]): Record<string, T> {
+function argumentNames(controller: Controller): string[] {
+  return argumentMetadataOf(controller).map((argument) => argument.name);
+}
+
+/** The entries of `values` whose name `keep` accepts. */
+function entriesNamed<T>(values: Readonly<Record<string, T>> | undefined, keep: (name: string) => boolean): Record<string, T> {
   const kept: Record<string, T> = {};
   for (const [name, value] of Object.entries(values ?? {})) {
-    if (variables.includes(name)) kept[name] = value;
+    if (keep(name)) kept[name] = value;
   }
   return kept;
 }

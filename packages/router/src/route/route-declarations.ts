@@ -1,4 +1,4 @@
-import { argumentMetadataOf, type Controller, type RouteDeclaration } from '@switchboard/http-kernel';
+import { argumentMetadataOf, type Controller, type RouteController, type RouteDeclaration } from '@switchboard/http-kernel';
 import type { Route } from './route.js';
 
 /**
@@ -17,5 +17,21 @@ export function* routeDeclarations(routes: Iterable<Route>): Iterable<RouteDecla
         yield { route: route.name, name, kind: 'argument option', argument: argument.name };
       }
     }
+  }
+}
+
+/** The controllers of `routes`, with the parameters and defaults each route gives its controller. */
+export function* routeControllers(routes: Iterable<Route>): Iterable<RouteController> {
+  for (const route of routes) {
+    const controller = route.defaults['_controller'];
+    if (typeof controller !== 'function' && typeof controller !== 'string') continue;
+    yield {
+      route: route.name,
+      path: route.path,
+      host: route.host,
+      parameters: route.compiled.variables,
+      defaults: Object.keys(route.defaults),
+      controller: controller as Controller | string,
+    };
   }
 }

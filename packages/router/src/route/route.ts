@@ -1,4 +1,4 @@
-import type { Controller } from '@switchboard/http-kernel';
+import { argumentMetadataOf, type Controller } from '@switchboard/http-kernel';
 import type { Token } from 'path-to-regexp';
 import { RouteDefinitionError } from '../error/routing-error.js';
 import { compilePattern, normaliseRequirements, type CompiledPattern } from './compiled-pattern.js';
@@ -29,6 +29,8 @@ export interface RouteOptions {
   /**
    * Values of the route's attributes: defaults of optional parameters and any route-level option
    * (`_cache`, `_is_granted`, `_stateless`…). All of them become request attributes on a match.
+   * A name without a leading `_` must be a parameter's or an argument's of the controller (checked
+   * here when the controller is a function).
    */
   defaults?: Readonly<Record<string, unknown>>;
   /**
@@ -89,6 +91,7 @@ export class Route {
       this.requirements = Object.freeze(normaliseRequirements(options.requirements ?? {}));
       this.compiled = compileRoute(this.path, this.host, this.requirements);
       assertRequirementsNameParameters(this.compiled.variables, this.requirements);
+      assertDefaultsNameValues(this.compiled.variables, this.defaults);
       this.params = Object.freeze({ ...options.params });
       assertParameterSchemas(this.params, this.compiled.variables);
     } catch (error) {
@@ -142,16 +145,37 @@ function compileRoute(path: string, host: string | null, requirements: Readonly<
 
 /**
  * A requirement for a parameter the path (and host) does not have can never take effect
- * (`requirements: { noteId }` on `/notes/:id`). Defaults are not checked so: one that names no
- * parameter is a plain request attribute.
+ * (`requirements: { noteId }` on `/notes/:id`).
  */
 function assertRequirementsNameParameters(variables: readonly string[], requirements: Readonly<Record<string, string>>): void {
   for (const name of Object.keys(requirements)) {
     if (!variables.includes(name)) {
-      const parameters = variables.length === 0 ? 'none' : variables.join(', ');
-      throw new Error(`the requirement for "${name}" names no parameter (the route's parameters: ${parameters}).`);
+      throw new Error(`the requirement for "${name}" names no parameter (the route's parameters: ${listed(variables)}).`);
     }
   }
+}
+
+/**
+ * A default whose name does not start with `_` gives a value to a parameter or to an argument of
+ * the controller; one that names neither is a misspelling (`{ pgae: '1' }`) that never takes
+ * effect. Checked when the controller is a function: a named one is known only to the kernel.
+ */
+function assertDefaultsNameValues(variables: readonly string[], defaults: Readonly<Record<string, unknown>>): void {
+  const controller = defaults['_controller'];
+  if (typeof controller !== 'function') return;
+  const takenByController = argumentMetadataOf(controller as Controller).map((argument) => argument.name);
+  for (const name of Object.keys(defaults)) {
+    if (name.startsWith('_') || variables.includes(name) || takenByController.includes(name)) continue;
+    throw new Error(
+      `the default "${name}" names neither a parameter nor an argument of the controller ` +
+        `(the route's parameters: ${listed(variables)}; the controller's arguments: ${listed(takenByController)}); ` +
+        'a value for listeners is a default named with a leading "_".',
+    );
+  }
+}
+
+function listed(names: readonly string[]): string {
+  return names.length === 0 ? 'none' : names.join(', ');
 }
 
 function endsWithVariable(tokens: readonly Token[]): boolean {

@@ -3,6 +3,7 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
+  type OwnedDeclarations,
   type RequestEvent,
   type Response,
   type SubscribedEvents,
@@ -33,6 +34,11 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
     options: FirewallListenerOptions = {},
   ) {
     this.#logger = (options.logger ?? nullLogger).child({ channel: 'security' });
+  }
+
+  /** The attributes it sets on an authenticated request, which a controller may take as arguments. */
+  getOwnedDeclarations(): OwnedDeclarations {
+    return { requestAttributes: ['_firewall', '_security_user'] };
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {

@@ -14,4 +14,8 @@ export class DefaultValueResolver implements ValueResolver {
     if (!argument.hasDefault) return null;
     return ['defaultValue' in argument ? argument.defaultValue : undefined];
   }
+
+  canResolve(argument: ArgumentMetadata): boolean {
+    return argument.variadic || argument.hasDefault;
+  }
 }

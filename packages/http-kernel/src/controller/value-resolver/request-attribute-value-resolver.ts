@@ -10,4 +10,8 @@ export class RequestAttributeValueResolver implements ValueResolver {
     if (argument.variadic || !request.attributes.has(argument.name)) return null;
     return [request.attributes.get(argument.name)];
   }
+
+  canResolve(argument: ArgumentMetadata, attributes: ReadonlySet<string>): boolean {
+    return !argument.variadic && attributes.has(argument.name);
+  }
 }

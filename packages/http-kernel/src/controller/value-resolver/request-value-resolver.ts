@@ -9,4 +9,8 @@ export class RequestValueResolver implements ValueResolver {
   resolve(request: Request, argument: ArgumentMetadata): readonly unknown[] | null {
     return argument.name === 'request' ? [request] : null;
   }
+
+  canResolve(argument: ArgumentMetadata): boolean {
+    return argument.name === 'request';
+  }
 }

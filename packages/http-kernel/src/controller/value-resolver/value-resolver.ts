@@ -9,4 +9,11 @@ import type { ArgumentMetadata } from '../controller.js';
 export interface ValueResolver {
   readonly name: string;
   resolve(request: Request, argument: ArgumentMetadata): readonly unknown[] | null | Promise<readonly unknown[] | null>;
+  /**
+   * Whether this resolver gives `argument` a value on a route whose requests carry `attributes`
+   * (the route's parameters and defaults, and the attributes registered listeners set). Asked
+   * before serving, without a request: an argument no resolver claims is refused then
+   * (`HttpKernel.checkDeclarations`), rather than failing each request to its route.
+   */
+  canResolve(argument: ArgumentMetadata, attributes: ReadonlySet<string>): boolean;
 }
