@@ -15,7 +15,7 @@ import Fastify from 'fastify';
 import { EventDispatcher, HttpKernel, nullLogger, Request, Response, type KernelEventMap } from '@switchboard/http-kernel';
 import { ClientRateLimitListener, MemoryStore, RateLimiter, type RateLimitStore } from '@switchboard/rate-limit';
 import { RedisStore } from '@switchboard/rate-limit/redis';
-import { RedisServer } from '../packages/profiler-redis/test/support/redis-server.js';
+import { RedisServer } from '../test/kit/services/redis-server.js';
 import { machineLine, reportJson } from './report.js';
 
 const HOUR = 3_600_000;

@@ -10,15 +10,8 @@
  * Run: `cd bench && node --import tsx redaction-scaling.bench.ts`
  */
 import './built-packages.js';
-import {
-  EventDispatcher,
-  HttpKernel,
-  JsonResponse,
-  nullLogger,
-  Request,
-  redactCredentials,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { EventDispatcher, HttpKernel, JsonResponse, nullLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
+import { redactCredentials } from '@switchboard/http-kernel/redaction';
 import { ErrorListener } from '@switchboard/error-controller';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { Profiler, registerProfiler } from '@switchboard/profiler';

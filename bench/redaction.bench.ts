@@ -8,7 +8,7 @@
  */
 import './built-packages.js';
 import { Bench } from 'tinybench';
-import { redactCredentials } from '@switchboard/http-kernel';
+import { redactCredentials } from '@switchboard/http-kernel/redaction';
 import { printTable, reportJson } from './report.js';
 
 /** The pattern redaction used before it was made linear: kept here only as the reference. */

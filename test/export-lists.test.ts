@@ -39,4 +39,15 @@ describe('export lists', () => {
     );
     expect(stated).toEqual(actual);
   });
+
+  it('have every subpath entry listed in docs/architecture.md\'s "Where things are"', () => {
+    const doc = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## Where things are'), doc.indexOf('## The lifecycle'));
+    const subpaths = Object.entries(lists).flatMap(([pkg, entries]) =>
+      Object.keys(entries)
+        .filter((entry) => entry !== '.')
+        .map((entry) => `${pkg}${entry.slice(1)}`),
+    );
+    expect(subpaths.filter((entry) => !section.includes(`\`${entry}\``))).toEqual([]);
+  });
 });

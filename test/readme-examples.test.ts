@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisServer } from '../packages/profiler-redis/test/support/redis-server.js';
+import { RedisServer } from './kit/services/redis-server.js';
 
 const root = resolve(import.meta.dirname, '..');
 const run = promisify(execFile);

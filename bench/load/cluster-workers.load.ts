@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
-import { startPostgres } from '../../packages/database/test/support/database-servers.js';
+import { startPostgres } from '../../test/kit/services/database-servers.js';
 import { machineLine } from '../report.js';
 import { RoundTotals, runRound } from './alternating-rounds.js';
 import { apiCall, login, startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';

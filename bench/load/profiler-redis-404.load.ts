@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
-import { RedisServer } from '../../packages/profiler-redis/test/support/redis-server.js';
+import { RedisServer } from '../../test/kit/services/redis-server.js';
 import { machineLine } from '../report.js';
 import { RoundTotals, runRound } from './alternating-rounds.js';
 import { startBenchHost, thousands, type BenchHost, type MixEntry } from './host-process.js';

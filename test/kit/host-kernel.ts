@@ -1,11 +1,6 @@
 import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  TraceableEventDispatcher,
-  type DispatchTracer,
-  type EventSubscriber,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { DefaultCacheControlListener, type EventSubscriber, type KernelEventMap } from '@switchboard/http-kernel';
+import { TraceableEventDispatcher, type DispatchTracer } from '@switchboard/http-kernel/tracing';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { testKernel, type TestKernel, type TestKernelOptions } from './kernel.js';
 import { parseRouteKey, type RouteTable } from './route-table.js';

@@ -5,4 +5,5 @@
 export { bodyText, declarationOwner, testKernel, type TestKernel, type TestKernelOptions } from './kernel.js';
 export { handlerRoutes, RouteTableListener, type RouteTable, type TestRoute } from './route-table.js';
 export { TextErrorResponder } from './text-error-responder.js';
+export { ERROR_PAGE_EVENTS } from './event-order.js';
 export { serveKernel, startTestServer, type ServedKernel, type TestServer, type TestServeOptions, type TextResponse } from './serve.js';

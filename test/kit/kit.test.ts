@@ -3,7 +3,8 @@
  * routed everything, swallowed errors or left servers open would make their assertions lie.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineController, MethodNotAllowedHttpError, Request, Response, type DispatchTrace } from '@switchboard/http-kernel';
+import { defineController, MethodNotAllowedHttpError, Request, Response } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { startHostServer } from './host-kernel.js';
 import { bodyText, handlerRoutes, startTestServer, testKernel, type TestServer } from './index.js';
 import { nodeHttpRequest, parseResponses } from './raw-http.js';

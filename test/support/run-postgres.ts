@@ -1,4 +1,4 @@
-import { RUN_POSTGRES_URL_ENV, startPostgres } from '../../packages/database/test/support/database-servers.js';
+import { RUN_POSTGRES_URL_ENV, startPostgres } from '../kit/services/database-servers.js';
 
 /**
  * Vitest global setup: one PostgreSQL server for the whole run, its URL in

@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
-import { logSafeText, RecordingLogger, type LogLevel, type LogRecord } from '@switchboard/http-kernel';
+import { RecordingLogger, type LogLevel, type LogRecord } from '@switchboard/http-kernel';
+import { logSafeText } from '@switchboard/http-kernel/redaction';
 
 /**
  * The host's log output: one line per record on stderr, `[time] channel.LEVEL: message`, with the

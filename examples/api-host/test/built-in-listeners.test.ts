@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { TEST_DEFAULTS } from './support/start-host.js';
-import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 
 interface ListenerRow {
   event: string;

@@ -9,13 +9,9 @@
 import http from 'node:http';
 import { DEFAULT_KEY_PREFIX } from '@switchboard/profiler-redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
-import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
-import {
-  SERVER_IDLE_TIMEOUT_MS,
-  idleDroppingDatabase,
-  type TestDatabase,
-} from '../../../packages/database/test/support/database-servers.js';
+import { StreamReader } from '../../../test/kit/services/event-feed.js';
+import { RedisServer } from '../../../test/kit/services/redis-server.js';
+import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 interface Answer {

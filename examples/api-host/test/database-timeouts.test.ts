@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase } from '../../../test/kit/services/database-servers.js';
 
 /**
  * `pnpm debug:router`: the package script run as pnpm runs it (`sh -c`, in the host's folder,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 import { rawExchange } from '../../../test/kit/raw-http.js';
 import { securityConfigFromEnv } from '../src/security/security-config.js';
 import { listeningSockets, processTree } from './support/process-sockets.js';

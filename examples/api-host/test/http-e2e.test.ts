@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestCertificate } from '../../../packages/node-adapter/test/support/certificate.js';
+import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 import { curl, curlAvailable, http2Request, https1Request, type SimpleResponse } from './support/clients.js';
 import { expectSpecNotFound, ROBOTS_HEADERS } from './support/spec-not-found.js';
 import { startHostInProcess, startHostProcess, type StartedHost } from './support/start-host.js';

@@ -4,8 +4,8 @@ import type { App } from '../src/app.js';
 import { ItemChangeFeed } from '../src/items/item-change-feed.js';
 import { itemEvents, MAX_QUEUED_CHANGES } from '../src/items/item-events-controller.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
-import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
+import { StreamReader } from '../../../test/kit/services/event-feed.js';
 
 /** Tokens live 3 s here, so that a stream reaches its token's expiry within the test. */
 let folder: PgliteDataFolder;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '@switchboard/node-adapter';
 import type { App } from '../src/app.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
-import { StreamReader } from '../../../packages/node-adapter/test/support/event-feed.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
+import { StreamReader } from '../../../test/kit/services/event-feed.js';
 
 /**
  * On the embedded database, whose `LISTEN` runs in the host's process; the cluster test covers the

@@ -4,11 +4,7 @@ import { ErrorListener } from '@switchboard/error-controller';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
 import { FirewallListener, FirewallMap, IsGrantedListener, JwtAuthenticator, JwtTokenIssuer } from '@switchboard/security';
-import {
-  SERVER_IDLE_TIMEOUT_MS,
-  idleDroppingDatabase,
-  type TestDatabase,
-} from '../../../packages/database/test/support/database-servers.js';
+import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';
@@ -18,7 +14,7 @@ import { wireHttpCache } from '../src/wiring/http-cache.js';
 import { wireItems } from '../src/wiring/items.js';
 import { wireLocale } from '../src/wiring/locale.js';
 import { wirePayload } from '../src/wiring/payload.js';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 import { declarationOwner } from '../../../test/kit/index.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../../packages/database/test/support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 import { ITEMS_EXPORT_PAGE } from '../src/items/item-export.js';
 import { ITEM_EXPORTS_RATE_LIMIT } from '../src/wiring/item-export.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';

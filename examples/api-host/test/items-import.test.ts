@@ -2,7 +2,7 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import '@switchboard/testing/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';

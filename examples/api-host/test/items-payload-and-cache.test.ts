@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
 import { DefaultCacheControlListener, nullLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
-import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/database/open-database.js';

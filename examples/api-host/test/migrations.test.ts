@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { MIGRATIONS, migrate } from '../src/database/migrations.js';
 
 let postgres: TestDatabase;

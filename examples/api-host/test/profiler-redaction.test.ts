@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '@switchboard/node-adapter';
-import { createTestDatabase } from '../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase } from '../../../test/kit/services/database-servers.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createConsoleLogger } from '../src/console-logger.js';

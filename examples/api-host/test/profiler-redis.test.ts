@@ -4,7 +4,7 @@
  * and its profiler pages say storage is down; shutdown closes the connection.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
+import { RedisServer } from '../../../test/kit/services/redis-server.js';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
 let redis: RedisServer;

@@ -6,7 +6,7 @@
  * The host trusts loopback as a proxy, so each step speaks for a client address of its own.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { RedisServer } from '../../../packages/profiler-redis/test/support/redis-server.js';
+import { RedisServer } from '../../../test/kit/services/redis-server.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 /** Longer than any answer below can take on a busy machine: Redis is paused throughout. */

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
 import { IdleConnectionListener, PgClientConnection, PgPoolConnection, type ExpiringConnection, type PgQueryable } from '../src/index.js';
-import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from './support/database-servers.js';
+import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 
 /** Longer than the server's idle limit, so any connection left open across it is dead. */
 const IDLE_PAUSE_MS = SERVER_IDLE_TIMEOUT_MS + 600;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DatabaseTimeoutError, PgliteConnection, type PgliteLike } from '../src/index.js';
-import { pgliteDataFolder, type PgliteDataFolder } from './support/pglite-data.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 
 /**
  * The in-process PGlite adapter against a real PGlite: the query interface of the pg adapters,

@@ -10,6 +10,7 @@ import {
   UnprocessableEntityHttpError,
 } from '@switchboard/http-kernel';
 import { ErrorListener } from '../src/index.js';
+import { ERROR_PAGE_EVENTS } from '../../../test/kit/index.js';
 import { bodyText, errorKernel } from './support/error-kernel.js';
 
 /** A kernel.request listener standing in for the router: it throws what the test gives it. */
@@ -41,17 +42,7 @@ describe('ErrorListener', () => {
     expect(response.headers.get('x-debug-exception-file')).toMatch(/error-listener\.test\.ts:\d+$/);
     expect(response.headers.has('set-cookie')).toBe(false);
 
-    expect(app.eventOrder()).toEqual([
-      'main kernel.request',
-      'main kernel.exception',
-      'sub kernel.request',
-      'sub kernel.controller',
-      'sub kernel.controller_arguments',
-      'sub kernel.response',
-      'sub kernel.finish_request',
-      'main kernel.response',
-      'main kernel.finish_request',
-    ]);
+    expect(app.eventOrder()).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
     const exception = app.traces.find((t) => t.eventName === 'kernel.exception')!;
     expect(exception.stoppedBy).toBe('ErrorListener.onKernelException');
 
@@ -116,13 +107,7 @@ describe('ErrorListener', () => {
       'main kernel.controller',
       'main kernel.controller_arguments',
       'main kernel.exception',
-      'sub kernel.request',
-      'sub kernel.controller',
-      'sub kernel.controller_arguments',
-      'sub kernel.response',
-      'sub kernel.finish_request',
-      'main kernel.response',
-      'main kernel.finish_request',
+      ...ERROR_PAGE_EVENTS,
     ]);
   });
 

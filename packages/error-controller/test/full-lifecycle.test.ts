@@ -6,17 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { defineController, HttpError, JsonResponse, Request, type Response } from '@switchboard/http-kernel';
 import type { ErrorListenerOptions } from '../src/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
+import { ERROR_PAGE_EVENTS } from '../../../test/kit/index.js';
 import { bodyText, errorKernel } from './support/error-kernel.js';
-
-const ERROR_PAGE_EVENTS = [
-  'sub kernel.request',
-  'sub kernel.controller',
-  'sub kernel.controller_arguments',
-  'sub kernel.response',
-  'sub kernel.finish_request',
-  'main kernel.response',
-  'main kernel.finish_request',
-];
 
 const routes = new RouteCollection()
   .add('items', '/items', { methods: ['GET', 'POST'], controller: () => new JsonResponse([]) })

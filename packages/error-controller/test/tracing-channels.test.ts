@@ -9,26 +9,28 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AccessDeniedHttpError,
-  bindCallScope,
   defineController,
   EventDispatcher,
   HttpKernel,
   JsonResponse,
+  MemoryLogger,
+  Request,
+  RequestType,
+  type KernelEventMap,
+  type RequestEvent,
+} from '@switchboard/http-kernel';
+import {
+  bindCallScope,
   KERNEL_LISTENER_CHANNEL,
   KERNEL_REQUEST_CHANNEL,
   kernelListenerChannel,
   kernelRequestChannel,
-  MemoryLogger,
-  Request,
-  RequestType,
   TraceableEventDispatcher,
   unbindCallScope,
-  type KernelEventMap,
   type KernelRequestContext,
   type ListenerCallContext,
-  type RequestEvent,
   type TracedCallScope,
-} from '@switchboard/http-kernel';
+} from '@switchboard/http-kernel/tracing';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { ErrorListener } from '../src/index.js';

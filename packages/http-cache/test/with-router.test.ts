@@ -1,4 +1,5 @@
-import { defineController, JsonResponse, NotFoundHttpError, type DispatchTrace } from '@switchboard/http-kernel';
+import { defineController, JsonResponse, NotFoundHttpError } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CacheAttributeListener, defineCache } from '../src/index.js';
 import { createTestClient, type TestClient } from '@switchboard/testing';

@@ -1,17 +1,13 @@
 /**
- * @switchboard/http-kernel — the kernel, its events and dispatcher, the request/response model
- * and the HTTP errors. Every other Switchboard package plugs into it as listeners.
+ * @switchboard/http-kernel — the kernel, its events and dispatcher, the request/response model,
+ * the HTTP errors and logging. Every other Switchboard package plugs into it as listeners. Other
+ * concerns have entries of their own: `./sse` (server-sent events), `./tracing` (tracing channels,
+ * the traceable dispatcher, Server-Timing), `./redaction` (secrets hidden, control characters
+ * escaped) and `./locale` (the locale listener).
  * @module
  */
 export { Event } from './dispatcher/event.js';
 export { EventDispatcher } from './dispatcher/event-dispatcher.js';
-export {
-  TraceableEventDispatcher,
-  type DispatchTrace,
-  type DispatchTracer,
-  type ListenerCall,
-  type ListenerInfo,
-} from './dispatcher/traceable-event-dispatcher.js';
 export type {
   DispatchableEvent,
   ListenerFailure,
@@ -33,38 +29,17 @@ export type { UnresolvableArgument } from './declaration/unresolvable-arguments.
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
 export type { MaybePromise } from './internal/maybe-promise.js';
+export { AttributeBag, type RequestAttributes } from './http/attribute-bag.js';
 export {
-  AttributeBag,
   Request,
   RequestStack,
   type ClientConnection,
   type DuplicateOverrides,
-  type RequestAttributes,
   type RequestBody,
   type RequestInit,
   type Scheme,
 } from './http/request.js';
 export { ClientGoneError, ServerShutdownError, type RequestSignalSource } from './http/cancellation.js';
-export {
-  EventStreamResponse,
-  type EventStreamSource,
-  type EventStreamContext,
-  type EventStreamEnding,
-  type EventStreamOptions,
-  type EventStreamOutcome,
-} from './http/event-stream-response.js';
-export {
-  DEFAULT_EVENT_STREAMS_PER_KEY,
-  DEFAULT_EVENT_STREAMS_TOTAL,
-  EventStreamCaps,
-  type EventStreamCapsOptions,
-} from './http/event-stream-caps.js';
-export {
-  formatRetryHint,
-  formatServerSentEvent,
-  lastEventIdOf,
-  type ServerSentEvent,
-} from './http/server-sent-event.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
@@ -80,7 +55,6 @@ export { TerminateEvent } from './event/terminate-event.js';
 export { KernelEvents, type KernelEventMap } from './event/kernel-events.js';
 
 export {
-  argumentMetadataOf,
   defineController,
   type ArgumentDeclaration,
   type ArgumentMetadata,
@@ -115,18 +89,6 @@ export { DeferredHttpError, errorOf } from './error/deferred-http-error.js';
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
 export type { HttpKernelInterface } from './contract/http-kernel-interface.js';
 export { RequestType } from './contract/request-type.js';
-export {
-  KERNEL_LISTENER_CHANNEL,
-  KERNEL_REQUEST_CHANNEL,
-  kernelListenerChannel,
-  kernelRequestChannel,
-  TRACING_CHANNELS_VERSION,
-  type KernelRequestContext,
-  type ListenerCallContext,
-} from './tracing/tracing-channels.js';
-export type { TracedCallContext } from './tracing/traced-call.js';
-export type { TracedCallScope } from './tracing/call-scopes.js';
-export { bindCallScope, unbindCallScope, type TracedCallContexts, type TracedChannelName } from './tracing/traced-call-scopes.js';
 
 export {
   createStderrLogger,
@@ -144,19 +106,7 @@ export {
   type LogMethod,
   type LogRecord,
 } from './log/logger.js';
-export { REDACTED, redactCredentials } from './log/redact-credentials.js';
-export {
-  DEFAULT_EXACT_SECRET_NAMES,
-  DEFAULT_SECRET_NAMES,
-  redactSecrets,
-  TextRedactor,
-  type TextRedactorOptions,
-} from './log/text-redactor.js';
-export { escapeControlCharacters } from './log/escape-control-characters.js';
-export { logSafeText } from './log/log-safe-text.js';
 
 export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
-export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
 export { RequestLogger, requestIdOf } from './log/request-logger.js';
-export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';

@@ -3,13 +3,12 @@ import {
   Event,
   EventDispatcher,
   RequestType,
-  TraceableEventDispatcher,
-  type DispatchTrace,
   type EventSubscriber,
   type KernelEventMap,
   type ResponseEvent,
   type SubscribedEvents,
 } from '../src/index.js';
+import { TraceableEventDispatcher, type DispatchTrace } from '../src/tracing.js';
 
 class Recorded extends Event {
   readonly calls: string[] = [];

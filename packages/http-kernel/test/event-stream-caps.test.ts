@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EventStreamCaps, EventStreamResponse, type HttpError, Request } from '../src/index.js';
+import { type HttpError, Request } from '../src/index.js';
+import { EventStreamCaps, EventStreamResponse } from '../src/sse.js';
 
 /** A stream that runs until its request's signal fires; `stop` ends it as a leaving client does. */
 function stream(): { start: () => EventStreamResponse; stop: () => Promise<unknown> } {

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ClientGoneError,
-  EventStreamResponse,
-  formatRetryHint,
-  formatServerSentEvent,
-  lastEventIdOf,
-  Request,
-  ServerShutdownError,
-  type ServerSentEvent,
-} from '../src/index.js';
+import { ClientGoneError, Request, ServerShutdownError } from '../src/index.js';
+import { EventStreamResponse, formatRetryHint, formatServerSentEvent, lastEventIdOf, type ServerSentEvent } from '../src/sse.js';
 
 describe('formatServerSentEvent', () => {
   it('writes each field on its own line and ends the event with a blank line', () => {

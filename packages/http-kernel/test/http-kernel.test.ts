@@ -13,13 +13,12 @@ import {
   Request,
   RequestType,
   Response,
-  TraceableEventDispatcher,
   type Controller,
-  type DispatchTrace,
   type EventDispatcherInterface,
   type KernelEventMap,
   type RequestStack,
 } from '../src/index.js';
+import { TraceableEventDispatcher, type DispatchTrace } from '../src/tracing.js';
 
 interface Harness {
   dispatcher: EventDispatcherInterface<KernelEventMap>;

@@ -2,16 +2,14 @@ import { describe, expect, it } from 'vitest';
 import {
   EventDispatcher,
   HttpKernel,
-  LocaleListener,
   NotFoundHttpError,
   Request,
   RequestType,
   Response,
   type Controller,
   type KernelEventMap,
-  type LocaleAware,
-  type LocaleListenerOptions,
 } from '../src/index.js';
+import { LocaleListener, type LocaleAware, type LocaleListenerOptions } from '../src/locale.js';
 import { negotiateLocale } from '../src/http/accept-language.js';
 
 interface Route {

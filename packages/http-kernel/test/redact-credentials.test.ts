@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, redactCredentials } from '../src/index.js';
+import { REDACTED, redactCredentials } from '../src/redaction.js';
 
 const JWT = 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJ1c2VybmFtZSI6ImRlbW8ifQ.MEUCIQDtBV3cHsSlQeAKPGbBHG8hlZrXXJ3FhVE2RdSXbXq6RQ';
 const UNSIGNED = 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJhIn0.';

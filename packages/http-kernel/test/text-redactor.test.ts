@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeControlCharacters, logSafeText, REDACTED, redactSecrets, TextRedactor } from '../src/index.js';
+import { escapeControlCharacters, logSafeText, REDACTED, redactSecrets, TextRedactor } from '../src/redaction.js';
 
 describe('redactSecrets', () => {
   it.each([

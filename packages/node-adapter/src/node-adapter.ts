@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import {
-  EventStreamResponse,
   logAt,
   ServerShutdownError,
   type HttpKernelInterface,
@@ -10,6 +9,7 @@ import {
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { describeError, fromThenable, handleEagerlyWith } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from './adapter-options.js';
 import { IncomingBody } from './request/incoming-body.js';

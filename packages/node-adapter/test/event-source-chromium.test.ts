@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventStreamResponse, Response, type Request, type ServerSentEvent } from '@switchboard/http-kernel';
+import { Response, type Request } from '@switchboard/http-kernel';
+import { EventStreamResponse, type ServerSentEvent } from '@switchboard/http-kernel/sse';
 import { launchChromium } from '../../../test/kit/browser.js';
 import { handlerRoutes, startTestServer, type TestServer } from '../../../test/kit/index.js';
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ClientGoneError, EventStreamResponse, MemoryLogger, Response, ServerShutdownError, type Request } from '@switchboard/http-kernel';
+import { ClientGoneError, MemoryLogger, Response, ServerShutdownError, type Request } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { createFetchHandler } from '../src/index.js';
 import { handlerRoutes, startTestServer, type TestServer } from '../../../test/kit/index.js';
-import { EventFeed, occurrences, StreamReader } from './support/event-feed.js';
+import { EventFeed, occurrences, StreamReader } from '../../../test/kit/services/event-feed.js';
 
 /** Settled from outside: what a request did, for the test to await. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {

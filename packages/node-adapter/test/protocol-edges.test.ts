@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
-import { createTestCertificate } from './support/certificate.js';
+import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventStreamResponse, MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
+import { MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { handlerRoutes, startTestServer, type TestServer } from '../../../test/kit/index.js';
-import { createTestCertificate } from './support/certificate.js';
+import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 
 /**
  * Clients that send a request and then never read: each must be let go within the send timeout,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, MemoryLogger, Response } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
-import { createTestCertificate } from './support/certificate.js';
+import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 import { rawExchange, rawExchangeDetailed, statusOfRaw } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 

@@ -1,5 +1,5 @@
 import { context, SpanKind, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { ListenerCallContext } from '@switchboard/http-kernel';
+import type { ListenerCallContext } from '@switchboard/http-kernel/tracing';
 import { errorType, failed } from './request-spans.js';
 
 /**

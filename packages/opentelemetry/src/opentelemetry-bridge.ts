@@ -10,7 +10,7 @@ import {
   type KernelRequestContext,
   type ListenerCallContext,
   type TracedCallScope,
-} from '@switchboard/http-kernel';
+} from '@switchboard/http-kernel/tracing';
 import { incomingContextPolicy, type IncomingContextOption } from './incoming-context.js';
 import { ListenerSpans } from './listener-spans.js';
 import { RequestSpans } from './request-spans.js';

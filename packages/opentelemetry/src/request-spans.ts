@@ -10,7 +10,9 @@ import {
   type TextMapPropagator,
   type Tracer,
 } from '@opentelemetry/api';
-import { EventStreamResponse, type HeaderBag, type KernelRequestContext, type Request } from '@switchboard/http-kernel';
+import type { HeaderBag, Request } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
+import type { KernelRequestContext } from '@switchboard/http-kernel/tracing';
 import { controllerName } from '@switchboard/http-kernel/internal';
 import { ATTR, serverRequestAttributes, spanMethod } from './http-attributes.js';
 

@@ -12,13 +12,13 @@ import {
   AccessDeniedHttpError,
   defineController,
   EventDispatcher,
-  EventStreamResponse,
   HttpKernel,
   JsonResponse,
   MemoryLogger,
   type KernelEventMap,
   type Request,
 } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';

@@ -1,12 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import {
-  AccessDeniedHttpError,
-  defineController,
-  EventDispatcher,
-  JsonResponse,
-  type DispatchTracer,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { AccessDeniedHttpError, defineController, EventDispatcher, JsonResponse, type KernelEventMap } from '@switchboard/http-kernel';
+import type { DispatchTracer } from '@switchboard/http-kernel/tracing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { mapPayload, RequestPayloadValueResolver, type Violation } from '../src/index.js';

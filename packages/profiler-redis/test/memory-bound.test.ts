@@ -5,7 +5,7 @@
 import { afterAll, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { RedisProfilerStorage } from '../src/index.js';
-import { bulkyProfile, heapAfterGc } from '../../profiler/test/support/bulky-profiles.js';
+import { bulkyProfile, heapAfterGc } from '../../../test/kit/bulky-profiles.js';
 
 const WRITES = 3000;
 const MAX_PENDING = 100;

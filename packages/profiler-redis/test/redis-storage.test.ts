@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { Profile, Profiler, summaryOf, type ProfileData } from '@switchboard/profiler';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
-import { RedisServer, type RedisInspector } from './support/redis-server.js';
+import { RedisServer, type RedisInspector } from '../../../test/kit/services/redis-server.js';
 
 let redis: RedisServer;
 let inspector: RedisInspector;

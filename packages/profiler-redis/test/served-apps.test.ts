@@ -9,7 +9,7 @@ import type { ServedKernel } from '../../../test/kit/index.js';
 import { REDACTED } from '@switchboard/profiler';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
 import { serveProfiledApp } from './support/profiled-app.js';
-import { RedisServer } from './support/redis-server.js';
+import { RedisServer } from '../../../test/kit/services/redis-server.js';
 
 let redis: RedisServer;
 const cleanups: Array<() => Promise<void>> = [];

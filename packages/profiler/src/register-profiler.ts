@@ -1,4 +1,5 @@
-import { TraceableEventDispatcher, type EventDispatcherInterface, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
+import type { EventDispatcherInterface, KernelEventMap, Logger } from '@switchboard/http-kernel';
+import { TraceableEventDispatcher } from '@switchboard/http-kernel/tracing';
 import { DebugTokenLinkListener, type ProfileLinkGenerator } from './listener/debug-token-link-listener.js';
 import { ProfileSaveListener } from './listener/profile-save-listener.js';
 import { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';

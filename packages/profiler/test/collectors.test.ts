@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defineController, EventStreamResponse, Request, Response, type Logger } from '@switchboard/http-kernel';
+import { defineController, Request, Response, type Logger } from '@switchboard/http-kernel';
+import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import type { EventsData, LoggerData, RequestData, SecurityData, TimeData, RouterData, MemoryData } from '../src/index.js';
+import { ERROR_PAGE_EVENTS } from '../../../test/kit/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 const SECRET = 'correct-horse-battery-staple';
@@ -28,17 +30,7 @@ describe('collectors', () => {
 
     // The sub-request's own events are in the main profile too, marked as such, in start order.
     const order = dispatches.map((d) => `${d.requestType} ${d.event}`);
-    expect(order).toEqual([
-      'main kernel.request',
-      'main kernel.exception',
-      'sub kernel.request',
-      'sub kernel.controller',
-      'sub kernel.controller_arguments',
-      'sub kernel.response',
-      'sub kernel.finish_request',
-      'main kernel.response',
-      'main kernel.finish_request',
-    ]);
+    expect(order).toEqual(['main kernel.request', 'main kernel.exception', ...ERROR_PAGE_EVENTS]);
     const subResponse = dispatches.find((d) => d.requestType === 'sub' && d.event === 'kernel.response')!;
     // The listeners declared main-request-only are not called for the sub-request.
     expect(subResponse.called.map((c) => `${c.priority} ${c.name}`)).toEqual([

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { FileProfilerStorage } from '../src/index.js';
-import { bulkyProfile, heapAfterGc } from './support/bulky-profiles.js';
+import { bulkyProfile, heapAfterGc } from '../../../test/kit/bulky-profiles.js';
 
 const WRITES = 3000;
 const MAX_PENDING = 100;

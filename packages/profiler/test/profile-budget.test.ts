@@ -21,8 +21,8 @@ import {
 } from '../src/index.js';
 import { fitProfileData, resolveProfileLimits } from '../src/profile/profile-budget.js';
 import { profiledKernel } from './support/profiled-kernel.js';
-import { bulkyProfile } from './support/bulky-profiles.js';
-import { sampleProfile } from './support/storage-contract.js';
+import { bulkyProfile } from '../../../test/kit/bulky-profiles.js';
+import { sampleProfile } from '../src/testing.js';
 
 const LOG_RECORDS = 600;
 

@@ -13,9 +13,9 @@ import {
   JsonResponse,
   MemoryLogger,
   Response,
-  ServerTimingListener,
   type KernelEventMap,
 } from '@switchboard/http-kernel';
+import { ServerTimingListener } from '@switchboard/http-kernel/tracing';
 import { ErrorListener } from '@switchboard/error-controller';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';

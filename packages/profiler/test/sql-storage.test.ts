@@ -3,10 +3,10 @@
  * `WriteBehindQueue`) meets the same contract as the memory, file and Redis storages, on PGlite.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { pgliteDataFolder, type PgliteDataFolder } from '../../database/test/support/pglite-data.js';
-import { describeStorageContract } from './support/storage-contract.js';
+import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
+import { storageContract } from '../src/testing.js';
 import { SqlProfilerStorage } from './support/sql-profiler-storage.js';
 
 let folder: PgliteDataFolder;
@@ -22,9 +22,12 @@ afterAll(async () => {
 });
 let tables = 0;
 
-describeStorageContract('SqlProfilerStorage', {
-  create: (bounds, now) => new SqlProfilerStorage({ database, table: `profiles_${++tables}`, ...bounds }, now),
-  settle: (storage) => (storage as SqlProfilerStorage).flush(),
+describe('SqlProfilerStorage (the storage contract)', () => {
+  const sql = storageContract({
+    create: (bounds, now) => new SqlProfilerStorage({ database, table: `profiles_${++tables}`, ...bounds }, now),
+    settle: (storage) => storage.flush(),
+  });
+  for (const contract of sql) it(contract.name, contract.run);
 });
 
 it('a batch the database refuses is dropped, counted and said once; later batches go through', async () => {

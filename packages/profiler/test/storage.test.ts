@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileProfilerStorage, MemoryProfilerStorage } from '../src/index.js';
-import { describeStorageContract, sampleProfile } from './support/storage-contract.js';
+import { sampleProfile, storageContract } from '../src/testing.js';
 
 const clock = 1_000_000;
 const now = () => clock;
@@ -20,10 +20,36 @@ afterEach(() => {
   for (const dir of directories.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-describeStorageContract('MemoryProfilerStorage', { create: (bounds, now) => new MemoryProfilerStorage(bounds, now) });
-describeStorageContract('FileProfilerStorage', {
-  create: (bounds, now) => new FileProfilerStorage({ directory: tempDirectory(), ...bounds }, now),
-  settle: (storage) => (storage as FileProfilerStorage).flush(),
+describe('MemoryProfilerStorage (the storage contract)', () => {
+  for (const contract of storageContract({ create: (bounds, now) => new MemoryProfilerStorage(bounds, now) }))
+    it(contract.name, contract.run);
+});
+describe('FileProfilerStorage (the storage contract)', () => {
+  const file = storageContract({
+    create: (bounds, now) => new FileProfilerStorage({ directory: tempDirectory(), ...bounds }, now),
+    settle: (storage) => storage.flush(),
+  });
+  for (const contract of file) it(contract.name, contract.run);
+});
+
+describe('the storage contract of @switchboard/profiler/testing', () => {
+  it('fails a storage that breaks it, naming the case', async () => {
+    // A memory storage that ignores maxProfiles: keeps every profile.
+    const contract = storageContract({ create: (_bounds, now) => new MemoryProfilerStorage({}, now) });
+    const outcomes = await Promise.all(
+      contract.map((c) =>
+        c.run().then(
+          () => `${c.name}: met`,
+          () => `${c.name}: broken`,
+        ),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.endsWith('broken'))).toEqual([
+      'keeps at most maxProfiles, dropping the oldest: broken',
+      'writing a token again replaces its profile and makes it the newest: broken',
+      'drops profiles older than maxAgeMs: broken',
+    ]);
+  });
 });
 
 describe('FileProfilerStorage files', () => {

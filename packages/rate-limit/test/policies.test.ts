@@ -13,7 +13,7 @@ import {
   type RateLimitStore,
 } from '../src/index.js';
 import { RedisStore } from '../src/redis/index.js';
-import { RedisServer } from '../../profiler-redis/test/support/redis-server.js';
+import { RedisServer } from '../../../test/kit/services/redis-server.js';
 
 /** A clock the test sets: the limiter reads it at each check. */
 class TestClock {

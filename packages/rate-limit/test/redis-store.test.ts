@@ -9,7 +9,7 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter, RateLimitStoreUnavailableError } from '../src/index.js';
 import { RedisStore } from '../src/redis/index.js';
-import { RedisServer, type RedisInspector } from '../../profiler-redis/test/support/redis-server.js';
+import { RedisServer, type RedisInspector } from '../../../test/kit/services/redis-server.js';
 
 let redis: RedisServer;
 let inspector: RedisInspector;

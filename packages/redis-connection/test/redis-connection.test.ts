@@ -5,7 +5,7 @@
  */
 import { MemoryLogger } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisServer, type RedisInspector } from '../../profiler-redis/test/support/redis-server.js';
+import { RedisServer, type RedisInspector } from '../../../test/kit/services/redis-server.js';
 import { RedisCommandTimeoutError, RedisConnection, RedisScript, type RedisConnectionOptions } from '../src/index.js';
 
 let redis: RedisServer;

@@ -1,4 +1,5 @@
-import { defineController, EventStreamResponse, type EventStreamCaps, type Request, type ServerSentEvent } from '@switchboard/http-kernel';
+import { defineController, type Request } from '@switchboard/http-kernel';
+import { EventStreamResponse, type EventStreamCaps, type ServerSentEvent } from '@switchboard/http-kernel/sse';
 import { credentialsExpireAt, currentUser } from '@switchboard/security';
 import type { ItemChange, ItemChangeFeed } from './item-change-feed.js';
 

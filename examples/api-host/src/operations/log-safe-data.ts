@@ -1,4 +1,4 @@
-import { logSafeText } from '@switchboard/http-kernel';
+import { logSafeText } from '@switchboard/http-kernel/redaction';
 
 /** Deeper than any record the host writes; past it values are kept as they are. */
 const MAX_DEPTH = 16;

@@ -1,4 +1,4 @@
-import { DEFAULT_EVENT_STREAMS_PER_KEY, DEFAULT_EVENT_STREAMS_TOTAL, EventStreamCaps } from '@switchboard/http-kernel';
+import { DEFAULT_EVENT_STREAMS_PER_KEY, DEFAULT_EVENT_STREAMS_TOTAL, EventStreamCaps } from '@switchboard/http-kernel/sse';
 import { defineResponses } from '@switchboard/openapi';
 import { RouteCollection } from '@switchboard/router';
 import { IS_AUTHENTICATED } from '@switchboard/security';

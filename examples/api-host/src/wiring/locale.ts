@@ -1,4 +1,4 @@
-import { LocaleListener } from '@switchboard/http-kernel';
+import { LocaleListener } from '@switchboard/http-kernel/locale';
 import type { Wiring } from './wiring.js';
 
 /** The locale step: English by default, French and German negotiated from `Accept-Language` or taken from a route's `_locale`. */

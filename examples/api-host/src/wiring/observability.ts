@@ -1,4 +1,4 @@
-import { ServerTimingListener } from '@switchboard/http-kernel';
+import { ServerTimingListener } from '@switchboard/http-kernel/tracing';
 import { DEBUG_TOKEN_HEADER } from '@switchboard/profiler';
 import type { HostContext, Wiring } from './wiring.js';
 

@@ -7,7 +7,7 @@ import { MemoryLogger } from '@switchboard/http-kernel';
 import { serve, type RunningServer, type TlsOptions } from '@switchboard/node-adapter';
 import { scryptPasswordHasher } from '@switchboard/security';
 import { createTestClient, type TestClient } from '@switchboard/testing';
-import { createTestDatabase } from '../../../../packages/database/test/support/database-servers.js';
+import { createTestDatabase } from '../../../../test/kit/services/database-servers.js';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { securityConfigFromEnv } from '../../src/security/security-config.js';

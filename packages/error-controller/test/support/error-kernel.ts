@@ -3,13 +3,12 @@ import {
   DisallowRobotsIndexingListener,
   EventDispatcher,
   MemoryLogger,
-  TraceableEventDispatcher,
-  type DispatchTrace,
   type KernelEvent,
   type KernelEventMap,
   type Request,
   type Response,
 } from '@switchboard/http-kernel';
+import { TraceableEventDispatcher, type DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { testKernel } from '../../../../test/kit/index.js';
 import { ErrorListener, type ErrorListenerOptions } from '../../src/index.js';
 

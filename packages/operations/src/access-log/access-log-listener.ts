@@ -1,6 +1,5 @@
 import {
   isLogged,
-  redactSecrets,
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
@@ -10,6 +9,7 @@ import {
   type SubscribedEvents,
   type TerminateEvent,
 } from '@switchboard/http-kernel';
+import { redactSecrets } from '@switchboard/http-kernel/redaction';
 
 declare module '@switchboard/http-kernel' {
   interface RequestAttributes {

@@ -1,4 +1,4 @@
-import type { DispatchTrace } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import type { ChainRecording, RequestRecording } from '../recording/request-recording.js';
 
 /** A dispatch and the request it was made for. */

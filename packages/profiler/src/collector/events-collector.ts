@@ -1,4 +1,4 @@
-import type { DispatchTrace } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { describeError } from '@switchboard/http-kernel/internal';
 import type { RequestRecording } from '../recording/request-recording.js';
 import type { CollectContext, DataCollector } from './data-collector.js';

@@ -1,4 +1,5 @@
-import type { EventStreamOutcome, Request } from '@switchboard/http-kernel';
+import type { Request } from '@switchboard/http-kernel';
+import type { EventStreamOutcome } from '@switchboard/http-kernel/sse';
 import { controllerName, statusText } from '@switchboard/http-kernel/internal';
 import { describeValue } from '../profile/describe-value.js';
 import type { Redactor } from '../profile/redactor.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_EXACT_SECRET_NAMES, DEFAULT_SECRET_NAMES, REDACTED, TextRedactor } from '@switchboard/http-kernel';
+import { DEFAULT_EXACT_SECRET_NAMES, DEFAULT_SECRET_NAMES, REDACTED, TextRedactor } from '@switchboard/http-kernel/redaction';
 import { SecretMatcher } from './secret-matcher.js';
 
 /** What stored profiles and pages show instead of a secret. */

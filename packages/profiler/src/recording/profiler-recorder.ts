@@ -1,13 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import {
-  KernelEvent,
-  RequestType,
-  TerminateEvent,
-  type DispatchTrace,
-  type LogRecord,
-  type Request,
-  type RequestStack,
-} from '@switchboard/http-kernel';
+import { KernelEvent, RequestType, TerminateEvent, type LogRecord, type Request, type RequestStack } from '@switchboard/http-kernel';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { ChainRecording, RequestRecording } from './request-recording.js';
 
 /** Route default / request attribute that turns profiling off for a request chain (the profiler's own pages). */

@@ -1,12 +1,6 @@
-import {
-  EventStreamResponse,
-  type DispatchTrace,
-  type EventStreamOutcome,
-  type LogRecord,
-  Request,
-  type Response,
-  type ResponseEvent,
-} from '@switchboard/http-kernel';
+import { type LogRecord, Request, type Response, type ResponseEvent } from '@switchboard/http-kernel';
+import { EventStreamResponse, type EventStreamOutcome } from '@switchboard/http-kernel/sse';
+import type { DispatchTrace } from '@switchboard/http-kernel/tracing';
 import { memoryReading, type MemoryData } from './memory-reading.js';
 
 /** Status and headers of a response as they were when its request finished. */

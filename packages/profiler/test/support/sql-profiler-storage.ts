@@ -1,8 +1,8 @@
 /**
  * A third profile storage, in PostgreSQL, written the way a storage author would on top of
  * `@switchboard/profiler/storage`: the `WriteBehindQueue` does the bounded queueing, this file
- * says how to write a batch, read one profile and find summaries. `storage-contract.ts` runs the
- * memory storage's tests against it (on PGlite, in process).
+ * says how to write a batch, read one profile and find summaries. `sql-storage.test.ts` runs the
+ * storage contract of `@switchboard/profiler/testing` against it (on PGlite, in process).
  */
 import type { Logger } from '@switchboard/http-kernel';
 import {

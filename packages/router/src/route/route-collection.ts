@@ -1,4 +1,5 @@
-import { argumentMetadataOf, type Controller } from '@switchboard/http-kernel';
+import type { Controller } from '@switchboard/http-kernel';
+import { argumentMetadataOf } from '@switchboard/http-kernel/internal';
 import { Route, type RouteOptions } from './route.js';
 import type { MountedRoutes, NoRoutes, ParameterSchemas, RouteArgumentSources, RouteController, SignatureOf } from './route-signature.js';
 

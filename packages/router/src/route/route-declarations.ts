@@ -1,4 +1,5 @@
-import { argumentMetadataOf, type Controller, type RouteController, type RouteDeclaration } from '@switchboard/http-kernel';
+import type { Controller, RouteController, RouteDeclaration } from '@switchboard/http-kernel';
+import { argumentMetadataOf } from '@switchboard/http-kernel/internal';
 import type { Route } from './route.js';
 
 /**

@@ -1,4 +1,5 @@
-import { argumentMetadataOf, type Controller } from '@switchboard/http-kernel';
+import type { Controller } from '@switchboard/http-kernel';
+import { argumentMetadataOf } from '@switchboard/http-kernel/internal';
 import type { Token } from 'path-to-regexp';
 import { RouteDefinitionError } from '../error/routing-error.js';
 import { compilePattern, normaliseRequirements, type CompiledPattern } from './compiled-pattern.js';

@@ -1,4 +1,4 @@
-import type { ServerSentEvent } from '@switchboard/http-kernel';
+import type { ServerSentEvent } from '@switchboard/http-kernel/sse';
 
 /**
  * Events published by a test and the streams that follow them: a stream starts after the id the

@@ -1,6 +1,6 @@
-import { ServerShutdownError } from './cancellation.js';
-import type { Request } from './request.js';
-import { Response } from './response.js';
+import { ServerShutdownError } from '../http/cancellation.js';
+import type { Request } from '../http/request.js';
+import { Response } from '../http/response.js';
 import { formatRetryHint, formatServerSentEvent, HEARTBEAT_COMMENT, lastEventIdOf, type ServerSentEvent } from './server-sent-event.js';
 
 /** What an event generator function receives. */

@@ -1,0 +1,97 @@
+import type { Controller } from '../controller/controller.js';
+
+/**
+ * Known request attributes. Packages add their own keys by declaration merging:
+ * `declare module '@switchboard/http-kernel' { interface RequestAttributes { _firewall?: string } }`.
+ */
+export interface RequestAttributes {
+  /** Name of the matched route. */
+  _route?: string;
+  /** Path template of the matched route (e.g. `/items/{id}`), as tracing reports it (`http.route`). */
+  _route_path?: string;
+  /** The controller to call: a function, or a name the ControllerResolver knows. */
+  _controller?: Controller | string;
+  /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. */
+  _route_params?: Record<string, unknown>;
+  _locale?: string;
+  /** Set when the route or the firewall says the request keeps no session. */
+  _stateless?: boolean;
+  /** The error an error sub-request renders. */
+  exception?: unknown;
+  /** This request's id (`RequestIdListener`): echoed in `X-Request-Id`, in problem documents and log lines. */
+  _request_id?: string;
+}
+
+type AttributeKey = keyof RequestAttributes | (string & {});
+type AttributeValue<K> = K extends keyof RequestAttributes ? RequestAttributes[K] : unknown;
+
+/**
+ * Request attributes: routing results and whatever listeners attach for later steps. Kept as one
+ * flat list of keys and values, made on the first write: a request has a handful of attributes,
+ * which a scan finds as fast as a map does, without the map's table to grow (docs/decisions.md D13).
+ */
+export class AttributeBag {
+  /** `[key, value, key, value…]`; `null` until the first attribute. */
+  #entries: unknown[] | null;
+
+  constructor(init?: Iterable<readonly [string, unknown]>) {
+    this.#entries = null;
+    if (init !== undefined) for (const [key, value] of init) this.set(key, value);
+  }
+
+  get<K extends AttributeKey>(key: K): AttributeValue<K> | undefined {
+    const entries = this.#entries;
+    if (entries === null) return undefined;
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] === key) return entries[i + 1] as AttributeValue<K>;
+    return undefined;
+  }
+
+  set<K extends AttributeKey>(key: K, value: AttributeValue<K>): this {
+    const entries = (this.#entries ??= []);
+    for (let i = 0; i < entries.length; i += 2) {
+      if (entries[i] === key) {
+        entries[i + 1] = value;
+        return this;
+      }
+    }
+    entries.push(key, value);
+    return this;
+  }
+
+  has(key: AttributeKey): boolean {
+    const entries = this.#entries;
+    if (entries === null) return false;
+    for (let i = 0; i < entries.length; i += 2) if (entries[i] === key) return true;
+    return false;
+  }
+
+  delete(key: AttributeKey): this {
+    const entries = this.#entries;
+    if (entries === null) return this;
+    for (let i = 0; i < entries.length; i += 2) {
+      if (entries[i] === key) {
+        entries.splice(i, 2);
+        break;
+      }
+    }
+    return this;
+  }
+
+  /** Copy of every attribute. */
+  all(): Record<string, unknown> {
+    const all: Record<string, unknown> = {};
+    for (const [key, value] of this.entries()) all[key] = value;
+    return all;
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [key] of this.entries()) yield key;
+  }
+
+  /** Each key with its value, in the order they were first set. */
+  *entries(): IterableIterator<[string, unknown]> {
+    const entries = this.#entries;
+    if (entries === null) return;
+    for (let i = 0; i < entries.length; i += 2) yield [entries[i] as string, entries[i + 1]];
+  }
+}
