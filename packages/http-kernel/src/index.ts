@@ -65,6 +65,9 @@ export {
   type ServerSentEvent,
 } from './http/server-sent-event.js';
 export { addVary } from './http/vary.js';
+export { parseHttpDate } from './http/parse-http-date.js';
+export { parseQualityList, type QualityItem } from './http/quality-list.js';
+export { MediaTypeNegotiator, negotiateMediaType, parseAccept, type MediaRange } from './http/media-type-negotiator.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
 export { KernelEvent } from './event/kernel-event.js';
@@ -109,6 +112,7 @@ export {
   withoutStackTrace,
   type HttpErrorOptions,
 } from './error/http-error.js';
+export { NotAcceptableHttpError } from './error/not-acceptable-http-error.js';
 export { DeferredHttpError, errorOf } from './error/deferred-http-error.js';
 
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';
