@@ -163,3 +163,8 @@ export { DisallowRobotsIndexingListener } from './listener/disallow-robots-index
 export { ServerTimingListener, type ServerTimingListenerOptions } from './listener/server-timing-listener.js';
 export { RequestLogger, requestIdOf } from './log/request-logger.js';
 export { LocaleListener, type LocaleAware, type LocaleListenerOptions } from './listener/locale-listener.js';
+export { ViewListener, type ViewListenerOptions } from './listener/view-listener.js';
+export { View, view, type ViewOptions } from './view/view.js';
+export type { EncodeContext, Encoder } from './view/encoder.js';
+export { eventStreamEncoder, jsonEncoder, ndjsonEncoder } from './view/built-in-encoders.js';
+export { BUILT_IN_ENCODERS, declaredEncoders, FORMATS_DEFAULT } from './view/formats.js';
