@@ -1,6 +1,7 @@
 import { EventStreamResponse } from '../http/event-stream-response.js';
 import { JsonResponse, Response } from '../http/response.js';
 import type { EncodeContext, Encoder } from './encoder.js';
+import { line, NdjsonResponse } from './ndjson-response.js';
 
 /** `application/json`: a value as one document; an async iterable as a JSON array written as it comes. */
 export const jsonEncoder: Encoder = {
@@ -15,10 +16,7 @@ export const ndjsonEncoder: Encoder = {
   format: 'ndjson',
   mediaType: 'application/x-ndjson',
   sequence: true,
-  encode: (data, { status, headers }) => {
-    const lines = Array.isArray(data) ? data.map(line).join('') : line(data);
-    return new Response(lines, status, headers.set('content-type', 'application/x-ndjson'));
-  },
+  encode: (data, { status, headers }) => new NdjsonResponse(data, status, headers, 'application/x-ndjson'),
   encodeStream: (items, context) => streamed(context, 'application/x-ndjson', ndjsonLines(items)),
 };
 
@@ -33,10 +31,6 @@ export const eventStreamEncoder: Encoder = {
     return response;
   },
 };
-
-function line(value: unknown): string {
-  return `${JSON.stringify(value) ?? 'null'}\n`;
-}
 
 function streamed(context: EncodeContext, contentType: string, body: AsyncIterable<string>): Response {
   return new Response(body, context.status, context.headers.set('content-type', contentType));
