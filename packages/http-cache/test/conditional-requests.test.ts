@@ -52,6 +52,10 @@ beforeAll(() => {
           },
         },
       },
+      'PUT /dated/:id': {
+        controller: show('dated-write'),
+        defaults: { _cache: { lastModified: () => ITEMS['a']!.updatedAt } },
+      },
       'GET /opaque': {
         controller: defineController([], () => new Response('x')),
         defaults: { _cache: { etag: () => 'has "quotes" and spaces' } },
@@ -108,12 +112,22 @@ describe('ETag and If-None-Match', () => {
     expect(response.headers.get('etag')).toBe('"item-b-v2"');
   });
 
-  it('answers 304 to HEAD, and never to a POST', async () => {
+  it('answers 304 to HEAD; a POST whose If-None-Match matches is a failed precondition (412), not a 304', async () => {
     expect((await get('/items/a', { 'if-none-match': '"item-a-v7"' }, 'HEAD')).status).toBe(304);
     const before = runs['post'] ?? 0;
     const post = await get('/items/a', { 'if-none-match': '"item-a-v7"' }, 'POST');
-    expect(post.status).toBe(200);
+    expect(post.status).toBe(412);
+    expect(runs['post'] ?? 0).toBe(before);
+    const other = await get('/items/a', { 'if-none-match': '"item-a-v6"' }, 'POST');
+    expect(other.status).toBe(200);
     expect(runs['post']).toBe(before + 1);
+  });
+
+  it('refuses a write whose If-Match names another version with 412, before the controller runs', async () => {
+    const before = runs['post'] ?? 0;
+    expect((await get('/items/a', { 'if-match': '"item-a-v6"' }, 'POST')).status).toBe(412);
+    expect(runs['post'] ?? 0).toBe(before);
+    expect((await get('/items/a', { 'if-match': '"item-a-v7"' }, 'POST')).status).toBe(200);
   });
 
   it('keeps the controller’s own ETag', async () => {
@@ -171,4 +185,32 @@ describe('Last-Modified and If-Modified-Since', () => {
       await wire.close();
     }
   });
+});
+
+describe('If-Unmodified-Since', () => {
+  it('refuses a write with 412 when the resource changed after the given date, over a real socket', async () => {
+    const wire = await client.socket();
+    try {
+      const changed = await wire.put('/dated/a', { headers: { 'if-unmodified-since': new Date('2026-02-01T00:00:00Z').toUTCString() } });
+      expect(changed.status).toBe(412);
+      const unchanged = await wire.put('/dated/a', { headers: { 'if-unmodified-since': UPDATED_A } });
+      expect(unchanged.status).toBe(200);
+    } finally {
+      await wire.close();
+    }
+  });
+
+  // RFC 9110 §13.1.4: a value that is not a valid HTTP-date is ignored. `Date.parse` reads `1` as 2001.
+  it.each(['1', 'tomorrow 5', '2026-02-01', 'Sun, 01 Feb 2026 00:00:00', 'Sun, 31 Feb 2026 00:00:00 GMT'])(
+    'ignores If-Unmodified-Since: %s on a write (no 412)',
+    async (value) => {
+      const wire = await client.socket();
+      try {
+        const response = await wire.put('/dated/a', { headers: { 'if-unmodified-since': value } });
+        expect(response.status).toBe(200);
+      } finally {
+        await wire.close();
+      }
+    },
+  );
 });

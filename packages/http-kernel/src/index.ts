@@ -3,7 +3,9 @@
  * the HTTP errors and logging. Every other Switchboard package plugs into it as listeners. Other
  * concerns have entries of their own: `./sse` (server-sent events), `./tracing` (tracing channels,
  * the traceable dispatcher, Server-Timing), `./redaction` (secrets hidden, control characters
- * escaped) and `./locale` (the locale listener).
+ * escaped), `./locale` (the locale listener), `./view` (controllers that return data, encoders),
+ * `./negotiation` (`Accept`-style headers) and `./value-resolvers` (the built-in argument value
+ * resolvers).
  * @module
  */
 export { Event } from './dispatcher/event.js';
@@ -41,6 +43,7 @@ export {
 } from './http/request.js';
 export { ClientGoneError, ServerShutdownError, type RequestSignalSource } from './http/cancellation.js';
 export { addVary } from './http/vary.js';
+export { parseHttpDate } from './http/parse-http-date.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
 
 export { KernelEvent } from './event/kernel-event.js';
@@ -66,9 +69,6 @@ export {
 export { ControllerResolver } from './controller/controller-resolver.js';
 export { ArgumentResolver } from './controller/argument-resolver.js';
 export type { ValueResolver } from './controller/value-resolver/value-resolver.js';
-export { RequestValueResolver } from './controller/value-resolver/request-value-resolver.js';
-export { RequestAttributeValueResolver } from './controller/value-resolver/request-attribute-value-resolver.js';
-export { DefaultValueResolver } from './controller/value-resolver/default-value-resolver.js';
 
 export {
   AccessDeniedHttpError,
@@ -84,6 +84,7 @@ export {
   withoutStackTrace,
   type HttpErrorOptions,
 } from './error/http-error.js';
+export { NotAcceptableHttpError } from './error/not-acceptable-http-error.js';
 export { DeferredHttpError, errorOf } from './error/deferred-http-error.js';
 
 export { HttpKernel, type HttpKernelOptions } from './kernel/http-kernel.js';

@@ -1,4 +1,5 @@
 import { defineController, JsonResponse, Response } from '@switchboard/http-kernel';
+import { ViewListener } from '@switchboard/http-kernel/view';
 import { RouteCollection } from '@switchboard/router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -38,11 +39,30 @@ function accountRoutes(): RouteCollection {
       controller: defineController(['request'], () => new JsonResponse({ ...stored, id: 8 }, 202)),
       defaults: { _responses: defineResponses({ '2XX': Account, 404: null }) },
     })
+    .add('accounts', '/accounts', {
+      methods: 'GET',
+      controller: defineController([], () => [stored, { ...stored, id: 9 }]),
+      defaults: { _formats: ['json', 'ndjson'], _responses: defineResponses({ 200: z.array(Account) }) },
+    })
+    .add('account_counted', '/account/counted', {
+      methods: 'GET',
+      controller: defineController([], () => new CountedJsonResponse(stored)),
+      defaults: { _responses: defineResponses({ 200: Account }) },
+    })
     .add('account_text', '/account/text', {
       methods: 'GET',
       controller: defineController([], () => new Response(JSON.stringify(stored), 200, { 'content-type': 'application/json' })),
       defaults: { _responses: defineResponses({ 200: Account }) },
     });
+}
+
+/** Counts how often its body is written. */
+class CountedJsonResponse extends JsonResponse {
+  static written = 0;
+  protected override serialize(data: unknown): string {
+    CountedJsonResponse.written++;
+    return super.serialize(data);
+  }
 }
 
 const mismatches = (app: ServedApp) => app.terminated.map(({ request }) => request.attributes.get('_response_schema_mismatch'));
@@ -51,9 +71,32 @@ const warnings = (app: ServedApp) => app.logger.records.filter((record) => recor
 describe('ResponseSchemaListener, production mode', () => {
   let app: ServedApp;
   beforeAll(async () => {
-    app = await serveRoutes(accountRoutes(), [new ResponseSchemaListener()]);
+    app = await serveRoutes(accountRoutes(), [new ResponseSchemaListener(), new ViewListener()]);
   });
   afterAll(() => app.close());
+
+  it('filters the data before the body is written, and writes it once', async () => {
+    const before = CountedJsonResponse.written;
+    const response = await fetch(`${app.origin}/account/counted`);
+    expect(await response.json()).toEqual({ id: 7, name: 'ada', tags: [{ label: 'admin' }], note: null });
+    expect(CountedJsonResponse.written - before).toBe(1);
+  });
+
+  it('filters what the view layer writes, NDJSON included', async () => {
+    const filtered = [
+      { id: 7, name: 'ada', tags: [{ label: 'admin' }], note: null },
+      { id: 9, name: 'ada', tags: [{ label: 'admin' }], note: null },
+    ];
+    expect(await (await fetch(`${app.origin}/accounts`)).json()).toEqual(filtered);
+    const ndjson = await fetch(`${app.origin}/accounts`, { headers: { accept: 'application/x-ndjson' } });
+    expect(ndjson.headers.get('content-type')).toBe('application/x-ndjson');
+    expect(
+      (await ndjson.text())
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(filtered);
+  });
 
   it('drops the members the declared schema does not list, at every depth', async () => {
     const response = await fetch(`${app.origin}/account`);
@@ -83,7 +126,7 @@ describe('ResponseSchemaListener, production mode', () => {
 describe('ResponseSchemaListener, debug mode', () => {
   let app: ServedApp;
   beforeAll(async () => {
-    app = await serveRoutes(accountRoutes(), (logger) => [new ResponseSchemaListener({ debug: true, logger })]);
+    app = await serveRoutes(accountRoutes(), (logger) => [new ResponseSchemaListener({ debug: true, logger }), new ViewListener()]);
   });
   afterAll(() => app.close());
 

@@ -1,3 +1,4 @@
+import { ViewListener } from '@switchboard/http-kernel/view';
 import { defineRateLimit } from '@switchboard/rate-limit';
 import { defineResponses } from '@switchboard/openapi';
 import { RouteCollection } from '@switchboard/router';
@@ -33,7 +34,9 @@ export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
  * authorization step from the `_is_granted` route default. The new item is mapped and validated by
  * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`), item writes
  * their rate limit per user (`_rate_limit`). Each route declares its answers (`_responses`): they
- * are documented, and undeclared members are dropped.
+ * are documented, and undeclared members are dropped. Controllers return data, written by the view
+ * layer as JSON, or, for the list, as NDJSON when the client asks for it (`_formats`); a client that
+ * accepts neither gets a 406.
  */
 export function wireItems(database: Database): Wiring {
   const repository = new ItemRepository(database.connection);
@@ -42,7 +45,7 @@ export function wireItems(database: Database): Wiring {
   routes.add('items_list', '/api/items', {
     methods: 'GET',
     controller: controllers.list,
-    defaults: { _is_granted: PUBLIC_ACCESS, _responses: defineResponses({ 200: z.array(ItemSchema) }) },
+    defaults: { _is_granted: PUBLIC_ACCESS, _formats: ['json', 'ndjson'], _responses: defineResponses({ 200: z.array(ItemSchema) }) },
   });
   routes.add('items_create', '/api/items', {
     methods: 'POST',
@@ -67,5 +70,5 @@ export function wireItems(database: Database): Wiring {
     params: ITEM_PARAMS,
     defaults: { _is_granted: 'ROLE_ADMIN', _responses: defineResponses({ 204: { description: 'Deleted.' } }) },
   });
-  return { routes };
+  return { routes, subscribers: [new ViewListener()] };
 }

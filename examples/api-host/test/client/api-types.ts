@@ -405,6 +405,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Item"][];
+                    "application/x-ndjson": components["schemas"]["Item"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -16,8 +16,9 @@ export async function listCreateDelete(baseUrl: string, tokens: { user: string; 
   if (created.data === undefined) throw new Error(`create failed: ${created.response.status}`);
   const item: Item = created.data;
 
+  // The list is JSON (an array) or NDJSON (one item a line, a document of its own) by `Accept`.
   const listed = await api.GET('/api/items');
-  const names: string[] = (listed.data ?? []).map((entry) => entry.name);
+  const names: string[] = (Array.isArray(listed.data) ? listed.data : []).map((entry) => entry.name);
 
   const refused = await api.POST('/api/items', { body: { name: '', quantity: -1 }, headers: asUser });
   // Errors are problem+json for a JSON client, or HTML/text for others: the union says so.

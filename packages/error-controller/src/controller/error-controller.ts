@@ -1,9 +1,10 @@
 import { defineController, HeaderBag, Response, type Controller, type Request } from '@switchboard/http-kernel';
+import { statusOf } from '@switchboard/http-kernel/internal';
 import { flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
 import type { ErrorRenderer } from '../renderer/error-renderer.js';
 import { HtmlErrorRenderer } from '../renderer/html-error-renderer.js';
-import { negotiateRenderer } from '../renderer/negotiate-renderer.js';
+import { acceptedRenderer } from '../renderer/negotiate-renderer.js';
 import { ProblemJsonErrorRenderer } from '../renderer/problem-json-error-renderer.js';
 import { TextErrorRenderer } from '../renderer/text-error-renderer.js';
 
@@ -49,6 +50,16 @@ export function defaultErrorRenderers(options: boolean | DefaultErrorRenderersOp
 }
 
 /**
+ * The renderer of an error whose client accepts none of the formats: the first, except for a 406
+ * (the client accepts none of a route's formats either), which a machine reads best as
+ * problem+json, whose document lists what the route offers.
+ */
+function fallbackRenderer(renderers: readonly [ErrorRenderer, ...ErrorRenderer[]], exception: unknown): ErrorRenderer {
+  if (statusOf(exception) !== 406) return renderers[0];
+  return renderers.find((renderer) => renderer.accepts.includes('application/problem+json')) ?? renderers[0];
+}
+
+/**
  * The controller of the error sub-request: flattens the `exception` attribute, renders it in the
  * format the `Accept` header prefers, and answers with the error's status and headers (`Allow`,
  * `WWW-Authenticate`…) over the renderer's own (`content-type`, `vary: Accept`, debug headers).
@@ -59,7 +70,7 @@ export function createErrorController(options: ErrorControllerOptions): Controll
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      const renderer = negotiateRenderer(request.headers.get('accept'), renderers);
+      const renderer = acceptedRenderer(request.headers.get('accept'), renderers) ?? fallbackRenderer(renderers, exception);
       // Outside debug mode no renderer shows frames or causes, so neither is read; source files
       // are read only for a format that shows them.
       const flattened = flattenError(exception, {

@@ -1,5 +1,6 @@
 import { evaluatePreconditions, notModifiedResponse, strongMatch, type Validators } from '@switchboard/http-cache';
 import {
+  parseHttpDate,
   HttpError,
   type EventSubscriber,
   type HeaderBag,
@@ -95,8 +96,8 @@ export class RangeListener implements EventSubscriber<KernelEventMap> {
 
 function validatorsOf(headers: HeaderBag): Validators {
   const lastModified = headers.get('last-modified');
-  const time = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
-  return { etag: headers.get('etag') ?? null, lastModified: Number.isNaN(time) ? null : new Date(time) };
+  const time = lastModified === undefined ? null : parseHttpDate(lastModified);
+  return { etag: headers.get('etag') ?? null, lastModified: time === null ? null : new Date(time) };
 }
 
 /**
@@ -107,8 +108,8 @@ function ifRangeHolds(request: Request, validators: Validators): boolean {
   const condition = request.headers.get('if-range');
   if (condition === undefined) return true;
   if (condition.startsWith('"') || condition.startsWith('W/')) return validators.etag !== null && strongMatch(condition, validators.etag);
-  const date = Date.parse(condition);
-  return validators.lastModified !== null && !Number.isNaN(date) && date === validators.lastModified.getTime();
+  const date = parseHttpDate(condition);
+  return validators.lastModified !== null && date !== null && date === validators.lastModified.getTime();
 }
 
 /** The body will not be sent: its file is let go before the error answer replaces it. */

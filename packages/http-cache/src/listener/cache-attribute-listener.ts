@@ -1,6 +1,7 @@
 import {
   addVary,
   defineController,
+  HttpError,
   RequestType,
   type ControllerArgumentsEvent,
   type EventSubscriber,
@@ -13,14 +14,16 @@ import {
 import { cacheControlValue } from '../options/cache-control-value.js';
 import { assertCacheOptions, type CacheOptions } from '../options/cache-options.js';
 import { entityTag } from '../validators/entity-tag.js';
-import { isNotModified, notModifiedResponse, type Validators } from '../validators/not-modified.js';
+import { notModifiedResponse, type Validators } from '../validators/not-modified.js';
+import { evaluatePreconditions } from '../validators/preconditions.js';
 
 /**
  * Applies a route's `_cache` declaration:
  * - `kernel.controller_arguments` (`CONTROLLER_ARGUMENTS_PRIORITY`): computes the ETag / Last-Modified from the request and the
  *   controller arguments; when a GET/HEAD main request's copy is current, the controller is
  *   replaced by one answering 304 and the remaining argument listeners (payload mapping) are
- *   skipped — the body is never read, the controller never runs;
+ *   skipped — the body is never read, the controller never runs; a main request whose precondition
+ *   fails (`If-Match`, `If-Unmodified-Since`, or `If-None-Match` on a write) gets a 412 instead;
  * - `kernel.response` (`RESPONSE_PRIORITY`): on a 2xx or 304 response, sets `Cache-Control` unless the controller
  *   set its own, merges `Vary`, and sets the validators the controller did not set. Any other
  *   status (an error above all) is left alone, so the default rule gives it `no-cache, private`.
@@ -106,7 +109,10 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
     }
     const validators: Validators = { etag: tag ? entityTag(tag) : null, lastModified: modified ?? null };
     this.#validators.set(request, validators);
-    if (event.requestType !== RequestType.MAIN || !isNotModified(request, validators)) return;
+    if (event.requestType !== RequestType.MAIN) return;
+    const outcome = evaluatePreconditions(request, validators);
+    if (outcome === 'precondition-failed') throw new HttpError(412, 'The resource does not match the request preconditions.');
+    if (outcome === 'proceed') return;
     const notModified = notModifiedResponse(validators);
     event.setController(defineController([], () => notModified, 'CacheAttributeListener.notModified'));
     event.setArguments([]);

@@ -1,4 +1,4 @@
-import { Response, type HeaderBag, type Request } from '@switchboard/http-kernel';
+import { parseHttpDate, Response, type HeaderBag, type Request } from '@switchboard/http-kernel';
 import { ifNoneMatchMatches } from './entity-tag.js';
 
 export interface Validators {
@@ -9,7 +9,7 @@ export interface Validators {
 /**
  * Whether the client's copy is current (RFC 9110 §13.2.2): only for GET and HEAD; `If-None-Match`
  * decides when present (weak comparison) and `If-Modified-Since` is then ignored; otherwise
- * `If-Modified-Since` — unparsable or in the future means "no condition" — is compared at
+ * `If-Modified-Since` — not a valid HTTP-date, or in the future, means "no condition" — is compared at
  * one-second precision, the precision of the header.
  */
 export function isNotModified(request: Request, validators: Validators, now = Date.now()): boolean {
@@ -18,8 +18,8 @@ export function isNotModified(request: Request, validators: Validators, now = Da
   if (ifNoneMatch !== undefined) return validators.etag !== null && ifNoneMatchMatches(ifNoneMatch, validators.etag);
   const ifModifiedSince = request.headers.get('if-modified-since');
   if (ifModifiedSince === undefined || validators.lastModified === null) return false;
-  const since = Date.parse(ifModifiedSince);
-  if (Number.isNaN(since) || since > now) return false;
+  const since = parseHttpDate(ifModifiedSince, now);
+  if (since === null || since > now) return false;
   return Math.floor(validators.lastModified.getTime() / 1000) <= Math.floor(since / 1000);
 }
 

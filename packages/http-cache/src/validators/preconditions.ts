@@ -1,4 +1,4 @@
-import type { Request } from '@switchboard/http-kernel';
+import { parseHttpDate, type Request } from '@switchboard/http-kernel';
 import { ifMatchMatches, ifNoneMatchMatches } from './entity-tag.js';
 import { isNotModified, type Validators } from './not-modified.js';
 
@@ -17,9 +17,9 @@ export function evaluatePreconditions(request: Request, validators: Validators, 
     if (validators.etag === null || !ifMatchMatches(ifMatch, validators.etag)) return 'precondition-failed';
   } else {
     const ifUnmodifiedSince = request.headers.get('if-unmodified-since');
-    const since = ifUnmodifiedSince === undefined ? Number.NaN : Date.parse(ifUnmodifiedSince);
-    // An unparsable date is no condition; an unknown modification date cannot be proven older.
-    if (!Number.isNaN(since) && (validators.lastModified === null || seconds(validators.lastModified.getTime()) > seconds(since))) {
+    const since = ifUnmodifiedSince === undefined ? null : parseHttpDate(ifUnmodifiedSince);
+    // An invalid date is no condition (§13.1.4); an unknown modification date cannot be proven older.
+    if (since !== null && (validators.lastModified === null || seconds(validators.lastModified.getTime()) > seconds(since))) {
       return 'precondition-failed';
     }
   }

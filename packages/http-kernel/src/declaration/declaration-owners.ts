@@ -14,6 +14,7 @@ const KNOWN_OWNERS: Readonly<Record<string, string>> = {
   _cache: 'CacheAttributeListener from @switchboard/http-cache',
   _load_shedding: 'PressureListener from @switchboard/operations',
   _locale: 'LocaleListener from @switchboard/http-kernel',
+  _formats: 'ViewListener from @switchboard/http-kernel',
   _responses: 'ResponseSchemaListener from @switchboard/openapi',
   payload: 'RequestPayloadValueResolver from @switchboard/payload, with dispatcher.addSubscriber as well as in the ArgumentResolver',
 };

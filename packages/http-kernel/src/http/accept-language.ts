@@ -1,3 +1,5 @@
+import { parseQualityList } from './quality-list.js';
+
 /** A language range of `Accept-Language` with its weight. */
 export interface LanguagePreference {
   /** Lower-cased, `_` read as `-`; `*` for any. */
@@ -7,9 +9,6 @@ export interface LanguagePreference {
 
 /** Letters, then subtags of letters and digits (BCP 47 shape, loosely); `_` accepted as `-`. */
 const LANGUAGE_RANGE = /^(?:\*|[a-z]{1,8}(?:-[a-z0-9]{1,8})*)$/;
-const QUALITY = /^q=(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)$/;
-/** More than any real browser sends; the rest is ignored so a huge header costs nothing. */
-const MAX_RANGES = 32;
 
 /**
  * Parses `Accept-Language` into ranges, most preferred first (equal weights keep header order).
@@ -17,17 +16,9 @@ const MAX_RANGES = 32;
  */
 export function parseAcceptLanguage(header: string): LanguagePreference[] {
   const preferences: LanguagePreference[] = [];
-  for (const item of header.split(',').slice(0, MAX_RANGES)) {
-    const [rawRange = '', ...parameters] = item.split(';').map((part) => part.trim());
-    const range = normaliseLocale(rawRange);
-    if (!LANGUAGE_RANGE.test(range)) continue;
-    let quality = 1;
-    const q = parameters.find((parameter) => parameter.toLowerCase().startsWith('q='));
-    if (q !== undefined) {
-      if (!QUALITY.test(q.toLowerCase())) continue;
-      quality = Number(q.slice(2));
-    }
-    if (quality > 0) preferences.push({ range, quality });
+  for (const item of parseQualityList(header)) {
+    const range = normaliseLocale(item.value);
+    if (LANGUAGE_RANGE.test(range) && item.quality > 0) preferences.push({ range, quality: item.quality });
   }
   return preferences.sort((a, b) => b.quality - a.quality);
 }

@@ -14,6 +14,8 @@ export interface RequestAttributes {
   /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. */
   _route_params?: Record<string, unknown>;
   _locale?: string;
+  /** The formats a route answers in (`ViewListener`), by encoder name: `['json', 'ndjson']`. */
+  _formats?: readonly string[];
   /** Set when the route or the firewall says the request keeps no session. */
   _stateless?: boolean;
   /** The error an error sub-request renders. */

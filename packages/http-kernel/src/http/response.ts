@@ -60,17 +60,21 @@ export class Response {
  * A response whose body is `JSON.stringify(data)`, written when the body is first read (by the
  * adapter, as it writes the response): until then `data` is the value itself, so a
  * `kernel.response` listener can read or filter it without parsing the text back. Setting `data`
- * again rewrites the body; setting `body` replaces it, and `data` no longer describes it.
+ * again rewrites the body; setting `body` replaces it, and `data` no longer describes it
+ * (`writtenFromData`). A subclass writes data another way by overriding `serialize`.
  */
 export class JsonResponse extends Response {
   #data: unknown;
   /** Whether the body is still to be written from `#data`. */
   #pending: boolean;
+  /** Whether the body is, or will be, written from `#data`. */
+  #fromData: boolean;
 
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
     super('', status, headers);
     this.#data = data;
     this.#pending = true;
+    this.#fromData = true;
     if (headers === undefined || !this.headers.has('content-type')) this.headers.set('content-type', contentType);
   }
 
@@ -81,19 +85,31 @@ export class JsonResponse extends Response {
   set data(data: unknown) {
     this.#data = data;
     this.#pending = true;
+    this.#fromData = true;
+  }
+
+  /** Whether `data` describes the body: false once `body` was set directly. */
+  get writtenFromData(): boolean {
+    return this.#fromData;
   }
 
   override get body(): ResponseBody {
     if (this.#pending) {
       this.#pending = false;
-      super.body = JSON.stringify(this.#data);
+      super.body = this.serialize(this.#data);
     }
     return super.body;
   }
 
   override set body(body: ResponseBody) {
     this.#pending = false;
+    this.#fromData = false;
     super.body = body;
+  }
+
+  /** The body of `data`. */
+  protected serialize(data: unknown): string {
+    return JSON.stringify(data);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { Encoder } from '@switchboard/http-kernel/view';
 import type { Route } from '@switchboard/router';
 import { errorComponents } from '../responses/error-responses.js';
 import type { JsonSchemaConverter } from '../schema/json-schema-of.js';
@@ -25,6 +26,11 @@ export interface OpenApiOptions {
   include?: (route: Route) => boolean;
   /** Methods documented for a route that accepts every method. Default: `['get']`. */
   anyMethod?: readonly HttpMethod[];
+  /**
+   * The encoders given to the `ViewListener`, when some are your own: a route's `_formats` are
+   * documented as the media types of its answers. Default: the built-in ones (JSON, NDJSON, event streams).
+   */
+  encoders?: readonly Encoder[];
 }
 
 /** The order OpenAPI lists a path item's operations in. */
@@ -43,7 +49,13 @@ export function createOpenApiDocument(routes: RouteSource, options: OpenApiOptio
   const components = new SchemaComponents();
   const errors = errorComponents();
   for (const [name, schema] of Object.entries(errors.schemas)) components.named(name, schema);
-  const context = { components, converters: options.converters ?? [], security: options.security, anyMethod: options.anyMethod ?? ['get'] };
+  const context = {
+    components,
+    converters: options.converters ?? [],
+    security: options.security,
+    anyMethod: options.anyMethod ?? ['get'],
+    encoders: options.encoders,
+  };
 
   const paths: Record<string, PathItem> = {};
   for (const route of list) {

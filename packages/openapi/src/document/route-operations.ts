@@ -1,3 +1,4 @@
+import { declaredEncoders, type Encoder } from '@switchboard/http-kernel/view';
 import { statusText } from '@switchboard/http-kernel/internal';
 import type { Route } from '@switchboard/router';
 import { assertResponseSchemas, RESPONSES_DEFAULT, responseDeclarationOf, type ResponseSchemas } from '../responses/declare-responses.js';
@@ -26,6 +27,8 @@ export interface OperationContext {
   readonly security: OpenApiSecurityOptions | undefined;
   /** Methods documented for a route that accepts every method. */
   readonly anyMethod: readonly HttpMethod[];
+  /** The view layer's encoders, for the media types of routes that declare `_formats`. */
+  readonly encoders: readonly Encoder[] | undefined;
 }
 
 /** One documented operation: where it goes in `paths`. */
@@ -141,6 +144,7 @@ function declaredResponses(route: Route, context: OperationContext): Record<stri
   if (value === undefined) return { '2XX': { description: 'Success (the answer is not declared: see the `_responses` route option).' } };
   assertResponseSchemas(value, route.name);
   const cache = route.defaults['_cache'];
+  const formats = declaredEncoders(route.defaults, context.encoders, route.name);
   const responses: Record<string, ResponseObject> = {};
   for (const [status, declared] of Object.entries(value as ResponseSchemas)) {
     const declaration = responseDeclarationOf(declared);
@@ -156,13 +160,26 @@ function declaredResponses(route: Route, context: OperationContext): Record<stri
         route: route.name,
         describes: `the ${status} response`,
       });
-      response.content = {
-        [declaration.contentType ?? 'application/json']: { schema: context.components.embed(converted, `${route.name}.${status}`) },
-      };
+      const schema = context.components.embed(converted, `${route.name}.${status}`);
+      response.content =
+        declaration.contentType !== undefined || formats === null
+          ? { [declaration.contentType ?? 'application/json']: { schema } }
+          : mediaTypesOf(formats, schema);
     }
     responses[status] = response;
   }
   return responses;
+}
+
+/**
+ * One entry per declared format. A sequence format (NDJSON, event streams) sends a list one element
+ * per document, so its schema is that of an element.
+ */
+function mediaTypesOf(formats: readonly Encoder[], schema: JsonSchema): Record<string, MediaTypeObject> {
+  const items = schema['type'] === 'array' && isObject(schema['items']) ? (schema['items'] as JsonSchema) : null;
+  const content: Record<string, MediaTypeObject> = {};
+  for (const encoder of formats) content[encoder.mediaType] = { schema: encoder.sequence === true && items !== null ? items : schema };
+  return content;
 }
 
 function describeStatus(status: string): string {

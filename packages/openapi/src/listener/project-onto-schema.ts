@@ -7,7 +7,7 @@ export interface Projection {
 }
 
 /** Deeper than this, values are kept as they are: no declared JSON answer nests that far. */
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 
 /**
  * Keeps of `value` only what `schema` declares, as Fastify's serializer does: object members
@@ -71,7 +71,7 @@ function projectObject(
   return out;
 }
 
-interface ObjectShape {
+export interface ObjectShape {
   properties: Record<string, JsonSchema>;
   patterns: Array<[RegExp, JsonSchema]>;
   /** Undeclared members: dropped (`false`), kept (`true`) or projected onto a schema. */
@@ -79,7 +79,7 @@ interface ObjectShape {
 }
 
 /** What an object schema (and the branches of its `allOf`) declares; `null` when it declares no members at all. */
-function objectShape(schema: JsonSchema, root: JsonSchema): ObjectShape | null {
+export function objectShape(schema: JsonSchema, root: JsonSchema): ObjectShape | null {
   const shape: ObjectShape = { properties: {}, patterns: [], additional: false };
   let declares = false;
   const visit = (part: JsonSchema, depth: number): void => {
@@ -115,7 +115,7 @@ function chosenBranch(value: unknown, schema: JsonSchema, root: JsonSchema): Jso
   return {};
 }
 
-function fits(value: unknown, schema: JsonSchema): boolean {
+export function fits(value: unknown, schema: JsonSchema): boolean {
   const type = schema['type'];
   const types = typeof type === 'string' ? [type] : Array.isArray(type) ? (type as string[]) : null;
   if (types !== null && !types.includes(jsonType(value)) && !(types.includes('number') && jsonType(value) === 'integer')) return false;
@@ -132,7 +132,7 @@ function jsonType(value: unknown): string {
 }
 
 /** Follows local references (`#`, `#/$defs/…`, `#/definitions/…`) within the converted schema. */
-function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
+export function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
   let current = schema;
   for (let hops = 0; hops < MAX_DEPTH && typeof current['$ref'] === 'string'; hops++) {
     const ref = current['$ref'] as string;
@@ -151,6 +151,6 @@ function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
   return current;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

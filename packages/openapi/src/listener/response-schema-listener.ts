@@ -12,6 +12,7 @@ import {
 import type { JsonSchema } from '../document/openapi-types.js';
 import { declarationFor } from '../responses/declare-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter } from '../schema/json-schema-of.js';
+import { compileProjection } from './compile-projection.js';
 import { projectOntoSchema } from './project-onto-schema.js';
 
 export interface ResponseSchemaListenerOptions {
@@ -42,7 +43,9 @@ declare module '@switchboard/http-kernel' {
 /**
  * Sends each `JsonResponse` of a route with `_responses` through the schema declared for its
  * status: members the schema does not declare are dropped, so an internal field never reaches a
- * client by accident. In debug mode the body as sent is also validated by the schema; a mismatch
+ * client by accident. The response's `data` is filtered before its body is written, through a
+ * projection compiled once per schema (`compileProjection`): the body is then written once, by
+ * `JSON.stringify` (or the response's own serializer, NDJSON's for one). In debug mode the body as sent is also validated by the schema; a mismatch
  * or a dropped member is logged at WARNING and recorded as the request attribute
  * `_response_schema_mismatch` (the profiler shows it), and the body is not repaired.
  */
@@ -55,6 +58,8 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
   readonly #converters: readonly JsonSchemaConverter[];
   /** A schema is converted once, at the first answer that uses it. */
   readonly #jsonSchemas = new WeakMap<StandardSchemaV1, JsonSchema>();
+  /** And its projection compiled once. */
+  readonly #projections = new WeakMap<JsonSchema, (value: unknown) => unknown>();
 
   constructor(options: ResponseSchemaListenerOptions = {}) {
     this.#debug = options.debug ?? false;
@@ -74,22 +79,30 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
   onKernelResponse(event: ResponseEvent): void | Promise<void> {
     const responses = event.request.attributes.get('_responses');
     const response = event.response;
-    if (responses === undefined || !(response instanceof JsonResponse) || typeof response.body !== 'string') return;
+    // A body set directly is no longer described by `data`: there is nothing to filter it by.
+    if (responses === undefined || !(response instanceof JsonResponse) || !response.writtenFromData) return;
     const schema = declarationFor(responses, response.status)?.schema;
     if (schema === undefined) return;
-    let body: unknown;
-    try {
-      body = JSON.parse(response.body);
-    } catch {
+    const route = String(event.request.attributes.get('_route') ?? 'unnamed');
+    const jsonSchema = this.#jsonSchemaOf(schema, route, response.status);
+    if (!this.#debug) {
+      response.data = this.#projectionOf(jsonSchema)(response.data);
       return;
     }
-    const route = String(event.request.attributes.get('_route') ?? 'unnamed');
-    const { value, dropped } = projectOntoSchema(body, this.#jsonSchemaOf(schema, route, response.status));
-    if (dropped.length > 0) response.body = JSON.stringify(value);
-    if (!this.#debug) return;
+    const { value, dropped } = projectOntoSchema(response.data, jsonSchema);
+    response.data = value;
     const result = schema['~standard'].validate(value);
     if (result instanceof Promise) return result.then((outcome) => this.#report(event, route, dropped, outcome));
     this.#report(event, route, dropped, result);
+  }
+
+  #projectionOf(jsonSchema: JsonSchema): (value: unknown) => unknown {
+    let projection = this.#projections.get(jsonSchema);
+    if (projection === undefined) {
+      projection = compileProjection(jsonSchema);
+      this.#projections.set(jsonSchema, projection);
+    }
+    return projection;
   }
 
   #report(event: ResponseEvent, route: string, dropped: readonly string[], outcome: StandardSchemaV1.Result<unknown>): void {

@@ -2,6 +2,7 @@ import { tmpdir } from 'node:os';
 import { PayloadTooLargeHttpError, UnsupportedMediaTypeHttpError, type Request } from '@switchboard/http-kernel';
 import type { PayloadOptions } from '../argument/payload-options.js';
 import type { DecodedPayload, DecodeLimits } from '../body/decode-payload.js';
+import { decodedBody } from '../body/content-coding.js';
 import { parseMediaType } from '../body/media-type.js';
 import { DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_FILES, DEFAULT_MEMORY_FILE_BYTES, type MultipartLimits } from './multipart-limits.js';
 import { readMultipart, type MultipartObject } from './read-multipart.js';
@@ -62,14 +63,16 @@ export class MultipartUploads {
       const got = essence === null ? 'the request has no Content-Type' : `not "${essence}"`;
       throw new UnsupportedMediaTypeHttpError(`The request body must be ${MULTIPART_MEDIA_TYPE}; ${got}.`);
     }
+    // Undone as it arrives; the limits count the decoded bytes (a 415 for a coding not read).
+    const decoded = decodedBody(request)!;
     const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-    if (declared > limits.maxBodyBytes) {
+    if (decoded === body && declared > limits.maxBodyBytes) {
       throw new PayloadTooLargeHttpError(`The request body is larger than the ${limits.maxBodyBytes}-byte limit.`);
     }
     let uploads = this.#byBody.get(body);
     if (uploads === undefined) {
       const storage = new UploadStorage(this.#temporaryDirectory);
-      uploads = { storage, read: readMultipart(body, contentType, this.#limits(options, limits), storage) };
+      uploads = { storage, read: readMultipart(decoded, contentType, this.#limits(options, limits), storage) };
       this.#byBody.set(body, uploads);
     }
     return { empty: false, value: await uploads.read };

@@ -1,0 +1,123 @@
+/**
+ * Response filtering by schema: the cost of dropping undeclared members from a JSON answer,
+ * against the cost of writing the answer unfiltered. The same data for every contender: an item of
+ * ten members, three of them not in its schema (a password hash, an internal note, a supplier id),
+ * alone and in a list of 50.
+ * - `JSON.stringify` of the unfiltered data: the baseline, what an answer costs without filtering;
+ * - Switchboard: `ResponseSchemaListener` (production mode) on the controller's `JsonResponse`,
+ *   then its body read as the adapter reads it: the projection compiled once per schema, then one
+ *   `JSON.stringify`;
+ * - Switchboard's `JsonResponse` body without a schema: what the listener adds to an answer;
+ * - fast-json-stringify, compiled once from the same JSON Schema (it drops undeclared members too).
+ * Every contender's output is checked first (same members, same values). Each is timed at its
+ * fastest of nine rounds taken in turn, so a busy phase of the machine touches all alike.
+ * Run: `cd bench && node --import tsx response-filtering.bench.ts`
+ */
+import './built-packages.js';
+import fastJson from 'fast-json-stringify';
+import { z } from 'zod';
+import {
+  EventDispatcher,
+  HttpKernel,
+  JsonResponse,
+  Request,
+  RequestType,
+  ResponseEvent,
+  type KernelEventMap,
+} from '@switchboard/http-kernel';
+import { defineResponses, ResponseSchemaListener } from '@switchboard/openapi';
+import { machineLine, reportJson } from './report.js';
+
+const ROUNDS = 9;
+const ITERATIONS = 2000;
+
+const Item = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  quantity: z.number().int(),
+  price: z.number(),
+  currency: z.string(),
+  tags: z.array(z.string()),
+  createdAt: z.string(),
+});
+
+function item(id: number) {
+  return {
+    id,
+    name: `Desk lamp ${id}`,
+    quantity: id % 17,
+    price: 19.5 + id,
+    currency: 'EUR',
+    tags: ['lighting', 'desk'],
+    createdAt: new Date(Date.UTC(2026, 10, 1, 12, 0, id % 60)).toISOString(),
+    passwordHash: `scrypt$16384$8$1$${'a'.repeat(32)}`,
+    internalNote: 'restock before the holidays, ask the supplier about the "premium" line',
+    supplierId: 4242 + id,
+  };
+}
+const declared = ({ passwordHash: _p, internalNote: _n, supplierId: _s, ...rest }: ReturnType<typeof item>) => rest;
+
+const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
+const listener = new ResponseSchemaListener();
+
+function switchboard(data: unknown, responses: ReturnType<typeof defineResponses>): () => string {
+  const request = Request.fromUrl('http://localhost/api/items');
+  request.attributes.set('_responses', responses);
+  return () => {
+    const response = new JsonResponse(data);
+    void listener.onKernelResponse(new ResponseEvent(kernel, request, RequestType.MAIN, response));
+    return response.body as string;
+  };
+}
+
+function fastest(work: () => unknown): number {
+  let least = Number.POSITIVE_INFINITY;
+  const started = performance.now();
+  for (let i = 0; i < ITERATIONS; i++) work();
+  least = Math.min(least, performance.now() - started);
+  return least;
+}
+
+const rows: Array<{ case: string; contender: string; perCall: string; ratio: string }> = [];
+for (const [name, data, schema] of [
+  ['one item (10 members, 3 undeclared)', item(1), Item],
+  ['a list of 50 items', Array.from({ length: 50 }, (_, i) => item(i + 1)), z.array(Item)],
+] as const) {
+  const jsonSchema = z.toJSONSchema(schema) as Record<string, unknown>;
+  const contenders: Array<[string, () => string]> = [
+    ['JSON.stringify, unfiltered (baseline)', () => JSON.stringify(data)],
+    ['Switchboard ResponseSchemaListener + body', switchboard(data, defineResponses({ 200: schema }))],
+    ['Switchboard JsonResponse body, unfiltered', () => new JsonResponse(data).body as string],
+    [
+      'fast-json-stringify',
+      (
+        (stringify) => () =>
+          stringify(data)
+      )(fastJson(jsonSchema)),
+    ],
+  ];
+  const expected = JSON.stringify(Array.isArray(data) ? data.map(declared) : declared(data as ReturnType<typeof item>));
+  for (const [contender, run] of contenders.filter(([contender]) => !contender.includes('unfiltered'))) {
+    const written = run();
+    if (JSON.stringify(JSON.parse(written)) !== expected) throw new Error(`${contender} wrote ${written.slice(0, 200)}`);
+  }
+  const best = contenders.map(() => Number.POSITIVE_INFINITY);
+  for (let round = 0; round < ROUNDS; round++) {
+    contenders.forEach(([, run], index) => {
+      best[index] = Math.min(best[index]!, fastest(run));
+    });
+  }
+  contenders.forEach(([contender], index) => {
+    rows.push({
+      case: name,
+      contender,
+      perCall: `${((best[index]! * 1000) / ITERATIONS).toFixed(2)} µs`,
+      ratio: `${(best[index]! / best[0]!).toFixed(2)}×`,
+    });
+  });
+}
+
+console.log(`\n## Response filtering by schema\n${machineLine()}\n`);
+console.log('| case | contender | per call | vs JSON.stringify |\n|---|---|---:|---:|');
+for (const row of rows) console.log(`| ${row.case} | ${row.contender} | ${row.perCall} | ${row.ratio} |`);
+reportJson('response filtering', rows);
