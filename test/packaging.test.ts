@@ -185,8 +185,9 @@ describe('packages installed with npm from their release tarballs', () => {
     // @redis/client only through the one connection module, a peer dependency there.
     expect(importsOf.get('redis-connection')).toEqual(['@redis/client']);
     expect(importsOf.get('profiler-redis')).toEqual(['@switchboard/profiler', '@switchboard/redis-connection']);
-    // The connection only from the `./redis` entry; @redis/client stays an optional peer.
-    expect(importsOf.get('rate-limit')).toEqual(['@switchboard/http-kernel', '@switchboard/redis-connection']);
+    // The connection only from the `./redis` entry, the profiler only from `./profiler`; both optional peers.
+    expect(importsOf.get('rate-limit')).toEqual(['@switchboard/http-kernel', '@switchboard/profiler', '@switchboard/redis-connection']);
+    expect(importsOf.get('security')).toEqual(['@switchboard/http-kernel', '@switchboard/profiler', '@switchboard/rate-limit', 'jose']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });

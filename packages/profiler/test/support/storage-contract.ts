@@ -5,7 +5,7 @@
  * `flush`), for assertions on `size`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProfileData } from '../../src/index.js';
+import type { ProfileData } from '../../src/storage.js';
 import type { ProfilerStorage, ProfileSearch, StorageBounds } from '../../src/storage.js';
 
 export interface StorageUnderTest {
