@@ -9,7 +9,7 @@ import {
   type SubscribedEvents,
   type OwnedDeclarations,
 } from '@switchboard/http-kernel';
-import type { JsonSchema } from '../document/openapi-types.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
 import { declarationFor } from '../responses/declare-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter } from '../schema/json-schema-of.js';
 import { projectOntoSchema } from './project-onto-schema.js';

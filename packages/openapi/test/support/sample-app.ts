@@ -1,7 +1,10 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { httpCacheOpenApi } from '@switchboard/http-cache/openapi';
 import { defineController, JsonResponse, Response } from '@switchboard/http-kernel';
 import { defineTypedController, mapPayload } from '@switchboard/payload';
+import { rateLimitOpenApi } from '@switchboard/rate-limit/openapi';
 import { RouteCollection } from '@switchboard/router';
+import { securityOpenApi } from '@switchboard/security/openapi';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
@@ -93,7 +96,7 @@ export function sampleRoutes(): RouteCollection {
 export const sampleOptions: OpenApiOptions = {
   info: { title: 'Notes', version: '1.0.0' },
   servers: [{ url: 'https://notes.example.com' }],
-  security: { firewalls: FIREWALLS },
+  contributors: [securityOpenApi({ firewalls: FIREWALLS }), httpCacheOpenApi(), rateLimitOpenApi()],
   converters: [valibotConverter],
 };
 
