@@ -21,5 +21,5 @@ export type { ChainRecording, RequestRecording, ResponseSnapshot } from './recor
 
 export { defaultPanels } from './pages/panels/default-panels.js';
 export type { PanelBadge, PanelContext, PanelView } from './pages/panels/panel-view.js';
-export { card, jsonBlock, keyValueTable, plainValue, type Row } from './pages/components.js';
-export { html, SafeHtml } from './pages/html.js';
+export { card, jsonBlock, keyValueTable, plainValue, type Row } from './pages/markup/components.js';
+export { html, SafeHtml } from './pages/markup/html.js';

@@ -5,7 +5,7 @@
  * @module
  */
 export { Profiler, type ProfilerOptions } from './profiler.js';
-export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from './register-profiler.js';
+export { registerProfiler, profilingLogger, type RegisterProfilerOptions } from './listener/register-profiler.js';
 
 export { Profile } from './profile/profile.js';
 export { DEFAULT_REDACTED_HEADERS, DEFAULT_SECRET_NAMES, DEFAULT_WHOLE_SECRET_NAMES, REDACTED } from './profile/redactor.js';

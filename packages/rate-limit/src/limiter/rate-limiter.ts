@@ -1,6 +1,6 @@
 import type { MaybePromise } from '@switchboard/http-kernel';
 import { isThenable } from '@switchboard/http-kernel/internal';
-import { RateLimitStoreUnavailableError } from '../http/too-many-requests-http-error.js';
+import { RateLimitStoreUnavailableError } from '../store/rate-limit-store-unavailable-error.js';
 import { assertLimitDefinition, type LimitDefinition } from '../policy/limit-definition.js';
 import type { RateLimitStore, StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';
 import type { LimitResult, RateLimitDecision } from './rate-limit-decision.js';

@@ -1,4 +1,4 @@
-import type { StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';
+import type { StoreCheck, StoreOutcome } from './rate-limit-store.js';
 
 /**
  * The state a policy keeps per key, and its arithmetic — used by the memory store; the Redis
