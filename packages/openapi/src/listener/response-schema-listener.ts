@@ -9,6 +9,7 @@ import {
   type SubscribedEvents,
   type OwnedDeclarations,
 } from '@switchboard/http-kernel';
+import { andThen } from '@switchboard/http-kernel/internal';
 import type { JsonSchema } from '../spec/openapi-types.js';
 import { declarationFor } from '../responses/declare-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter } from '../schema/json-schema-of.js';
@@ -87,9 +88,7 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
     const { value, dropped } = projectOntoSchema(body, this.#jsonSchemaOf(schema, route, response.status));
     if (dropped.length > 0) response.body = JSON.stringify(value);
     if (!this.#debug) return;
-    const result = schema['~standard'].validate(value);
-    if (result instanceof Promise) return result.then((outcome) => this.#report(event, route, dropped, outcome));
-    this.#report(event, route, dropped, result);
+    return andThen(schema['~standard'].validate(value), (outcome) => this.#report(event, route, dropped, outcome));
   }
 
   #report(event: ResponseEvent, route: string, dropped: readonly string[], outcome: StandardSchemaV1.Result<unknown>): void {

@@ -1,5 +1,5 @@
 import type { MaybePromise } from '@switchboard/http-kernel';
-import { isThenable } from '@switchboard/http-kernel/internal';
+import { andThen, attempt } from '@switchboard/http-kernel/internal';
 import { RateLimitStoreUnavailableError } from '../store/rate-limit-store-unavailable-error.js';
 import { assertLimitDefinition, type LimitDefinition } from '../policy/limit-definition.js';
 import type { RateLimitStore, StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';
@@ -107,16 +107,10 @@ function consumeAll(
     const { policy, limit, interval } = limiter.definition;
     return { key: storeKey(limiter, keys[index]!), policy, limit, interval, cost };
   });
-  let outcomes: MaybePromise<readonly StoreOutcome[]>;
-  try {
-    outcomes = lead.store.consume(checks, lead.clock());
-  } catch (error) {
-    return unavailable(lead, error);
-  }
-  if (!isThenable(outcomes)) return decisionOf(limiters, keys, outcomes, cost);
-  return outcomes.then(
-    (answered) => decisionOf(limiters, keys, answered, cost),
-    (error: unknown) => unavailable(lead, error),
+  // A store that throws or rejects is unavailable; a synchronous store keeps the decision synchronous.
+  return attempt(
+    () => andThen(lead.store.consume(checks, lead.clock()), (outcomes) => decisionOf(limiters, keys, outcomes, cost)),
+    (error) => unavailable(lead, error),
   );
 }
 
