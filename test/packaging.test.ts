@@ -389,7 +389,7 @@ import { createTestClient } from '@switchboard/testing';
 const anything = { '~standard': { version: 1, vendor: 'consumer', validate: (value) => ({ value }) } };
 const routes = new RouteCollection()
   .add('notes_delete', '/notes/:id', { methods: 'DELETE', defaults: { _is_granted: 'ROLE_ADMIN' }, controller: () => new JsonResponse(null, 204) })
-  .add('notes_list', '/notes', { methods: 'GET', defaults: { _rate_limit: { limit: 10, interval: 60_000 } }, controller: () => new JsonResponse([]) })
+  .add('notes_list', '/notes', { methods: 'GET', defaults: { _rate_limit: { limit: 10, intervalMs: 60_000 } }, controller: () => new JsonResponse([]) })
   .add('notes_create', '/notes', {
     methods: 'POST',
     controller: defineController([mapPayload('note', { from: 'json', schema: anything })], (note) => new JsonResponse(note, 201)),

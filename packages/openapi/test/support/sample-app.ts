@@ -50,7 +50,7 @@ export function sampleRoutes(): RouteCollection {
     requirements: { id: '[1-9][0-9]*' },
     defaults: {
       _is_granted: 'PUBLIC_ACCESS',
-      _cache: { public: true, maxAge: 30, etag: () => 'v1' },
+      _cache: { public: true, maxAgeSeconds: 30, etag: () => 'v1' },
       _responses: defineResponses({ 200: Note }),
     },
   });
@@ -66,7 +66,7 @@ export function sampleRoutes(): RouteCollection {
       [mapPayload('form', { from: 'form', schema: v.object({ url: v.pipe(v.string(), v.url()) }) })],
       () => new Response(null, 202),
     ),
-    defaults: { _is_granted: 'ROLE_EDITOR', _rate_limit: { limit: 5, interval: 60 } },
+    defaults: { _is_granted: 'ROLE_EDITOR', _rate_limit: { limit: 5, intervalMs: 60 } },
   });
   routes.add('notes.search', '/api/search', {
     methods: ['POST'],
