@@ -20,7 +20,7 @@ const HEADERS = ['content-type', 'authorization'];
 
 function switchboard(withCors: boolean): HttpKernel {
   const dispatcher = new EventDispatcher<KernelEventMap>();
-  if (withCors) dispatcher.addSubscriber(new CorsListener({ allowMethods: METHODS, allowHeaders: HEADERS, maxAge: 3600 }));
+  if (withCors) dispatcher.addSubscriber(new CorsListener({ allowMethods: METHODS, allowHeaders: HEADERS, maxAgeSeconds: 3600 }));
   const list = () => new JsonResponse([{ id: 1 }]);
   dispatcher.on(
     'kernel.request',

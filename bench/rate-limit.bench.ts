@@ -25,7 +25,7 @@ const HUGE = 1_000_000_000_000;
 function switchboard(store: RateLimitStore | null): HttpKernel {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   if (store !== null) {
-    const limiter = new RateLimiter({ id: 'client', policy: 'sliding_window', limit: HUGE, interval: HOUR, store });
+    const limiter = new RateLimiter({ id: 'client', policy: 'sliding_window', limit: HUGE, intervalMs: HOUR, store });
     dispatcher.addSubscriber(new ClientRateLimitListener({ limiter }));
   }
   const hello = () => new Response('Hello World!');

@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, importGraph } from './support/import-graph.js';
+import { cycles, entryFiles, folderGraph, importGraph } from './support/import-graph.js';
 
 /**
  * No two source files import each other, even through others and even for types only: a reader
- * follows a file's imports down without coming back. `node --import tsx test/support/import-graph.ts`
+ * follows a file's imports down without coming back. The same holds between the folders of a
+ * package, but for the few folder cycles docs/architecture.md names and explains. `node --import tsx test/support/import-graph.ts`
  * lists the cycles (of files and of folders) of every package.
  */
 const packages = fileURLToPath(new URL('../packages/', import.meta.url));
@@ -21,8 +22,20 @@ describe('imports between source files', () => {
     expect(found).toEqual([]);
   });
 
+  it('have no folder cycle in any package but those docs/architecture.md explains', () => {
+    const found = names.flatMap((name) =>
+      cycles(folderGraph(importGraph(join(packages, name, 'src')), entryFiles(join(packages, name)))).map(
+        (cycle) => `${name}: ${cycle.join(' ↔ ')}`,
+      ),
+    );
+    const architecture = readFileSync(fileURLToPath(new URL('../docs/architecture.md', import.meta.url)), 'utf8');
+    const explained = [...architecture.matchAll(/^- `([\w-]+: [^`]+ ↔ [^`]+)`/gm)].map((match) => match[1]);
+    expect(found).toEqual(explained);
+  });
+
   it("keep the kernel's contract, events and kernel folders out of folder cycles", () => {
-    const kernelFolders = cycles(folderGraph(importGraph(join(packages, 'http-kernel', 'src'))));
+    const kernel = join(packages, 'http-kernel');
+    const kernelFolders = cycles(folderGraph(importGraph(join(kernel, 'src')), entryFiles(kernel)));
     expect(kernelFolders.flat().filter((folder) => ['contract', 'event', 'kernel'].includes(folder))).toEqual([]);
   });
 
@@ -40,6 +53,9 @@ describe('imports between source files', () => {
       writeFileSync(join(dir, 'http', 'request.ts'), "import type { Stack } from '../stack.js';\nexport class Request {}\n");
       writeFileSync(join(dir, 'stack.ts'), "export {\n  Request,\n} from './http/request.js';\nexport class Stack {}\n");
       expect(cycles(importGraph(dir))).toEqual([['http/request.ts', 'stack.ts']]);
+      // As folders: `.` and `http` import each other, unless `stack.ts` is an entry point.
+      expect(cycles(folderGraph(importGraph(dir)))).toEqual([['.', 'http']]);
+      expect(cycles(folderGraph(importGraph(dir), new Set(['stack.ts'])))).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

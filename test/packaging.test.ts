@@ -185,8 +185,9 @@ describe('packages installed with npm from their release tarballs', () => {
     // @redis/client only through the one connection module, a peer dependency there.
     expect(importsOf.get('redis-connection')).toEqual(['@redis/client']);
     expect(importsOf.get('profiler-redis')).toEqual(['@switchboard/profiler', '@switchboard/redis-connection']);
-    // The connection only from the `./redis` entry; @redis/client stays an optional peer.
-    expect(importsOf.get('rate-limit')).toEqual(['@switchboard/http-kernel', '@switchboard/redis-connection']);
+    // The connection only from the `./redis` entry, the profiler only from `./profiler`; both optional peers.
+    expect(importsOf.get('rate-limit')).toEqual(['@switchboard/http-kernel', '@switchboard/profiler', '@switchboard/redis-connection']);
+    expect(importsOf.get('security')).toEqual(['@switchboard/http-kernel', '@switchboard/profiler', '@switchboard/rate-limit', 'jose']);
     // Exits non-zero on any missing, invalid or extraneous dependency.
     await run('npm', ['ls', '--all', '--offline'], project);
   });
@@ -388,7 +389,7 @@ import { createTestClient } from '@switchboard/testing';
 const anything = { '~standard': { version: 1, vendor: 'consumer', validate: (value) => ({ value }) } };
 const routes = new RouteCollection()
   .add('notes_delete', '/notes/:id', { methods: 'DELETE', defaults: { _is_granted: 'ROLE_ADMIN' }, controller: () => new JsonResponse(null, 204) })
-  .add('notes_list', '/notes', { methods: 'GET', defaults: { _rate_limit: { limit: 10, interval: 60_000 } }, controller: () => new JsonResponse([]) })
+  .add('notes_list', '/notes', { methods: 'GET', defaults: { _rate_limit: { limit: 10, intervalMs: 60_000 } }, controller: () => new JsonResponse([]) })
   .add('notes_create', '/notes', {
     methods: 'POST',
     controller: defineController([mapPayload('note', { from: 'json', schema: anything })], (note) => new JsonResponse(note, 201)),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ProfileData } from '@switchboard/profiler';
+import type { ProfileData } from '@switchboard/profiler/storage';
 
 /** Each bulky profile carries this much text of its own: 3,000 of them kept would be ~60 MiB. */
 export const BULKY_PAYLOAD_CHARS = 20_000;

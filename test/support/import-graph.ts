@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
 
 /**
  * The relative imports between the TypeScript files of a source folder (type-only imports and
@@ -26,16 +26,34 @@ export function importGraph(root: string): ImportGraph {
   return graph;
 }
 
-/** The same graph between folders (a file at the root is in the folder `.`), edges within one folder left out. */
-export function folderGraph(graph: ImportGraph): ImportGraph {
+/**
+ * The same graph between folders (a file at the root is in the folder `.`), edges within one folder
+ * left out, and so are the `entries`: a package's entry points (`index.ts`, `storage.ts`…) sit above
+ * every folder, re-exporting from them, and no source file imports them.
+ */
+export function folderGraph(graph: ImportGraph, entries: ReadonlySet<string> = new Set()): ImportGraph {
   const folders: ImportGraph = new Map();
   for (const [file, targets] of graph) {
+    if (entries.has(file)) continue;
     const from = dirname(file);
     const into = folders.get(from) ?? new Set<string>();
     folders.set(from, into);
-    for (const target of targets) if (dirname(target) !== from) into.add(dirname(target));
+    for (const target of targets) if (dirname(target) !== from && !entries.has(target)) into.add(dirname(target));
   }
   return folders;
+}
+
+/** The source files of a package's entry points (its `exports`, `@switchboard/source` condition), relative to `src`. */
+export function entryFiles(packageDir: string): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    exports?: Record<string, { '@switchboard/source'?: string }>;
+  };
+  const entries = new Set<string>();
+  for (const target of Object.values(manifest.exports ?? {})) {
+    const source = target['@switchboard/source'];
+    if (source !== undefined) entries.add(relative('src', normalize(source)));
+  }
+  return entries;
 }
 
 /** The cycles of a graph: each strongly connected set of more than one node, sorted (Tarjan's algorithm). */
@@ -85,6 +103,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const name of readdirSync(packages).sort()) {
     const graph = importGraph(join(packages, name, 'src'));
     for (const cycle of cycles(graph)) console.log(`${name} files: ${cycle.join(' ↔ ')}`);
-    for (const cycle of cycles(folderGraph(graph))) console.log(`${name} folders: ${cycle.join(' ↔ ')}`);
+    for (const cycle of cycles(folderGraph(graph, entryFiles(join(packages, name))))) console.log(`${name} folders: ${cycle.join(' ↔ ')}`);
   }
 }

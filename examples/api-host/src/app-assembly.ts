@@ -17,7 +17,7 @@ import {
 } from '@switchboard/profiler';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import type { AppConfig } from './config.js';
-import { PROFILER_PATH, type WiredProfiler } from './wiring/profiler.js';
+import { hostPanels, PROFILER_PATH, type WiredProfiler } from './wiring/profiler.js';
 import type { HostContext, Wiring } from './wiring/wiring.js';
 
 /** What `assemble` builds from the wirings. */
@@ -114,6 +114,7 @@ export class AppAssembly implements HostContext {
 function profilerPages(profiler: Profiler, router: () => Router): RouteCollection {
   const pages = new ProfilerController(profiler, {
     basePath: PROFILER_PATH,
+    panels: hostPanels(),
     explainRoute: (input) => routerMatchExplainer(router())(input),
   });
   return profilerRoutes(pages);

@@ -13,7 +13,7 @@ export interface CorsOptions {
   /** Send `Access-Control-Allow-Credentials: true` (cookies, HTTP auth); default false. */
   allowCredentials?: boolean;
   /** Seconds a browser may cache a preflight answer; 0 (default) sends no `Access-Control-Max-Age`. */
-  maxAge?: number;
+  maxAgeSeconds?: number;
   /** A request whose Origin is the request's own `scheme://host[:port]` is not treated as CORS; default true. */
   skipSameOrigin?: boolean;
 }
@@ -43,7 +43,7 @@ export interface CorsPolicy {
   /** Lower-cased and joined, for `Access-Control-Expose-Headers`; `''` for none. */
   readonly exposeHeadersValue: string;
   readonly allowCredentials: boolean;
-  readonly maxAge: number;
+  readonly maxAgeSeconds: number;
   readonly skipSameOrigin: boolean;
 }
 
@@ -88,8 +88,9 @@ function resolvePolicy(options: CorsOptions): CorsPolicy {
     // Any origin with credentials would let every site act as the user; refuse the configuration.
     throw new TypeError('CORS: allowOrigins "*" cannot be combined with allowCredentials.');
   }
-  const maxAge = options.maxAge ?? 0;
-  if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError(`CORS: maxAge must be a whole number of seconds, got ${maxAge}.`);
+  const maxAgeSeconds = options.maxAgeSeconds ?? 0;
+  if (!Number.isInteger(maxAgeSeconds) || maxAgeSeconds < 0)
+    throw new TypeError(`CORS: maxAgeSeconds must be a whole number of seconds, got ${maxAgeSeconds}.`);
   const headers = options.allowHeaders ?? DEFAULT_HEADERS;
   const allowMethods = [...new Set((options.allowMethods ?? DEFAULT_METHODS).map((method) => method.toUpperCase()))];
   // Header values are joined here, once, rather than on every request that gets them.
@@ -102,7 +103,7 @@ function resolvePolicy(options: CorsOptions): CorsPolicy {
     allowHeadersValue: headers === '*' ? '' : headers.join(', '),
     exposeHeadersValue: (options.exposeHeaders ?? []).map((name) => name.toLowerCase()).join(', '),
     allowCredentials,
-    maxAge,
+    maxAgeSeconds,
     skipSameOrigin: options.skipSameOrigin ?? true,
   };
 }

@@ -25,7 +25,7 @@ export function answerPreflight(request: Request, origin: string, allowed: boole
   const headers = response.headers;
   headers.set('access-control-allow-origin', origin);
   if (policy.allowCredentials) headers.set('access-control-allow-credentials', 'true');
-  if (policy.maxAge > 0) headers.set('access-control-max-age', policy.maxAge);
+  if (policy.maxAgeSeconds > 0) headers.set('access-control-max-age', policy.maxAgeSeconds);
 
   const requestedMethod = (request.headers.get('access-control-request-method') ?? '').trim();
   const methodAllowed = TOKEN.test(requestedMethod) && policy.allowMethods.includes(requestedMethod.toUpperCase());

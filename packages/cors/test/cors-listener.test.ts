@@ -23,7 +23,7 @@ beforeAll(async () => {
       new CorsListener({
         allowHeaders: ['content-type', 'authorization', 'x-custom'],
         exposeHeaders: ['X-Request-Id'],
-        maxAge: 3600,
+        maxAgeSeconds: 3600,
         paths: [
           { prefix: '/private', allowOrigins: [] },
           { prefix: '/partner', allowOrigins: ['https://partner.example'], allowCredentials: true, allowMethods: ['GET', 'patch'] },
@@ -179,7 +179,7 @@ describe('actual requests (kernel.response 0)', () => {
 describe('configuration', () => {
   it('refuses "*" with credentials and a negative max-age', () => {
     expect(() => new CorsListener({ allowOrigins: ['*'], allowCredentials: true })).toThrow(/cannot be combined/);
-    expect(() => new CorsListener({ maxAge: -1 })).toThrow(/maxAge/);
+    expect(() => new CorsListener({ maxAgeSeconds: -1 })).toThrow(/maxAgeSeconds/);
     expect(() => new CorsListener({ paths: [{ prefix: 'api' }] })).toThrow(/must start with/);
   });
 });

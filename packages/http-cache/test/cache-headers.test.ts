@@ -20,22 +20,22 @@ function answering(cache: CacheOptions, response: () => Response = () => new Jso
 beforeAll(() => {
   const { kernel } = hostKernel(
     {
-      'GET /public': answering({ public: true, maxAge: 60 }),
-      'GET /private': answering({ public: false, maxAge: 30 }),
-      'GET /unscoped': answering({ maxAge: 60 }),
-      'GET /shared': answering({ sMaxAge: 120, staleWhileRevalidate: 30, staleIfError: 600, mustRevalidate: true }),
+      'GET /public': answering({ public: true, maxAgeSeconds: 60 }),
+      'GET /private': answering({ public: false, maxAgeSeconds: 30 }),
+      'GET /unscoped': answering({ maxAgeSeconds: 60 }),
+      'GET /shared': answering({ sMaxAgeSeconds: 120, staleWhileRevalidateSeconds: 30, staleIfErrorSeconds: 600, mustRevalidate: true }),
       'GET /vary': answering(
-        { public: true, maxAge: 5, vary: ['Accept-Language', 'accept'] },
+        { public: true, maxAgeSeconds: 5, vary: ['Accept-Language', 'accept'] },
         () => new Response('hi', 200, { vary: 'Accept' }),
       ),
-      'GET /own-headers': answering({ public: true, maxAge: 600 }, () => new Response('mine', 200, { 'cache-control': 'no-store' })),
-      'GET /missing': answering({ public: true, maxAge: 600, etag: () => 'v1' }, () => {
+      'GET /own-headers': answering({ public: true, maxAgeSeconds: 600 }, () => new Response('mine', 200, { 'cache-control': 'no-store' })),
+      'GET /missing': answering({ public: true, maxAgeSeconds: 600, etag: () => 'v1' }, () => {
         throw new NotFoundHttpError('No such item.');
       }),
-      'GET /crash': answering({ public: true, maxAge: 600, lastModified: () => new Date('2026-01-01T00:00:00Z') }, () => {
+      'GET /crash': answering({ public: true, maxAgeSeconds: 600, lastModified: () => new Date('2026-01-01T00:00:00Z') }, () => {
         throw new Error('database down');
       }),
-      'GET /returned-error': answering({ public: true, maxAge: 600 }, () => new Response('gone', 410)),
+      'GET /returned-error': answering({ public: true, maxAgeSeconds: 600 }, () => new Response('gone', 410)),
       'GET /typo': { controller: defineController([], () => new Response('x')), defaults: { _cache: { maxage: 60 } } },
       'GET /none': { controller: defineController([], () => new Response('plain')) },
     },
@@ -98,7 +98,7 @@ describe('errors are never cached', () => {
     const response = await client.get('/typo', { headers: { accept: 'text/plain' } });
     expect(response.status).toBe(500);
     expect(response.headers.get('cache-control')).toBe('no-cache, private');
-    expect(() => defineCache({ maxAge: -1 })).toThrow(/whole number of seconds/);
+    expect(() => defineCache({ maxAgeSeconds: -1 })).toThrow(/whole number of seconds/);
     expect(() => defineCache({ maxage: 1 } as CacheOptions)).toThrow(/Unknown _cache option "maxage"/);
     expect(() => defineCache({ vary: ['Accept Language'] })).toThrow(/header names/);
   });

@@ -32,7 +32,7 @@ beforeAll(() => {
         defaults: {
           _cache: {
             public: true,
-            maxAge: 60,
+            maxAgeSeconds: 60,
             vary: ['Accept'],
             etag: (_request: Request, args: readonly unknown[]) => `item-${String(args[0])}-v${ITEMS[String(args[0])]?.version}`,
           },
@@ -47,7 +47,7 @@ beforeAll(() => {
         defaults: {
           _cache: {
             public: true,
-            maxAge: 60,
+            maxAgeSeconds: 60,
             lastModified: async (request: Request) => ITEMS[String(request.attributes.get('id'))]?.updatedAt ?? null,
           },
         },

@@ -22,7 +22,7 @@ beforeAll(() => {
         defaults: {
           _cache: defineCache({
             public: true,
-            maxAge: 120,
+            maxAgeSeconds: 120,
             vary: ['Accept'],
             etag: (_request, [id]) => `item-${String(id)}-v${ITEMS.get(String(id))?.version ?? 0}`,
           }),

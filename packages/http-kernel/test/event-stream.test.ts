@@ -112,7 +112,7 @@ describe('EventStreamResponse', () => {
         await new Promise((resolve) => signal.addEventListener('abort', resolve));
         yield { data: 'never sent' };
       },
-      { shutdownRetry: 3000 },
+      { shutdownRetryMs: 3000 },
     );
     const reading = readAll(response);
     controller.abort(new ServerShutdownError());
@@ -132,7 +132,7 @@ describe('EventStreamResponse', () => {
           stopped = true;
         }
       },
-      { expiresAt: new Date(Date.now() + 50), expiryRetry: 2500, heartbeatInterval: 0 },
+      { expiresAt: new Date(Date.now() + 50), expiryRetryMs: 2500, heartbeatIntervalMs: 0 },
     );
     expect(await readAll(response)).toBe(':\n\nretry: 2500\n\n');
     expect(response.outcome).toEqual({ eventsSent: 0, ending: 'expired' });

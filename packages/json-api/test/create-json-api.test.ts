@@ -24,7 +24,7 @@ const routes = new RouteCollection()
   })
   .add('notes_list', '/api/notes', {
     methods: 'GET',
-    defaults: { _rate_limit: defineRateLimit({ policy: 'fixed_window', limit: 2, interval: 60_000 }) },
+    defaults: { _rate_limit: defineRateLimit({ policy: 'fixed_window', limit: 2, intervalMs: 60_000 }) },
     controller: () => new JsonResponse([]),
   });
 

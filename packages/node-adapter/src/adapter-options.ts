@@ -1,4 +1,6 @@
 import { stderrLogger, type Logger } from '@switchboard/http-kernel';
+import type { RequestFactoryOptions } from './request/node-request-factory.js';
+import { parsePublicOrigin } from './request/public-origin.js';
 import { TrustedHosts } from './request/trusted-hosts.js';
 
 /** How incoming requests are turned into kernel requests and responses are written back. */
@@ -42,22 +44,9 @@ export interface NodeAdapterOptions {
   logger?: Logger;
 }
 
-export interface ResolvedAdapterOptions {
-  readonly bodyLimit: number;
-  readonly bodyTimeout: number;
+export interface ResolvedAdapterOptions extends RequestFactoryOptions {
   readonly sendTimeout: number;
-  readonly trustedProxies: readonly string[];
-  /** `null` when every host is accepted. */
-  readonly trustedHosts: TrustedHosts | null;
-  readonly origin: PublicOrigin | null;
   readonly logger: Logger;
-}
-
-export interface PublicOrigin {
-  readonly scheme: 'http' | 'https';
-  /** Lower-cased; IPv6 in brackets. */
-  readonly host: string;
-  readonly port: number;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -81,20 +70,4 @@ export function resolveAdapterOptions(options: NodeAdapterOptions = {}): Resolve
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
     logger: (options.logger ?? stderrLogger).child({ channel: 'http' }),
   };
-}
-
-/** Reads `https://v2.api.example.com[:port]`; a path, query or credentials are configuration mistakes. */
-export function parsePublicOrigin(baseUrl: string): PublicOrigin {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new TypeError(`baseUrl "${baseUrl}" is not an absolute URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`baseUrl "${baseUrl}" must be http or https.`);
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || (url.pathname !== '/' && url.pathname !== '')) {
-    throw new TypeError(`baseUrl "${baseUrl}" must be an origin only (scheme, host, optional port), without path, query or credentials.`);
-  }
-  const scheme = url.protocol === 'https:' ? 'https' : 'http';
-  return { scheme, host: url.hostname.toLowerCase(), port: url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port) };
 }

@@ -19,7 +19,7 @@ let waitingAborted = deferred<unknown>();
 
 function eventStream(request: Request): EventStreamResponse {
   return new EventStreamResponse(request, ({ lastEventId, signal }) => feed.follow(lastEventId, signal), {
-    heartbeatInterval: Number(request.query.get('heartbeat') ?? 0),
+    heartbeatIntervalMs: Number(request.query.get('heartbeat') ?? 0),
   });
 }
 

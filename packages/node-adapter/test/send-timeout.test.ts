@@ -56,7 +56,7 @@ function crowdedStream(request: Request): EventStreamResponse {
       for (let i = 0; i < 64; i += 1) yield { data: 'e'.repeat(256 * 1024) };
       await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
     },
-    { heartbeatInterval: 100 },
+    { heartbeatIntervalMs: 100 },
   );
   streams.push(response);
   return response;
@@ -65,7 +65,7 @@ function crowdedStream(request: Request): EventStreamResponse {
 /** Never an event: only heartbeats (or nothing at all with `?heartbeat=0`). */
 function quietStream(request: Request): EventStreamResponse {
   return new EventStreamResponse(request, ({ signal }) => waitForAbort(signal), {
-    heartbeatInterval: Number(request.query.get('heartbeat') ?? 100),
+    heartbeatIntervalMs: Number(request.query.get('heartbeat') ?? 100),
   });
 }
 

@@ -1,6 +1,7 @@
 /**
  * @switchboard/openapi — the OpenAPI 3.1 document of an app, from what it already declares (routes,
- * requirements, hosts, payload schemas, firewalls, `_is_granted`, `_cache`, `_responses`); the
+ * requirements, hosts, payload schemas, `_responses`, and what the packages acting on other route
+ * defaults contribute: firewalls, `_is_granted`, `_cache`, `_rate_limit`); the
  * response-schema listener (`kernel.response` 16) that keeps JSON answers to their declared
  * schema; a route that serves the document and the `switchboard-openapi` command that writes it.
  * @module
@@ -21,8 +22,9 @@ export type {
   RequestBody,
   ResponseHeader,
   ResponseObject,
+  SecurityRequirement,
   SecurityScheme,
-} from './document/openapi-types.js';
+} from './spec/openapi-types.js';
 export {
   jsonSchemaOf,
   SchemaConversionError,
@@ -30,7 +32,8 @@ export {
   type SchemaDirection,
   type SchemaSite,
 } from './schema/json-schema-of.js';
-export { BEARER_SCHEME, type DocumentedFirewall, type OpenApiSecurityOptions } from './security/route-security.js';
+export type { DocumentedOperation, OpenApiContributor, OperationContribution } from './contributor/openapi-contributor.js';
+export type { SharedHeaderName, SharedResponseName } from './responses/error-responses.js';
 export {
   defineResponses,
   RESPONSES_DEFAULT,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonSchema } from '../src/document/openapi-types.js';
+import type { JsonSchema } from '../src/spec/openapi-types.js';
 import { compileProjection } from '../src/listener/compile-projection.js';
 import { projectOntoSchema } from '../src/listener/project-onto-schema.js';
 

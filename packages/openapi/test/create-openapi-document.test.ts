@@ -1,7 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { httpCacheOpenApi } from '@switchboard/http-cache/openapi';
 import { defineController, JsonResponse } from '@switchboard/http-kernel';
 import { defineTypedController, mapPayload } from '@switchboard/payload';
+import { rateLimitOpenApi } from '@switchboard/rate-limit/openapi';
 import { Route, RouteCollection } from '@switchboard/router';
+import { securityOpenApi } from '@switchboard/security/openapi';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -138,6 +141,18 @@ describe('createOpenApiDocument', () => {
     expect(guard('/api/search', 'post')).toEqual([[{}, { bearerAuth: [] }], true, true]);
   });
 
+  it('documents a route default only through the contributor of the package that acts on it', () => {
+    const bare = createOpenApiDocument(sampleRoutes(), { info: sampleOptions.info, converters: sampleOptions.converters! });
+    const statuses = (path: string, method: 'get' | 'post') => Object.keys(bare.paths[path]![method]!.responses);
+    expect(statuses('/api/notes/{id}', 'get')).toEqual(['200', '404', '405']);
+    expect(statuses('/api/notes/import', 'post')).not.toContain('429');
+    expect(bare.paths['/api/notes/{id}']!.get!.responses['200']).not.toHaveProperty('headers');
+    expect(bare.paths['/api/notes']!.get!.security).toBeUndefined();
+    expect(bare.components.securitySchemes).toEqual({});
+    const onlyCache = createOpenApiDocument(sampleRoutes(), { ...sampleOptions, contributors: [httpCacheOpenApi()] });
+    expect(Object.keys(onlyCache.paths['/api/notes/{id}']!.get!.responses)).toEqual(['200', '304', '404', '405']);
+  });
+
   it('lists the error answers each route can give, as problem+json responses', () => {
     const statuses = (path: string, method: 'get' | 'post' | 'delete') => Object.keys(operation(path, method).responses);
     expect(statuses('/health', 'get')).toEqual(['404', '405', '2XX']);
@@ -157,7 +172,7 @@ describe('createOpenApiDocument', () => {
   it('is deterministic: the same routes give the same text, whatever the order the options were written in', () => {
     const again = createOpenApiDocument(sampleRoutes(), {
       converters: sampleOptions.converters!,
-      security: { firewalls: FIREWALLS },
+      contributors: [securityOpenApi({ firewalls: FIREWALLS }), httpCacheOpenApi(), rateLimitOpenApi()],
       servers: [{ url: 'https://notes.example.com' }],
       info: { version: '1.0.0', title: 'Notes' },
     });

@@ -169,7 +169,7 @@ describe('Readiness', () => {
   });
 
   it('counts a check that does not settle in time as failed', async () => {
-    const slow = new Readiness({ checks: { stuck: () => new Promise(() => {}) }, checkTimeout: 10 });
+    const slow = new Readiness({ checks: { stuck: () => new Promise(() => {}) }, checkTimeoutMs: 10 });
     expect(await slow.report()).toEqual({ ready: false, draining: false, checks: { stuck: 'timeout' } });
   });
 

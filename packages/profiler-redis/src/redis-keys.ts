@@ -1,4 +1,4 @@
-import { normaliseIp, type ProfileSearch, type ProfileSummary } from '@switchboard/profiler';
+import { normaliseIp, type ProfileSearch, type ProfileSummary } from '@switchboard/profiler/storage';
 
 /** Every key the storage writes starts with its prefix; one Redis can serve several apps. */
 export const DEFAULT_KEY_PREFIX = 'switchboard:profiler:';

@@ -8,9 +8,12 @@ import {
   type ProfilerStorageStatus,
   type ProfileSearch,
   type ProfileSummary,
+  mergeQueuedAndStored,
+  WriteBehindQueue,
+  type QueuedProfile,
   type StorageBounds,
-} from '@switchboard/profiler';
-import { mergeQueuedAndStored, WriteBehindQueue, type QueuedProfile, type WriteBoundsOptions } from '@switchboard/profiler/storage';
+  type WriteBoundsOptions,
+} from '@switchboard/profiler/storage';
 import { RedisCommandTimeoutError, RedisConnection, RedisScript, type RedisClient, type RunOptions } from '@switchboard/redis-connection';
 import { DEFAULT_KEY_PREFIX, highestScoreAt, indexEntryOf, lowestScoreAt, RedisKeys, type IndexEntry } from './redis-keys.js';
 import { WRITE_SCRIPT } from './write-script.js';

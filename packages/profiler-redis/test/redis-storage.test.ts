@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MemoryLogger } from '@switchboard/http-kernel';
-import { Profile, Profiler, summaryOf, type ProfileData } from '@switchboard/profiler';
+import { Profile, Profiler } from '@switchboard/profiler';
+import { summaryOf, type ProfileData } from '@switchboard/profiler/storage';
 import { RedisProfilerStorage, type RedisProfilerStorageOptions } from '../src/index.js';
 import { RedisServer, type RedisInspector } from '../../../test/kit/services/redis-server.js';
 

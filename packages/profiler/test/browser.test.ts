@@ -26,7 +26,7 @@ const IMAGES =
 /** Raw in the request line (no spaces: `/` separates attributes): node's client and server pass `<`, `>`, `"` and `'` through. */
 const PATH_PAYLOAD = `/robots.txt/<script>alert('path')</script>"><img/src=x/onerror=alert('img')>`;
 const REFERER_PAYLOAD = `http://127.0.0.1/start"><script>alert('referer')</script><svg onload=alert('svg')>`;
-const PANELS = ['exception', 'request', 'events', 'router', 'logger', 'time', 'memory', 'security'];
+const PANELS = ['exception', 'request', 'events', 'router', 'logger', 'time', 'memory'];
 
 const app = profiledKernel({}, {}, nullLogger);
 let served: ServedKernel;

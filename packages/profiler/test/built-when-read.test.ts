@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { defineController, JsonResponse, Request } from '@switchboard/http-kernel';
-import { FileProfilerStorage, MemoryProfilerStorage, RecordedProfile, type ProfileData } from '../src/index.js';
+import { FileProfilerStorage, MemoryProfilerStorage } from '../src/index.js';
+import { RecordedProfile, type ProfileData } from '../src/storage.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 /** A memory storage keeping what each write was given. */

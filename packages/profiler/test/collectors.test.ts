@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defineController, Request, Response, type Logger } from '@switchboard/http-kernel';
 import { EventStreamResponse } from '@switchboard/http-kernel/sse';
-import type { EventsData, LoggerData, RequestData, SecurityData, TimeData, RouterData, MemoryData } from '../src/index.js';
+import type { EventsData, LoggerData, RequestData, TimeData, RouterData, MemoryData } from '../src/collector.js';
 import { ERROR_PAGE_EVENTS } from '../../../test/kit/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
@@ -194,39 +194,5 @@ describe('collectors', () => {
     const memory = profile.getCollector<MemoryData>('memory')!;
     expect(memory.heapUsed).toBeGreaterThan(0);
     expect(memory.rss).toBeGreaterThanOrEqual(memory.heapUsed);
-  });
-
-  it("security: firewall, user and stateless from the attributes the firewall sets; the sub-request shows its main request's", async () => {
-    const app = profiledKernel({
-      '/me': () => new Response('me'),
-    });
-    app.dispatcher.on(
-      'kernel.request',
-      (event) => {
-        if (!event.isMainRequest()) return;
-        event.request.attributes.set('_firewall' as string, 'api');
-        event.request.attributes.set('_security_user' as string, {
-          identifier: 'alice',
-          roles: ['ROLE_USER'],
-          rawToken: 'secret-jwt-value',
-        });
-        event.request.attributes.set('_stateless', true);
-      },
-      8,
-      { name: 'FirewallListener.onKernelRequest' },
-    );
-    const ok = await app.handle(Request.fromUrl('http://localhost/me'));
-    const okSecurity = (await app.profiler.loadProfile(ok.headers.get('x-debug-token')!))!.getCollector<SecurityData>('security')!;
-    expect(okSecurity).toEqual({
-      firewall: 'api',
-      user: { identifier: 'alice', roles: ['ROLE_USER'] },
-      stateless: true,
-      sessionUsages: [],
-    });
-
-    const anonymous = profiledKernel();
-    const missing = await anonymous.handle(Request.fromUrl('http://localhost/nope'));
-    const sub = (await anonymous.profiler.loadProfile(missing.headers.get('x-debug-token')!))!.getCollector<SecurityData>('security')!;
-    expect(sub).toEqual({ firewall: null, user: null, stateless: false, sessionUsages: [] });
   });
 });

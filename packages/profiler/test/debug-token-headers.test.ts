@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventDispatcher, HttpKernel, Request, Response, type KernelEventMap } from '@switchboard/http-kernel';
-import { FileProfilerStorage, Profiler, registerProfiler, type EventsData, type ExceptionData } from '../src/index.js';
+import type { EventsData, ExceptionData } from '../src/collector.js';
+import { FileProfilerStorage, Profiler, registerProfiler } from '../src/index.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 const HEX6 = /^[0-9a-f]{6}$/;

@@ -10,7 +10,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { expect, it } from 'vitest';
 import { nullLogger, Request } from '@switchboard/http-kernel';
-import { DEFAULT_STORAGE_BOUNDS, MemoryProfilerStorage } from '../src/index.js';
+import { MemoryProfilerStorage } from '../src/index.js';
+import { DEFAULT_STORAGE_BOUNDS } from '../src/storage.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 setFlagsFromString('--expose-gc');

@@ -11,14 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineController, JsonResponse, type Logger } from '@switchboard/http-kernel';
 import { parseResponses, rawExchange } from '../../../test/kit/raw-http.js';
 import { serveKernel, type ServedKernel } from '../../../test/kit/index.js';
-import {
-  DEFAULT_PROFILE_LIMITS,
-  FileProfilerStorage,
-  MemoryProfilerStorage,
-  OVER_BUDGET,
-  type Profiler,
-  type ProfileLimits,
-} from '../src/index.js';
+import { FileProfilerStorage, MemoryProfilerStorage, type Profiler, type ProfileLimits } from '../src/index.js';
+import { DEFAULT_PROFILE_LIMITS, OVER_BUDGET } from '../src/profile/profile-budget.js';
 import { fitProfileData, resolveProfileLimits } from '../src/profile/profile-budget.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 import { bulkyProfile } from '../../../test/kit/bulky-profiles.js';

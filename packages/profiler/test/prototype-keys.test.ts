@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Profile, Redactor } from '../src/index.js';
+import { Profile } from '../src/index.js';
+import { Redactor } from '../src/profile/redactor.js';
 import { describeValue } from '../src/profile/describe-value.js';
 
 /** A request body or log context parsed from JSON may hold an own `__proto__` key. */

@@ -1,7 +1,7 @@
 /** Which names count as secrets, and how their values are hidden in any text of a profile. */
 import { expect, it } from 'vitest';
 import { defineController, JsonResponse, Request } from '@switchboard/http-kernel';
-import { Redactor } from '../src/index.js';
+import { Redactor } from '../src/profile/redactor.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 const redactor = new Redactor();

@@ -42,7 +42,7 @@ function clientLimiter(limit: number, clock: TestClock): RateLimiter {
     id: 'per-client',
     policy: 'fixed_window',
     limit,
-    interval: 60_000,
+    intervalMs: 60_000,
     store: new MemoryStore(),
     clock: clock.read,
   });
@@ -174,7 +174,7 @@ class BodyReaderProbe implements EventSubscriber<KernelEventMap> {
 }
 
 describe('RouteRateLimitListener (`_rate_limit`)', () => {
-  const perUser = defineRateLimit({ policy: 'token_bucket', limit: 2, interval: 60_000, by: 'user' });
+  const perUser = defineRateLimit({ policy: 'token_bucket', limit: 2, intervalMs: 60_000, by: 'user' });
 
   async function startWith(
     declaration: RouteRateLimitDeclaration,
@@ -231,8 +231,8 @@ describe('RouteRateLimitListener (`_rate_limit`)', () => {
     const clock = new TestClock();
     server = await startWith(
       [
-        { policy: 'fixed_window', limit: 3, interval: 1_000, id: 'search-burst' },
-        { policy: 'sliding_window', limit: 100, interval: 3_600_000, id: 'search-hourly' },
+        { policy: 'fixed_window', limit: 3, intervalMs: 1_000, id: 'search-burst' },
+        { policy: 'sliding_window', limit: 100, intervalMs: 3_600_000, id: 'search-hourly' },
       ],
       clock,
     );
@@ -246,7 +246,7 @@ describe('RouteRateLimitListener (`_rate_limit`)', () => {
 
   it('an anonymous request from IPv6 counts by its /64', async () => {
     const clock = new TestClock();
-    server = await startWith({ policy: 'fixed_window', limit: 1, interval: 60_000 }, clock, new BodyReaderProbe(), {
+    server = await startWith({ policy: 'fixed_window', limit: 1, intervalMs: 60_000 }, clock, new BodyReaderProbe(), {
       trustedProxies: ['loopback'],
     });
     const post = async (address: string) =>
@@ -262,9 +262,9 @@ describe('RouteRateLimitListener (`_rate_limit`)', () => {
   });
 
   it('a misspelt declaration fails when it is defined', () => {
-    expect(() => defineRateLimit({ policy: 'fixed_window', limit: 1, interval: 1, per: 'user' } as never)).toThrow(
+    expect(() => defineRateLimit({ policy: 'fixed_window', limit: 1, intervalMs: 1, per: 'user' } as never)).toThrow(
       /Unknown _rate_limit option "per"/,
     );
-    expect(() => defineRateLimit({ policy: 'fixed_window', limit: 1, interval: 1, by: 'tenant' } as never)).toThrow(/"by" must be/);
+    expect(() => defineRateLimit({ policy: 'fixed_window', limit: 1, intervalMs: 1, by: 'tenant' } as never)).toThrow(/"by" must be/);
   });
 });

@@ -57,7 +57,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('fixed window: `limit` hits from the first one, then refused until the window ends', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'fixed_window', limit: 3, interval: 1_000 }, clock);
+    const limiter = limiterOf({ policy: 'fixed_window', limit: 3, intervalMs: 1_000 }, clock);
     const key = freshKey();
     const first = await hits(limiter, key, 3);
     expect(first.map((decision) => [decision.allowed, decision.results[0]!.remaining])).toEqual([
@@ -81,7 +81,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('sliding window: the previous window counts in proportion to what is left of it', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'sliding_window', limit: 4, interval: 1_000 }, clock);
+    const limiter = limiterOf({ policy: 'sliding_window', limit: 4, intervalMs: 1_000 }, clock);
     const key = freshKey();
     expect((await hits(limiter, key, 4)).every((decision) => decision.allowed)).toBe(true);
     expect((await limiter.consume(key)).allowed).toBe(false);
@@ -104,7 +104,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('sliding window: a full current window waits for the next one and its share of this one', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'sliding_window', limit: 2, interval: 1_000 }, clock);
+    const limiter = limiterOf({ policy: 'sliding_window', limit: 2, intervalMs: 1_000 }, clock);
     const key = freshKey();
     await hits(limiter, key, 2);
     clock.advance(500);
@@ -117,7 +117,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('token bucket: a burst of `limit`, then one token per interval/limit', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'token_bucket', limit: 4, interval: 1_000 }, clock);
+    const limiter = limiterOf({ policy: 'token_bucket', limit: 4, intervalMs: 1_000 }, clock);
     const key = freshKey();
     expect((await hits(limiter, key, 4)).map((decision) => decision.results[0]!.remaining)).toEqual([3, 2, 1, 0]);
     const refused = await limiter.consume(key);
@@ -135,7 +135,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('a cost above 1 takes that many; a cost above the limit is never allowed', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'fixed_window', limit: 5, interval: 1_000 }, clock);
+    const limiter = limiterOf({ policy: 'fixed_window', limit: 5, intervalMs: 1_000 }, clock);
     const key = freshKey();
     expect((await limiter.consume(key, 3)).results[0]!.remaining).toBe(2);
     expect((await limiter.consume(key, 3)).allowed).toBe(false);
@@ -146,8 +146,8 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
   it('compound: allowed only when every limit allows, and a refusal takes nothing from the others', async () => {
     const clock = new TestClock();
     const store = storeOf();
-    const perUser = new RateLimiter({ id: 'user', policy: 'fixed_window', limit: 1, interval: 60_000, store, clock: clock.read });
-    const perAddress = new RateLimiter({ id: 'address', policy: 'fixed_window', limit: 3, interval: 60_000, store, clock: clock.read });
+    const perUser = new RateLimiter({ id: 'user', policy: 'fixed_window', limit: 1, intervalMs: 60_000, store, clock: clock.read });
+    const perAddress = new RateLimiter({ id: 'address', policy: 'fixed_window', limit: 3, intervalMs: 60_000, store, clock: clock.read });
     const compound = new CompoundRateLimiter([perUser, perAddress]);
     const address = freshKey();
     const first = await compound.consume([`alice|${address}`, address]);
@@ -170,7 +170,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
   it('a check whose clock reads behind the stored state (another process, a later arrival) never resets a window', async () => {
     const clock = new TestClock();
     for (const policy of ['fixed_window', 'sliding_window', 'token_bucket'] as const) {
-      const limiter = limiterOf({ policy, limit: 2, interval: 60_000 }, clock, policy);
+      const limiter = limiterOf({ policy, limit: 2, intervalMs: 60_000 }, clock, policy);
       const key = freshKey();
       clock.now = 1_700_000_100_000;
       expect((await hits(limiter, key, 2)).every((decision) => decision.allowed)).toBe(true);
@@ -182,7 +182,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
   it('reset starts a key afresh', async () => {
     const clock = new TestClock();
-    const limiter = limiterOf({ policy: 'fixed_window', limit: 1, interval: 60_000 }, clock);
+    const limiter = limiterOf({ policy: 'fixed_window', limit: 1, intervalMs: 60_000 }, clock);
     const key = freshKey();
     await limiter.consume(key);
     expect((await limiter.consume(key)).allowed).toBe(false);
@@ -193,7 +193,7 @@ describe.each(stores)('policies on the %s', (_name, storeOf) => {
 
 describe('the memory store', () => {
   it('answers synchronously', () => {
-    const limiter = new RateLimiter({ id: 'sync', policy: 'token_bucket', limit: 2, interval: 1_000, store: new MemoryStore() });
+    const limiter = new RateLimiter({ id: 'sync', policy: 'token_bucket', limit: 2, intervalMs: 1_000, store: new MemoryStore() });
     const decision = limiter.consume('203.0.113.9');
     expect(decision).not.toBeInstanceOf(Promise);
   });
@@ -201,7 +201,7 @@ describe('the memory store', () => {
   it('keeps at most maxKeys keys, dropping the least recently used and counting it', () => {
     const clock = new TestClock();
     const store = new MemoryStore({ maxKeys: 2 });
-    const limiter = new RateLimiter({ id: 'lru', policy: 'fixed_window', limit: 1, interval: 60_000, store, clock: clock.read });
+    const limiter = new RateLimiter({ id: 'lru', policy: 'fixed_window', limit: 1, intervalMs: 60_000, store, clock: clock.read });
     limiter.consume('a');
     limiter.consume('b');
     // `a` used again (refused): still the least recently kept, so it goes when `c` arrives.
@@ -217,9 +217,9 @@ describe('the memory store', () => {
 describe('definitions', () => {
   it('a wrong definition fails when the limiter is built', () => {
     const store = new MemoryStore();
-    expect(() => new RateLimiter({ id: 'x', policy: 'leaky' as never, limit: 1, interval: 1, store })).toThrow(/policy must be one of/);
-    expect(() => new RateLimiter({ id: 'x', policy: 'fixed_window', limit: 0, interval: 1, store })).toThrow(/limit must be/);
-    expect(() => new RateLimiter({ id: 'x', policy: 'fixed_window', limit: 1, interval: 0.5, store })).toThrow(/interval must be/);
-    expect(() => new RateLimiter({ id: 'a b', policy: 'fixed_window', limit: 1, interval: 1, store })).toThrow(/id must be/);
+    expect(() => new RateLimiter({ id: 'x', policy: 'leaky' as never, limit: 1, intervalMs: 1, store })).toThrow(/policy must be one of/);
+    expect(() => new RateLimiter({ id: 'x', policy: 'fixed_window', limit: 0, intervalMs: 1, store })).toThrow(/limit must be/);
+    expect(() => new RateLimiter({ id: 'x', policy: 'fixed_window', limit: 1, intervalMs: 0.5, store })).toThrow(/intervalMs must be/);
+    expect(() => new RateLimiter({ id: 'a b', policy: 'fixed_window', limit: 1, intervalMs: 1, store })).toThrow(/id must be/);
   });
 });

@@ -74,7 +74,7 @@ describe('RedisStore', () => {
     const store = new RedisStore({ url: redis.url, keyPrefix: 'test:expiry:' });
     try {
       expect(await store.waitUntilAvailable(5_000)).toBe(true);
-      const limiter = new RateLimiter({ id: 'expiring', policy: 'fixed_window', limit: 5, interval: 30_000, store });
+      const limiter = new RateLimiter({ id: 'expiring', policy: 'fixed_window', limit: 5, intervalMs: 30_000, store });
       await limiter.consume('203.0.113.7');
       const ttl = await inspector.pTTL('test:expiry:expiring:203.0.113.7');
       expect(ttl).toBeGreaterThan(0);
@@ -87,8 +87,8 @@ describe('RedisStore', () => {
   it('an outage is logged once; limiters fail open by default, closed when told; the end is logged once', async () => {
     const records: MemoryLogger['records'] = [];
     const store = new RedisStore({ url: redis.url, keyPrefix: 'test:outage:', logger: new MemoryLogger(records) });
-    const open = new RateLimiter({ id: 'open', policy: 'fixed_window', limit: 1, interval: 60_000, store });
-    const closed = new RateLimiter({ id: 'closed', policy: 'fixed_window', limit: 1, interval: 60_000, store, failOpen: false });
+    const open = new RateLimiter({ id: 'open', policy: 'fixed_window', limit: 1, intervalMs: 60_000, store });
+    const closed = new RateLimiter({ id: 'closed', policy: 'fixed_window', limit: 1, intervalMs: 60_000, store, failOpen: false });
     try {
       expect(await store.waitUntilAvailable(5_000)).toBe(true);
       expect((await open.consume('a')).allowed).toBe(true);
@@ -117,8 +117,8 @@ describe('RedisStore', () => {
   it('Redis connected but not answering (paused): checks, resets and close end within the deadline, while it is still paused', async () => {
     const records: MemoryLogger['records'] = [];
     const store = new RedisStore({ url: redis.url, keyPrefix: 'test:paused:', commandTimeoutMs: 200, logger: new MemoryLogger(records) });
-    const open = new RateLimiter({ id: 'open', policy: 'fixed_window', limit: 1, interval: 60_000, store });
-    const closed = new RateLimiter({ id: 'closed', policy: 'token_bucket', limit: 1, interval: 60_000, store, failOpen: false });
+    const open = new RateLimiter({ id: 'open', policy: 'fixed_window', limit: 1, intervalMs: 60_000, store });
+    const closed = new RateLimiter({ id: 'closed', policy: 'token_bucket', limit: 1, intervalMs: 60_000, store, failOpen: false });
     expect(await store.waitUntilAvailable(5_000)).toBe(true);
     // Far longer than the test waits: each answer below comes from the deadline, not from Redis.
     const pause = await redis.pauseAll(120_000);

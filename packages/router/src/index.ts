@@ -25,7 +25,7 @@ export type { PathParameterNames, PathParameters } from './route/path-parameters
 export type { CompiledPattern } from './route/compiled-pattern.js';
 
 export { Router, type RouterGenerateOptions, type RouterOptions } from './router.js';
-export { RequestContext, type RequestContextInit } from './request-context.js';
+export { RequestContext, type RequestContextInit } from './context/request-context.js';
 export { UrlMatcher, type UrlMatcherOptions } from './matcher/url-matcher.js';
 export type {
   MatchContext,

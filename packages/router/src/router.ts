@@ -3,7 +3,7 @@ import { UrlGenerator, type GenerateOptions } from './generator/url-generator.js
 import { traceRoutes, type RouteTrace } from './diagnostics/match-log.js';
 import type { MatchContext, MatchResult, TrailingSlashMode } from './matcher/match-result.js';
 import { UrlMatcher } from './matcher/url-matcher.js';
-import { RequestContext } from './request-context.js';
+import { RequestContext } from './context/request-context.js';
 import type { Route } from './route/route.js';
 import type { RouteCollection } from './route/route-collection.js';
 import type { GenerateArguments, NoRoutes, RouteName } from './route/route-signature.js';

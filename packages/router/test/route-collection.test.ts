@@ -20,8 +20,8 @@ describe('RouteCollection', () => {
 
   it('stores the controller as the _controller default, beside any other default', () => {
     const controller = () => null;
-    const route = new Route('r', '/', { controller, defaults: { _stateless: true, _cache: { maxAge: 5 } } });
-    expect(route.defaults).toEqual({ _stateless: true, _cache: { maxAge: 5 }, _controller: controller });
+    const route = new Route('r', '/', { controller, defaults: { _stateless: true, _cache: { maxAgeSeconds: 5 } } });
+    expect(route.defaults).toEqual({ _stateless: true, _cache: { maxAgeSeconds: 5 }, _controller: controller });
   });
 
   it('mounts a collection under a prefix with name prefix, host and defaults, the route’s own values winning', () => {

@@ -49,7 +49,7 @@ function appRoutes(): RouteCollection {
     .add('item', '/items/:id', {
       methods: ['GET'],
       requirements: { id: '\\d+' },
-      defaults: { _is_granted: guard, _cache: { maxAge: 60 } },
+      defaults: { _is_granted: guard, _cache: { maxAgeSeconds: 60 } },
       controller: defineController(['request', 'id'], (request: Request, id: string) => {
         const attributes = Object.keys(request.attributes.all()).sort();
         return new JsonResponse({ id, attributes, routeParams: request.attributes.get('_route_params') });
@@ -85,7 +85,7 @@ describe('RouterListener over a real server', () => {
     const body = (await response.json()) as { id: string; attributes: string[]; routeParams: Record<string, unknown> };
     expect(body.id).toBe('42');
     expect(body.attributes).toEqual(['_cache', '_controller', '_is_granted', '_route', '_route_params', '_route_path', 'id']);
-    expect(body.routeParams).toEqual({ id: '42', _is_granted: guard, _cache: { maxAge: 60 } });
+    expect(body.routeParams).toEqual({ id: '42', _is_granted: guard, _cache: { maxAgeSeconds: 60 } });
   });
 
   it('answers a path without route with 404 and the exact message, the routing error as cause', async () => {

@@ -318,9 +318,9 @@ describe('parameters, requirements and defaults', () => {
 
   it('fills optional parameters from defaults, and copies every default (objects too) into the params', () => {
     const guard = { roles: ['ROLE_ADMIN'] };
-    const router = routerOf([['list', '/list{/:page}', { defaults: { page: '1', _is_granted: guard, _cache: { maxAge: 60 } } }]]);
+    const router = routerOf([['list', '/list{/:page}', { defaults: { page: '1', _is_granted: guard, _cache: { maxAgeSeconds: 60 } } }]]);
     const first = match(router, 'GET', '/list');
-    expect(first).toMatchObject({ route: 'list', params: { page: '1', _cache: { maxAge: 60 } } });
+    expect(first).toMatchObject({ route: 'list', params: { page: '1', _cache: { maxAgeSeconds: 60 } } });
     expect(first.kind === 'match' && first.params['_is_granted']).toBe(guard);
     expect(match(router, 'GET', '/list/3')).toMatchObject({ params: { page: '3' } });
   });

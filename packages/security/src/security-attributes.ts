@@ -3,8 +3,8 @@ import type { SameOriginOptions } from './authorization/same-origin-check.js';
 import type { SecurityUser } from './user/security-user.js';
 
 /**
- * The request attributes this package reads and writes. Other packages (the profiler's
- * `security` panel) read the same keys without importing anything from here.
+ * The request attributes this package reads and writes; only this package reads them (its
+ * profiler panel, `./profiler`, included).
  */
 declare module '@switchboard/http-kernel' {
   interface RequestAttributes {

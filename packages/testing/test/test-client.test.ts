@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  routerMatchExplainer,
-  type EventsData,
-  type ExceptionData,
-  type LogRecordData,
-  type LoggerData,
-  type RouterData,
-} from '@switchboard/profiler';
+import { routerMatchExplainer } from '@switchboard/profiler';
+import type { EventsData, ExceptionData, LogRecordData, LoggerData, RouterData } from '@switchboard/profiler/collector';
 import { createTestClient, TestResponse } from '../src/index.js';
 import { sampleApp, type Inspection } from './support/sample-app.js';
 

@@ -9,8 +9,8 @@ import type { ItemRepository } from './item-repository.js';
 export function itemCache(items: ItemRepository): CacheOptions {
   return defineCache({
     public: true,
-    maxAge: 30,
-    staleWhileRevalidate: 30,
+    maxAgeSeconds: 30,
+    staleWhileRevalidateSeconds: 30,
     vary: ['Accept'],
     etag: async (_request, [id]) => {
       const item = await items.find(Number(id));

@@ -17,7 +17,7 @@ export function wireCors(): Wiring {
         allowOrigins: CORS_ORIGINS,
         allowHeaders: ['content-type', 'authorization', 'x-requested-with'],
         exposeHeaders: ['location', 'x-debug-token', 'x-debug-token-link'],
-        maxAge: 3600,
+        maxAgeSeconds: 3600,
       }),
     ],
   };

@@ -20,7 +20,7 @@ const DOWNLOAD_HEADERS = {
 export const ITEM_EXPORTS_RATE_LIMIT = defineRateLimit({
   policy: 'token_bucket',
   limit: 6,
-  interval: 60_000,
+  intervalMs: 60_000,
   by: 'user',
   id: 'item_exports',
 });

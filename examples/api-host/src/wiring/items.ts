@@ -23,7 +23,7 @@ const ITEM_PARAMS = { id: z.coerce.number().int().min(1) };
 export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
   policy: 'token_bucket',
   limit: 60,
-  interval: 60_000,
+  intervalMs: 60_000,
   by: 'user',
   id: 'item_writes',
 });

@@ -5,7 +5,10 @@ import {
   type OpenApiDocument,
   type OpenApiOptions,
 } from '@switchboard/openapi';
+import { httpCacheOpenApi } from '@switchboard/http-cache/openapi';
+import { rateLimitOpenApi } from '@switchboard/rate-limit/openapi';
 import type { FirewallMap } from '@switchboard/security';
+import { securityOpenApi } from '@switchboard/security/openapi';
 import type { HostContext, Wiring } from './wiring.js';
 
 /** Where the document is served. */
@@ -19,7 +22,8 @@ export function openApiOptions(firewalls: FirewallMap): OpenApiOptions {
       version: '1.0.0',
       description: 'Items, JWT logins and a health probe. Errors are problem+json documents (RFC 9457) for JSON clients.',
     },
-    security: { firewalls },
+    // What the host's listeners of `_is_granted`, `_same_origin`, `_cache` and `_rate_limit` answer.
+    contributors: [securityOpenApi({ firewalls }), httpCacheOpenApi(), rateLimitOpenApi()],
   };
 }
 

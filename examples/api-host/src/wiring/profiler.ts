@@ -1,6 +1,10 @@
 import type { Logger } from '@switchboard/http-kernel';
 import { FileProfilerStorage, MemoryProfilerStorage, Profiler } from '@switchboard/profiler';
+import { defaultCollectors, defaultPanels, type DataCollector, type PanelView } from '@switchboard/profiler/collector';
+import type { ProfilerStorage } from '@switchboard/profiler/storage';
 import type { RedisProfilerStorage } from '@switchboard/profiler-redis';
+import { RateLimitCollector, rateLimitPanel } from '@switchboard/rate-limit/profiler';
+import { SecurityCollector, securityPanel } from '@switchboard/security/profiler';
 import { ConfigError, type AppConfig } from '../config.js';
 import type { Wiring } from './wiring.js';
 
@@ -11,6 +15,20 @@ export const PROFILER_PATH = '/_profiler';
  * the cores are busy — then small files or Redis writes. Within the host's 10 s shutdown.
  */
 export const PROFILE_FLUSH_TIMEOUT_MS = 5_000;
+
+/** The profiler's own panels, then those of the packages the host uses: security and rate limits. */
+function hostCollectors(): DataCollector[] {
+  return [...defaultCollectors(), new SecurityCollector(), new RateLimitCollector()];
+}
+
+/** The views of `hostCollectors()`, for the profiler pages. */
+export function hostPanels(): PanelView[] {
+  return [...defaultPanels(), securityPanel, rateLimitPanel];
+}
+
+function hostProfiler(storage: ProfilerStorage): Profiler {
+  return new Profiler({ storage, collectors: hostCollectors() });
+}
 
 export interface WiredProfiler extends Wiring {
   readonly profiler: Profiler;
@@ -37,18 +55,18 @@ export async function wireProfiler(config: AppConfig, logger: Logger): Promise<W
   if (redisUrl !== '') {
     const storage = await redisStorage(redisUrl, storageLogger);
     // Writes what waits, then closes the connection (which would otherwise keep the process alive).
-    return { profiler: new Profiler({ storage }), onShutdown: () => storage.close(PROFILE_FLUSH_TIMEOUT_MS) };
+    return { profiler: hostProfiler(storage), onShutdown: () => storage.close(PROFILE_FLUSH_TIMEOUT_MS) };
   }
   if (directory !== '') {
     const storage = new FileProfilerStorage({ directory, logger: storageLogger });
     return {
-      profiler: new Profiler({ storage }),
+      profiler: hostProfiler(storage),
       onShutdown: async () => {
         await storage.flush(PROFILE_FLUSH_TIMEOUT_MS);
       },
     };
   }
-  return { profiler: new Profiler({ storage: new MemoryProfilerStorage() }) };
+  return { profiler: hostProfiler(new MemoryProfilerStorage()) };
 }
 
 /** The Redis client is loaded only when profiles go to Redis. */

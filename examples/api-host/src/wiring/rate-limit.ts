@@ -20,7 +20,7 @@ export interface LimitSetting {
   readonly policy: RateLimitPolicy;
   readonly limit: number;
   /** Milliseconds. */
-  readonly interval: number;
+  readonly intervalMs: number;
 }
 
 export interface RateLimitSettings {
@@ -63,7 +63,7 @@ export function parseLimit(name: string, text: string): LimitSetting | null {
       `${name} must be "off" or [policy:]<limit>/<interval> such as 300/60s or token_bucket:20/1s (policies: ${RATE_LIMIT_POLICIES.join(', ')}; units ms, s, m, h), got "${text}".`,
     );
   }
-  return { policy, limit: Number(match[2]), interval: Number(match[3]) * UNITS[match[4]!]! };
+  return { policy, limit: Number(match[2]), intervalMs: Number(match[3]) * UNITS[match[4]!]! };
 }
 
 export interface WiredRateLimit extends Wiring {

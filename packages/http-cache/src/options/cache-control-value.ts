@@ -6,12 +6,12 @@ import type { CacheOptions } from './cache-options.js';
  */
 export function cacheControlValue(options: CacheOptions): string | null {
   const directives: string[] = [];
-  if (options.maxAge !== undefined) directives.push(`max-age=${options.maxAge}`);
+  if (options.maxAgeSeconds !== undefined) directives.push(`max-age=${options.maxAgeSeconds}`);
   if (options.mustRevalidate === true) directives.push('must-revalidate');
   if (options.public === true) directives.push('public');
   if (options.public === false) directives.push('private');
-  if (options.sMaxAge !== undefined) directives.push(`s-maxage=${options.sMaxAge}`);
-  if (options.staleIfError !== undefined) directives.push(`stale-if-error=${options.staleIfError}`);
-  if (options.staleWhileRevalidate !== undefined) directives.push(`stale-while-revalidate=${options.staleWhileRevalidate}`);
+  if (options.sMaxAgeSeconds !== undefined) directives.push(`s-maxage=${options.sMaxAgeSeconds}`);
+  if (options.staleIfErrorSeconds !== undefined) directives.push(`stale-if-error=${options.staleIfErrorSeconds}`);
+  if (options.staleWhileRevalidateSeconds !== undefined) directives.push(`stale-while-revalidate=${options.staleWhileRevalidateSeconds}`);
   return directives.length === 0 ? null : directives.join(', ');
 }

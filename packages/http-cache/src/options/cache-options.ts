@@ -14,13 +14,13 @@ export interface CacheOptions {
   /** `true` → `public` (shared caches may store it); `false` → `private`. Unset: `private` is added by the default rule. */
   public?: boolean;
   /** `max-age`: how long any cache may serve it without asking. */
-  maxAge?: number;
+  maxAgeSeconds?: number;
   /** `s-maxage`: the same for shared caches (implies they may store it). */
-  sMaxAge?: number;
+  sMaxAgeSeconds?: number;
   /** `stale-while-revalidate` (RFC 5861). */
-  staleWhileRevalidate?: number;
+  staleWhileRevalidateSeconds?: number;
   /** `stale-if-error` (RFC 5861). */
-  staleIfError?: number;
+  staleIfErrorSeconds?: number;
   /** `must-revalidate`: a stale copy is never served without asking. */
   mustRevalidate?: boolean;
   /** Request headers the response depends on, merged into `Vary`. */
@@ -41,7 +41,7 @@ declare module '@switchboard/http-kernel' {
   }
 }
 
-const AGES = ['maxAge', 'sMaxAge', 'staleWhileRevalidate', 'staleIfError'] as const;
+const AGES = ['maxAgeSeconds', 'sMaxAgeSeconds', 'staleWhileRevalidateSeconds', 'staleIfErrorSeconds'] as const;
 const KNOWN = new Set<string>(['public', 'mustRevalidate', 'vary', 'etag', 'lastModified', ...AGES]);
 /** RFC 9110 token: what a header name may be made of. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -77,7 +77,7 @@ export function assertCacheOptions(options: unknown): asserts options is CacheOp
 /**
  * Declares a route's caching, checked at once (at start-up, where the routes are defined).
  *
- * @example routes.add('item_show', '/items/{id}', show, { defaults: { _cache: defineCache({ public: true, maxAge: 60 }) } })
+ * @example routes.add('item_show', '/items/{id}', show, { defaults: { _cache: defineCache({ public: true, maxAgeSeconds: 60 }) } })
  */
 export function defineCache(options: CacheOptions): CacheOptions {
   assertCacheOptions(options);

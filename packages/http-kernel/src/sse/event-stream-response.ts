@@ -16,17 +16,17 @@ export type EventStreamSource = AsyncIterable<ServerSentEvent> | ((context: Even
 
 export interface EventStreamOptions {
   /** Milliseconds between comment lines sent while no event comes; 0 sends none. Default 15 000. */
-  heartbeatInterval?: number;
+  heartbeatIntervalMs?: number;
   /** The reconnection delay (ms) the client is told when the server shuts down the stream. Default 1 000. */
-  shutdownRetry?: number;
+  shutdownRetryMs?: number;
   /**
    * When the stream ends on its own: typically when the credentials that opened it expire, so that
    * a revoked or expired token stops receiving events. The client gets a last `retry:` hint
-   * (`expiryRetry`) and reconnects, with fresh credentials. Default: never.
+   * (`expiryRetryMs`) and reconnects, with fresh credentials. Default: never.
    */
   expiresAt?: Date;
   /** The reconnection delay (ms) the client is told when the stream reaches `expiresAt`. Default 1 000. */
-  expiryRetry?: number;
+  expiryRetryMs?: number;
 }
 
 /**
@@ -50,7 +50,7 @@ type Step = { kind: 'event'; result: IteratorResult<ServerSentEvent> } | { kind:
 
 /**
  * A `text/event-stream` response: each event of `source` is framed and sent as it comes, with a
- * comment every `heartbeatInterval` while none does. When the client leaves, the source is stopped
+ * comment every `heartbeatIntervalMs` while none does. When the client leaves, the source is stopped
  * (`return()`, so a generator's `finally` runs). When the server shuts down, or the stream reaches
  * its `expiresAt`, the client gets a last `retry:` hint and the stream ends, so it reconnects
  * (elsewhere, or with fresh credentials). `finished` settles with the
@@ -90,7 +90,7 @@ export class EventStreamResponse extends Response {
 
   async *#frames(request: Request, source: EventStreamSource, options: EventStreamOptions): AsyncGenerator<string> {
     const signal = request.signal;
-    const heartbeatMs = options.heartbeatInterval ?? DEFAULT_HEARTBEAT_MS;
+    const heartbeatMs = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_MS;
     const expiry = options.expiresAt === undefined ? null : new StreamExpiry(options.expiresAt.getTime(), signal);
     const events =
       typeof source === 'function'
@@ -119,12 +119,12 @@ export class EventStreamResponse extends Response {
         clearTimeout(timer);
         if (step.kind === 'aborted') {
           ending = signal.reason instanceof ServerShutdownError ? 'shutdown' : 'client-gone';
-          if (ending === 'shutdown') yield formatRetryHint(options.shutdownRetry ?? DEFAULT_SHUTDOWN_RETRY_MS);
+          if (ending === 'shutdown') yield formatRetryHint(options.shutdownRetryMs ?? DEFAULT_SHUTDOWN_RETRY_MS);
           return;
         }
         if (step.kind === 'expired') {
           ending = 'expired';
-          yield formatRetryHint(options.expiryRetry ?? DEFAULT_EXPIRY_RETRY_MS);
+          yield formatRetryHint(options.expiryRetryMs ?? DEFAULT_EXPIRY_RETRY_MS);
           return;
         }
         if (step.kind === 'heartbeat') {

@@ -2,7 +2,7 @@ import { ClientGoneError, HeaderBag, logAt, Request, type HttpKernelInterface, t
 import { describeError, statusText } from '@switchboard/http-kernel/internal';
 import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
 import { InvalidRequestError } from '../request/invalid-request-error.js';
-import { releaseUnsentBody } from '../unsent-body.js';
+import { releaseUnsentBody } from '../response/unsent-body.js';
 import { FetchBody } from './fetch-body.js';
 import { InFlightFetches } from './in-flight-fetches.js';
 

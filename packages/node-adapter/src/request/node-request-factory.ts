@@ -3,13 +3,24 @@ import type { Http2ServerRequest } from 'node:http2';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { HeaderBag, Request, type RequestSignalSource, type Scheme } from '@switchboard/http-kernel';
-import type { ResolvedAdapterOptions } from '../adapter-options.js';
+import type { PublicOrigin } from './public-origin.js';
 import { readForwardedHeaders } from './forwarded-headers.js';
 import { parseHostHeader, type HostAndPort } from './host-header.js';
 import { IncomingBody } from './incoming-body.js';
 import { InvalidRequestError } from './invalid-request-error.js';
 import { parseRequestTarget } from './request-target.js';
+import type { TrustedHosts } from './trusted-hosts.js';
 import { TrustedProxies, unmapIpv4 } from './trusted-proxies.js';
+
+/** What the factory reads of the adapter's options, resolved (defaults applied). */
+export interface RequestFactoryOptions {
+  readonly bodyLimit: number;
+  readonly bodyTimeout: number;
+  readonly trustedProxies: readonly string[];
+  /** `null` when every host is accepted. */
+  readonly trustedHosts: TrustedHosts | null;
+  readonly origin: PublicOrigin | null;
+}
 
 /** A request as node:http (HTTP/1.x) or the node:http2 compatibility API presents it. */
 export type NodeIncomingRequest = IncomingMessage | Http2ServerRequest;
@@ -46,13 +57,13 @@ export interface RequestHead {
  * than 1.x or 2).
  */
 export class NodeRequestFactory {
-  readonly #options: ResolvedAdapterOptions;
+  readonly #options: RequestFactoryOptions;
   readonly #proxies: TrustedProxies;
   // The same Host value arrives again and again; its parse is remembered (a pure function's result).
   #lastHostValue = '';
   #lastHost: HostAndPort | null = null;
 
-  constructor(options: ResolvedAdapterOptions) {
+  constructor(options: RequestFactoryOptions) {
     this.#options = options;
     this.#proxies = new TrustedProxies(options.trustedProxies);
   }

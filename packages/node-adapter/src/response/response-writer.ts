@@ -1,6 +1,6 @@
 import { logAt, type HeaderBag, type Logger, type Response } from '@switchboard/http-kernel';
 import { describeError } from '@switchboard/http-kernel/internal';
-import { releaseUnsentBody } from '../unsent-body.js';
+import { releaseUnsentBody } from './unsent-body.js';
 import { destroyResponse, endResponse, isGone, type EndGate, type NodeServerResponse } from './node-response.js';
 
 /** Headers that describe an HTTP/1 connection; HTTP/2 forbids them (RFC 9113 §8.2.2). */

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createOpenApiDocument, type OpenApiOptions, type RouteSource } from '../document/create-openapi-document.js';
-import type { OpenApiDocument } from '../document/openapi-types.js';
+import type { OpenApiDocument } from '../spec/openapi-types.js';
 
 /** What a module given to the command exports: the routes with the document's options. */
 export interface OpenApiSource extends OpenApiOptions {

@@ -1,12 +1,12 @@
 import type { Encoder } from '@switchboard/http-kernel/view';
 import type { Route } from '@switchboard/router';
+import type { OpenApiContributor } from '../contributor/openapi-contributor.js';
 import { errorComponents } from '../responses/error-responses.js';
 import type { JsonSchemaConverter } from '../schema/json-schema-of.js';
 import { SchemaComponents } from '../schema/schema-components.js';
-import { BEARER_SCHEME, type OpenApiSecurityOptions } from '../security/route-security.js';
-import type { HttpMethod, OpenApiDocument, OpenApiInfo, OpenApiServer, PathItem, SecurityScheme } from './openapi-types.js';
+import type { HttpMethod, OpenApiDocument, OpenApiInfo, OpenApiServer, PathItem, SecurityScheme } from '../spec/openapi-types.js';
 import { routeOperations } from './route-operations.js';
-import { byCodePoint, sortedRecord } from './stable-order.js';
+import { byCodePoint, sortedRecord } from '../spec/stable-order.js';
 
 /** Routes as the router holds them: a `RouteCollection`, a `Router`, or any list of routes. */
 export type RouteSource = { all(): readonly Route[] } | Iterable<Route>;
@@ -15,8 +15,13 @@ export interface OpenApiOptions {
   info: OpenApiInfo;
   /** Where the API is served (`[{ url: 'https://api.example.com' }]`); routes with a host pattern get their own. */
   servers?: OpenApiServer[];
-  /** The firewalls that guard the routes; without it no operation is marked as secured. */
-  security?: OpenApiSecurityOptions;
+  /**
+   * What the packages acting on route defaults say of each route, for the listeners the app
+   * registers: `httpCacheOpenApi` (`_cache`: 304 and caching headers), `rateLimitOpenApi`
+   * (`_rate_limit`: 429), `securityOpenApi(firewalls)` (the firewalls, `_is_granted` and
+   * `_same_origin`: `security`, 401 and 403), from each package's `./openapi` entry.
+   */
+  contributors?: readonly OpenApiContributor[];
   /**
    * Converters for schema libraries without Standard JSON Schema (`~standard.jsonSchema`), tried in
    * order; zod 4.2+ and ArkType need none.
@@ -38,9 +43,9 @@ const METHOD_ORDER: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'op
 
 /**
  * The OpenAPI 3.1 document of an app, from what its routes already declare: paths, methods,
- * requirements and hosts; payload schemas (`mapPayload`) as parameters and request bodies; the
- * firewalls and `_is_granted` as security; `_responses` as responses, and the errors each route
- * can answer. The same routes and options always give the same document, key for key, so it can
+ * requirements and hosts; payload schemas (`mapPayload`) as parameters and request bodies;
+ * `_responses` as responses, and the errors each route can answer; what the contributors add
+ * (security, rate limits, caching). The same routes and options always give the same document, key for key, so it can
  * be committed and diffed.
  */
 export function createOpenApiDocument(routes: RouteSource, options: OpenApiOptions): OpenApiDocument {
@@ -49,10 +54,11 @@ export function createOpenApiDocument(routes: RouteSource, options: OpenApiOptio
   const components = new SchemaComponents();
   const errors = errorComponents();
   for (const [name, schema] of Object.entries(errors.schemas)) components.named(name, schema);
+  const contributors = options.contributors ?? [];
   const context = {
     components,
     converters: options.converters ?? [],
-    security: options.security,
+    contributors,
     anyMethod: options.anyMethod ?? ['get'],
     encoders: options.encoders,
   };
@@ -68,9 +74,8 @@ export function createOpenApiDocument(routes: RouteSource, options: OpenApiOptio
   }
 
   const securitySchemes: Record<string, SecurityScheme> = {};
-  if (options.security !== undefined) {
-    const scheme = options.security.scheme ?? BEARER_SCHEME;
-    securitySchemes[scheme.name] = { ...scheme.definition };
+  for (const contributor of contributors) {
+    for (const [name, scheme] of Object.entries(contributor.securitySchemes ?? {})) securitySchemes[name] = { ...scheme };
   }
   const document: OpenApiDocument = {
     openapi: '3.1.0',

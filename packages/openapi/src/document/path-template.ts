@@ -1,5 +1,5 @@
 import type { Route } from '@switchboard/router';
-import type { JsonSchema, OpenApiServer, Parameter } from './openapi-types.js';
+import type { JsonSchema, OpenApiServer, Parameter } from '../spec/openapi-types.js';
 
 /** A path-to-regexp token, as the router compiles patterns. */
 type Token = Route['compiled']['path']['tokens'][number];

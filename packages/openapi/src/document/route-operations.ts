@@ -2,10 +2,10 @@ import { declaredEncoders, type Encoder } from '@switchboard/http-kernel/view';
 import { statusText } from '@switchboard/http-kernel/internal';
 import type { Route } from '@switchboard/router';
 import { assertResponseSchemas, RESPONSES_DEFAULT, responseDeclarationOf, type ResponseSchemas } from '../responses/declare-responses.js';
-import { cacheHeaders, errorResponsesFor } from '../responses/error-responses.js';
+import type { OpenApiContributor, OperationContribution } from '../contributor/openapi-contributor.js';
+import { errorResponsesFor, sharedHeaders, type SharedHeaderName } from '../responses/error-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter, SchemaConversionError } from '../schema/json-schema-of.js';
 import type { SchemaComponents } from '../schema/schema-components.js';
-import { routeAccess, type OpenApiSecurityOptions } from '../security/route-security.js';
 import type {
   HttpMethod,
   JsonSchema,
@@ -15,16 +15,18 @@ import type {
   Reference,
   RequestBody,
   ResponseObject,
-} from './openapi-types.js';
+  SecurityRequirement,
+} from '../spec/openapi-types.js';
 import { hostServer, pathVariants } from './path-template.js';
 import { routePayloads, type RoutePayload } from './route-payloads.js';
-import { sortedRecord } from './stable-order.js';
+import { sortedRecord } from '../spec/stable-order.js';
 
 /** What turning routes into operations needs besides the route. */
 export interface OperationContext {
   readonly components: SchemaComponents;
   readonly converters: readonly JsonSchemaConverter[];
-  readonly security: OpenApiSecurityOptions | undefined;
+  /** What the packages acting on route defaults say of each operation. */
+  readonly contributors: readonly OpenApiContributor[];
   /** Methods documented for a route that accepts every method. */
   readonly anyMethod: readonly HttpMethod[];
   /** The view layer's encoders, for the media types of routes that declare `_formats`. */
@@ -50,20 +52,19 @@ export function routeOperations(route: Route, context: OperationContext): Placed
   const payloads = routePayloads(route);
   const query = queryParameters(route, payloads, context);
   const requestBody = bodyOf(route, payloads, context);
-  const declared = declaredResponses(route, context);
   const server = hostServer(route);
   const placed: PlacedOperation[] = [];
   pathVariants(route, (name) => parameterSchemaOf(route, name, context)).forEach((variant, index) => {
-    const access = routeAccess(variant.template, route.defaults['_is_granted'], context.security);
+    const contributions = context.contributors.flatMap(
+      (contributor) => contributor.describeOperation({ route, pathTemplate: variant.template }) ?? [],
+    );
+    const security = contributions.find((contribution) => contribution.security !== undefined)?.security;
+    const declared = declaredResponses(route, contributions, context);
     const errors = errorResponsesFor({
-      unauthorized: access.unauthorized,
-      // `_same_origin` (the security package's request-forgery check) refuses cross-site requests with a 403.
-      forbidden: access.forbidden || isEnabled(route.defaults['_same_origin']),
       readsBody: requestBody !== undefined,
       readsQuery: query.length > 0,
       validatesParameters: Object.keys(route.params).length > 0,
-      cached: isObject(route.defaults['_cache']),
-      rateLimited: isEnabled(route.defaults['_rate_limit']),
+      contributed: contributions.flatMap((contribution) => contribution.responses ?? []),
     });
     for (const method of methods) {
       const parameters = [...variant.parameters, ...query];
@@ -74,7 +75,7 @@ export function routeOperations(route: Route, context: OperationContext): Placed
         ...(parameters.length === 0 ? {} : { parameters }),
         ...(requestBody === undefined || method === 'get' || method === 'head' ? {} : { requestBody }),
         responses: sortedRecord<ResponseObject | Reference>({ ...errors, ...declared }),
-        ...(access.security === undefined ? {} : { security: access.security }),
+        ...(security === undefined ? {} : { security: security.map((requirement) => copyOf(requirement)) }),
       };
       placed.push({ path: variant.template, method, operation });
     }
@@ -139,18 +140,22 @@ function embed(payload: RoutePayload, direction: 'input', route: Route, describe
 }
 
 /** The responses of the route's `_responses` default; without one, a generic success. */
-function declaredResponses(route: Route, context: OperationContext): Record<string, ResponseObject> {
+function declaredResponses(
+  route: Route,
+  contributions: readonly OperationContribution[],
+  context: OperationContext,
+): Record<string, ResponseObject> {
   const value = route.defaults[RESPONSES_DEFAULT];
   if (value === undefined) return { '2XX': { description: 'Success (the answer is not declared: see the `_responses` route option).' } };
   assertResponseSchemas(value, route.name);
-  const cache = route.defaults['_cache'];
   const formats = declaredEncoders(route.defaults, context.encoders, route.name);
+  const successHeaders = [...new Set<SharedHeaderName>(contributions.flatMap((contribution) => contribution.successHeaders ?? []))];
   const responses: Record<string, ResponseObject> = {};
   for (const [status, declared] of Object.entries(value as ResponseSchemas)) {
     const declaration = responseDeclarationOf(declared);
     const response: ResponseObject = { description: declaration.description ?? describeStatus(status) };
     const headers: NonNullable<ResponseObject['headers']> = {};
-    if (isObject(cache) && status.startsWith('2')) Object.assign(headers, cacheHeaders(cache));
+    if (status.startsWith('2')) Object.assign(headers, sharedHeaders(successHeaders));
     for (const [name, header] of Object.entries(declaration.headers ?? {})) {
       headers[name] = { ...header, schema: header.schema ?? { type: 'string' } };
     }
@@ -188,9 +193,9 @@ function describeStatus(status: string): string {
   return statusText(Number(status)) || `Status ${status}.`;
 }
 
-/** A route default that is set and not switched off (`false`). */
-function isEnabled(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== false;
+/** A requirement of the document's own, whatever the contributor keeps. */
+function copyOf(requirement: SecurityRequirement): SecurityRequirement {
+  return Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, [...scopes]]));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../document/openapi-types.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
 import { fits, isPlainObject, MAX_DEPTH, objectShape, resolve } from './project-onto-schema.js';
 
 /** A compiled projection: `value` reduced to what its schema declares (`depth`: how deep it sits). */

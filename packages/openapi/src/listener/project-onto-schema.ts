@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../document/openapi-types.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
 
 /** A value reduced to what its schema declares, and the JSON Pointers of the members it lost. */
 export interface Projection {

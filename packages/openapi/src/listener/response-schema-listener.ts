@@ -9,7 +9,8 @@ import {
   type SubscribedEvents,
   type OwnedDeclarations,
 } from '@switchboard/http-kernel';
-import type { JsonSchema } from '../document/openapi-types.js';
+import { andThen } from '@switchboard/http-kernel/internal';
+import type { JsonSchema } from '../spec/openapi-types.js';
 import { declarationFor } from '../responses/declare-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter } from '../schema/json-schema-of.js';
 import { compileProjection } from './compile-projection.js';
@@ -91,9 +92,7 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
     }
     const { value, dropped } = projectOntoSchema(response.data, jsonSchema);
     response.data = value;
-    const result = schema['~standard'].validate(value);
-    if (result instanceof Promise) return result.then((outcome) => this.#report(event, route, dropped, outcome));
-    this.#report(event, route, dropped, result);
+    return andThen(schema['~standard'].validate(value), (outcome) => this.#report(event, route, dropped, outcome));
   }
 
   #projectionOf(jsonSchema: JsonSchema): (value: unknown) => unknown {

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { JsonSchema } from '../document/openapi-types.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
 
 /** The route default that holds a route's declared responses (so the request attribute of the same name). */
 export const RESPONSES_DEFAULT = '_responses';

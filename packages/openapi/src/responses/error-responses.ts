@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiComponents, Reference, ResponseHeader, ResponseObject } from '../document/openapi-types.js';
+import type { JsonSchema, OpenApiComponents, Reference, ResponseHeader, ResponseObject } from '../spec/openapi-types.js';
 
 /**
  * The error answers a Switchboard app gives, as reusable components. Errors go through the error
@@ -45,14 +45,17 @@ const AUTHENTICATION_FAILURE: JsonSchema = {
   required: ['code', 'message'],
 };
 
-const HEADERS: Record<string, ResponseHeader> = {
+const HEADERS = {
   Allow: { description: 'The methods the path accepts.', required: true, schema: { type: 'string' } },
   'WWW-Authenticate': { description: 'The bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long caches may keep the answer.', required: true, schema: { type: 'string' } },
   ETag: { description: 'The entity tag, for `If-None-Match`.', schema: { type: 'string' } },
   'Last-Modified': { description: 'When the resource last changed, for `If-Modified-Since`.', schema: { type: 'string' } },
-};
+} satisfies Record<string, ResponseHeader>;
+
+/** The shared headers (`#/components/headers`), by name. */
+export type SharedHeaderName = keyof typeof HEADERS;
 
 /** The error statuses a route may answer, by component name. */
 export const ERROR_RESPONSES = {
@@ -68,6 +71,9 @@ export const ERROR_RESPONSES = {
 } as const;
 
 export type ErrorResponseName = keyof typeof ERROR_RESPONSES;
+
+/** The shared responses (`#/components/responses`): the errors, and the 304 of a cached route. */
+export type SharedResponseName = ErrorResponseName | 'NotModified';
 
 const DESCRIPTIONS: Record<ErrorResponseName, string> = {
   BadRequest: 'The request is malformed (a body that is not valid JSON or UTF-8, a malformed path).',
@@ -89,7 +95,7 @@ function problemContent(schema: string): ResponseObject['content'] {
   };
 }
 
-function headerRef(name: keyof typeof HEADERS): Reference {
+function headerRef(name: SharedHeaderName): Reference {
   return { $ref: `#/components/headers/${name}` };
 }
 
@@ -137,39 +143,31 @@ export function errorComponents(): Pick<OpenApiComponents, 'responses' | 'header
 
 /** What a route does that decides which errors it can answer. */
 export interface ErrorFacts {
-  readonly unauthorized: boolean;
-  readonly forbidden: boolean;
   /** A payload is read from the body (JSON or form). */
   readonly readsBody: boolean;
   /** A payload is read from the query string. */
   readonly readsQuery: boolean;
   /** A path parameter has a schema (a refused value is a 400). */
   readonly validatesParameters: boolean;
-  readonly cached: boolean;
-  readonly rateLimited: boolean;
+  /** What the contributors said the route may answer besides (`Forbidden`, `TooManyRequests`…). */
+  readonly contributed: readonly SharedResponseName[];
 }
 
 /** The error responses of one operation, by status. */
 export function errorResponsesFor(facts: ErrorFacts): Record<string, Reference> {
-  const names: Array<ErrorResponseName | 'NotModified'> = ['NotFound', 'MethodNotAllowed'];
+  const names: SharedResponseName[] = ['NotFound', 'MethodNotAllowed'];
   // A query string or a body with too many fields is a 413 as well as a body too large.
   if (facts.readsBody || facts.readsQuery) names.push('BadRequest', 'PayloadTooLarge', 'UnprocessableContent');
   if (facts.readsBody) names.push('UnsupportedMediaType');
   if (facts.validatesParameters && !names.includes('BadRequest')) names.push('BadRequest');
-  if (facts.unauthorized) names.push('Unauthorized');
-  if (facts.forbidden) names.push('Forbidden');
-  if (facts.rateLimited) names.push('TooManyRequests');
-  if (facts.cached) names.push('NotModified');
+  for (const name of facts.contributed) if (!names.includes(name)) names.push(name);
   const out: Record<string, Reference> = {};
   for (const name of names)
     out[name === 'NotModified' ? '304' : String(ERROR_RESPONSES[name])] = { $ref: `#/components/responses/${name}` };
   return out;
 }
 
-/** Headers every successful answer of a route with `_cache` carries. */
-export function cacheHeaders(cache: { etag?: unknown; lastModified?: unknown }): Record<string, Reference> {
-  const headers: Record<string, Reference> = { 'Cache-Control': headerRef('Cache-Control') };
-  if (cache.etag !== undefined) headers['ETag'] = headerRef('ETag');
-  if (cache.lastModified !== undefined) headers['Last-Modified'] = headerRef('Last-Modified');
-  return headers;
+/** References to shared headers, by name. */
+export function sharedHeaders(names: readonly SharedHeaderName[]): Record<string, Reference> {
+  return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
 }

@@ -11,7 +11,7 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
   /** Default `openapi`. */
   name?: string;
   /** How long clients and shared caches may keep the document, in seconds. Default 300. */
-  maxAge?: number;
+  maxAgeSeconds?: number;
 }
 
 /**
@@ -23,7 +23,7 @@ export interface OpenApiRouteOptions extends OpenApiOptions {
  * @example routes.add(openApiRoute({ routes, path: '/api/openapi.json', info: { title: 'Items', version: '1.0.0' } }))
  */
 export function openApiRoute(options: OpenApiRouteOptions): Route {
-  const { routes, path = '/openapi.json', name = 'openapi', maxAge = 300, ...documentOptions } = options;
+  const { routes, path = '/openapi.json', name = 'openapi', maxAgeSeconds = 300, ...documentOptions } = options;
   let served: { text: string; etag: string } | undefined;
   const current = (): { text: string; etag: string } => {
     if (served !== undefined) return served;
@@ -35,7 +35,7 @@ export function openApiRoute(options: OpenApiRouteOptions): Route {
     [],
     () => {
       const { text, etag } = current();
-      return new Response(text, 200, { 'content-type': 'application/json', 'cache-control': `public, max-age=${maxAge}`, etag });
+      return new Response(text, 200, { 'content-type': 'application/json', 'cache-control': `public, max-age=${maxAgeSeconds}`, etag });
     },
     'openapi.document',
   );
@@ -44,7 +44,7 @@ export function openApiRoute(options: OpenApiRouteOptions): Route {
     controller,
     defaults: {
       _is_granted: 'PUBLIC_ACCESS',
-      _cache: { public: true, maxAge, etag: () => current().etag },
+      _cache: { public: true, maxAgeSeconds, etag: () => current().etag },
       _responses: { 200: { description: 'This OpenAPI 3.1 document.' } },
     },
     // Public, cacheable and documented wherever those listeners are registered; served without them too.

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { JsonSchema } from '../document/openapi-types.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
 
 /** Which side of a schema is described: what it accepts (`input`) or what it yields (`output`). */
 export type SchemaDirection = 'input' | 'output';

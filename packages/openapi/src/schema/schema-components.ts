@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../document/openapi-types.js';
-import { byCodePoint, sortedRecord } from '../document/stable-order.js';
+import type { JsonSchema } from '../spec/openapi-types.js';
+import { byCodePoint, sortedRecord } from '../spec/stable-order.js';
 
 const LOCAL_DEFINITIONS = /^#\/(?:\$defs|definitions)\/(.+)$/;
 const COMPONENT_NAME = /[^A-Za-z0-9._-]/g;

@@ -1,7 +1,10 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { httpCacheOpenApi } from '@switchboard/http-cache/openapi';
 import { defineController, JsonResponse, Response } from '@switchboard/http-kernel';
 import { defineTypedController, mapPayload } from '@switchboard/payload';
+import { rateLimitOpenApi } from '@switchboard/rate-limit/openapi';
 import { RouteCollection } from '@switchboard/router';
+import { securityOpenApi } from '@switchboard/security/openapi';
 import { type } from 'arktype';
 import * as v from 'valibot';
 import { z } from 'zod';
@@ -47,7 +50,7 @@ export function sampleRoutes(): RouteCollection {
     requirements: { id: '[1-9][0-9]*' },
     defaults: {
       _is_granted: 'PUBLIC_ACCESS',
-      _cache: { public: true, maxAge: 30, etag: () => 'v1' },
+      _cache: { public: true, maxAgeSeconds: 30, etag: () => 'v1' },
       _responses: defineResponses({ 200: Note }),
     },
   });
@@ -63,7 +66,7 @@ export function sampleRoutes(): RouteCollection {
       [mapPayload('form', { from: 'form', schema: v.object({ url: v.pipe(v.string(), v.url()) }) })],
       () => new Response(null, 202),
     ),
-    defaults: { _is_granted: 'ROLE_EDITOR', _rate_limit: { limit: 5, interval: 60 } },
+    defaults: { _is_granted: 'ROLE_EDITOR', _rate_limit: { limit: 5, intervalMs: 60 } },
   });
   routes.add('notes.search', '/api/search', {
     methods: ['POST'],
@@ -93,7 +96,7 @@ export function sampleRoutes(): RouteCollection {
 export const sampleOptions: OpenApiOptions = {
   info: { title: 'Notes', version: '1.0.0' },
   servers: [{ url: 'https://notes.example.com' }],
-  security: { firewalls: FIREWALLS },
+  contributors: [securityOpenApi({ firewalls: FIREWALLS }), httpCacheOpenApi(), rateLimitOpenApi()],
   converters: [valibotConverter],
 };
 

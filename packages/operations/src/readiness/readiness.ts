@@ -10,7 +10,7 @@ export interface ReadinessOptions {
   /** Checks by name (`database`, `redis`); the readiness answer lists each one's outcome. */
   checks?: Readonly<Record<string, DependencyCheck>>;
   /** Time each check may take, in ms; past it the check counts as failed. Default 2000. */
-  checkTimeout?: number;
+  checkTimeoutMs?: number;
 }
 
 export type CheckOutcome = 'ok' | 'failed' | 'timeout';
@@ -31,13 +31,13 @@ export interface ReadinessReport {
  */
 export class Readiness {
   readonly #checks: ReadonlyArray<readonly [string, DependencyCheck]>;
-  readonly #checkTimeout: number;
+  readonly #checkTimeoutMs: number;
   #draining = false;
   #running: Promise<Readonly<Record<string, CheckOutcome>>> | undefined;
 
   constructor(options: ReadinessOptions = {}) {
     this.#checks = Object.entries(options.checks ?? {});
-    this.#checkTimeout = options.checkTimeout ?? 2000;
+    this.#checkTimeoutMs = options.checkTimeoutMs ?? 2000;
   }
 
   get draining(): boolean {
@@ -86,7 +86,7 @@ export class Readiness {
   ): Promise<CheckOutcome> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.#checkTimeout);
+      timer = setTimeout(() => resolve('timeout'), this.#checkTimeoutMs);
     });
     const checked = Promise.resolve()
       .then(check)

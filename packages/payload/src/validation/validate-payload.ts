@@ -15,8 +15,8 @@ export async function validatePayload<S extends StandardSchemaV1>(
   argumentName: string,
   maxViolations: number,
 ): Promise<StandardSchemaV1.InferOutput<S>> {
-  let result = schema['~standard'].validate(value);
-  if (result instanceof Promise) result = await result;
+  // Already asynchronous (the body was read): a synchronous schema's answer is awaited like any other.
+  const result = await schema['~standard'].validate(value);
   if (!result.issues) return (result as StandardSchemaV1.SuccessResult<StandardSchemaV1.InferOutput<S>>).value;
   const violations = result.issues.slice(0, maxViolations).map(violationOf);
   throw new UnprocessableEntityHttpError(messageOf(argumentName, violations, result.issues.length), {

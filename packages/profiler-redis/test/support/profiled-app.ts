@@ -1,14 +1,7 @@
 import { defineController, EventDispatcher, JsonResponse, MemoryLogger, type KernelEventMap, type Request } from '@switchboard/http-kernel';
 import { ErrorListener } from '@switchboard/error-controller';
-import {
-  Profiler,
-  ProfilerController,
-  profilerRoutes,
-  profilingLogger,
-  registerProfiler,
-  routerProfileLink,
-  type ProfilerStorage,
-} from '@switchboard/profiler';
+import { Profiler, ProfilerController, profilerRoutes, profilingLogger, registerProfiler, routerProfileLink } from '@switchboard/profiler';
+import type { ProfilerStorage } from '@switchboard/profiler/storage';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { serveKernel, testKernel, type ServedKernel } from '../../../../test/kit/index.js';
 

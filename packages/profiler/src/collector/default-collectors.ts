@@ -5,11 +5,12 @@ import { LoggerCollector } from './logger-collector.js';
 import { MemoryCollector } from './memory-collector.js';
 import { RequestCollector } from './request-collector.js';
 import { RouterCollector } from './router-collector.js';
-import { RateLimitCollector } from './rate-limit-collector.js';
-import { SecurityCollector } from './security-collector.js';
 import { TimeCollector } from './time-collector.js';
 
-/** The panels in the order the page lists them. */
+/**
+ * The panels in the order the page lists them. Packages add their own after these (the security
+ * and rate-limit packages' `./profiler` entries).
+ */
 export function defaultCollectors(): DataCollector[] {
   return [
     new RequestCollector(),
@@ -19,7 +20,5 @@ export function defaultCollectors(): DataCollector[] {
     new LoggerCollector(),
     new TimeCollector(),
     new MemoryCollector(),
-    new SecurityCollector(),
-    new RateLimitCollector(),
   ];
 }

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './html.js';
+import { html, SafeHtml } from './markup/html.js';
 
 /**
  * The pages run no script at all and load nothing: styles are inline, and this policy says so to

@@ -1,5 +1,5 @@
 import type { ProfileSummary } from '../profile/profile.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from './markup/html.js';
 import { layout } from './layout.js';
 import { profileTable } from './search-page.js';
 

@@ -1,6 +1,6 @@
 import type { Profile, ProfileSummary } from '../profile/profile.js';
-import { formatTime, profileLink, statusClass } from './components.js';
-import { html, query, type SafeHtml } from './html.js';
+import { formatTime, profileLink, statusClass } from './markup/components.js';
+import { html, query, type SafeHtml } from './markup/html.js';
 import { layout } from './layout.js';
 import type { PanelBadge, PanelView } from './panels/panel-view.js';
 

@@ -3,7 +3,7 @@ import { defineController, JsonResponse, Response, type Request } from '@switchb
 import type { Profile, ProfileSummary } from '../profile/profile.js';
 import type { Profiler } from '../profiler.js';
 import { DEFAULT_SEARCH_LIMIT, type ProfilerStorageStatus, type ProfileSearch } from '../storage/profiler-storage.js';
-import { html, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from './markup/html.js';
 import { PROFILER_CSP } from './layout.js';
 import { defaultPanels } from './panels/default-panels.js';
 import { jsonPanel } from './panels/json-panel.js';

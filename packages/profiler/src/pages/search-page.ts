@@ -1,7 +1,7 @@
 import type { ProfileSummary } from '../profile/profile.js';
 import type { ProfilerStorageStatus, ProfileSearch } from '../storage/profiler-storage.js';
-import { formatTime, profileLink, statusClass } from './components.js';
-import { html, type SafeHtml } from './html.js';
+import { formatTime, profileLink, statusClass } from './markup/components.js';
+import { html, type SafeHtml } from './markup/html.js';
 import { layout } from './layout.js';
 
 /** The table of profiles, newest first. */

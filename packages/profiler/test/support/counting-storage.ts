@@ -1,4 +1,5 @@
-import { MemoryProfilerStorage, type ProfileData, type ProfilerStorage, type ProfileSearch, type ProfileSummary } from '../../src/index.js';
+import { MemoryProfilerStorage } from '../../src/index.js';
+import type { ProfileData, ProfilerStorage, ProfileSearch, ProfileSummary } from '../../src/storage.js';
 
 /** A real memory storage that counts how often it was read, to prove a request never reached it. */
 export class CountingStorage implements ProfilerStorage {

@@ -27,7 +27,7 @@ export function setRateLimitHeaders(headers: HeaderBag, decision: RateLimitDecis
 }
 
 function policyItem(result: LimitResult): string {
-  return `"${result.id}";q=${result.limit};w=${secondsOf(result.interval)}`;
+  return `"${result.id}";q=${result.limit};w=${secondsOf(result.intervalMs)}`;
 }
 
 function stateItem(result: LimitResult): string {

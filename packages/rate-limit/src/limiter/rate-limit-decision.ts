@@ -8,7 +8,7 @@ export interface LimitResult {
   readonly key: string;
   readonly policy: RateLimitPolicy;
   readonly limit: number;
-  readonly interval: number;
+  readonly intervalMs: number;
   readonly allowed: boolean;
   readonly remaining: number;
   readonly resetAfter: number;

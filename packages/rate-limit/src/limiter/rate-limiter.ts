@@ -1,6 +1,6 @@
 import type { MaybePromise } from '@switchboard/http-kernel';
-import { isThenable } from '@switchboard/http-kernel/internal';
-import { RateLimitStoreUnavailableError } from '../http/too-many-requests-http-error.js';
+import { andThen, attempt } from '@switchboard/http-kernel/internal';
+import { RateLimitStoreUnavailableError } from '../store/rate-limit-store-unavailable-error.js';
 import { assertLimitDefinition, type LimitDefinition } from '../policy/limit-definition.js';
 import type { RateLimitStore, StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';
 import type { LimitResult, RateLimitDecision } from './rate-limit-decision.js';
@@ -30,8 +30,8 @@ export class RateLimiter {
   readonly failOpen: boolean;
 
   constructor(options: RateLimiterOptions) {
-    const { id, policy, limit, interval } = options;
-    this.definition = { id, policy, limit, interval };
+    const { id, policy, limit, intervalMs } = options;
+    this.definition = { id, policy, limit, intervalMs };
     assertLimitDefinition(this.definition);
     this.store = options.store;
     this.clock = options.clock ?? Date.now;
@@ -104,19 +104,13 @@ function consumeAll(
 ): MaybePromise<RateLimitDecision> {
   if (!Number.isSafeInteger(cost) || cost < 0) throw new RangeError(`cost must be a whole number ≥ 0, got ${String(cost)}.`);
   const checks: StoreCheck[] = limiters.map((limiter, index) => {
-    const { policy, limit, interval } = limiter.definition;
-    return { key: storeKey(limiter, keys[index]!), policy, limit, interval, cost };
+    const { policy, limit, intervalMs } = limiter.definition;
+    return { key: storeKey(limiter, keys[index]!), policy, limit, intervalMs, cost };
   });
-  let outcomes: MaybePromise<readonly StoreOutcome[]>;
-  try {
-    outcomes = lead.store.consume(checks, lead.clock());
-  } catch (error) {
-    return unavailable(lead, error);
-  }
-  if (!isThenable(outcomes)) return decisionOf(limiters, keys, outcomes, cost);
-  return outcomes.then(
-    (answered) => decisionOf(limiters, keys, answered, cost),
-    (error: unknown) => unavailable(lead, error),
+  // A store that throws or rejects is unavailable; a synchronous store keeps the decision synchronous.
+  return attempt(
+    () => andThen(lead.store.consume(checks, lead.clock()), (outcomes) => decisionOf(limiters, keys, outcomes, cost)),
+    (error) => unavailable(lead, error),
   );
 }
 
@@ -136,10 +130,10 @@ function decisionOf(
   const results: LimitResult[] = [];
   for (let index = 0; index < limiters.length; index++) {
     const outcome = outcomes[index]!;
-    const { id, policy, limit, interval } = limiters[index]!.definition;
+    const { id, policy, limit, intervalMs } = limiters[index]!.definition;
     // A limit that would have allowed a refused compound check was not charged: its hit is given back.
     const remaining = !allowed && outcome.allowed ? outcome.remaining + cost : outcome.remaining;
-    results.push({ id, key: keys[index]!, policy, limit, interval, ...outcome, remaining });
+    results.push({ id, key: keys[index]!, policy, limit, intervalMs, ...outcome, remaining });
   }
   return { allowed, retryAfter, results, storeUnavailable: false };
 }

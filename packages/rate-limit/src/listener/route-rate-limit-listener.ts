@@ -104,7 +104,7 @@ export class RouteRateLimitListener implements EventSubscriber<KernelEventMap> {
             id: limit.id ?? (limits.length === 1 ? idOf(route) : `${idOf(route)}-${index + 1}`),
             policy: limit.policy,
             limit: limit.limit,
-            interval: limit.interval,
+            intervalMs: limit.intervalMs,
             store,
             ...(clock === undefined ? {} : { clock }),
             ...(failOpen === undefined ? {} : { failOpen }),

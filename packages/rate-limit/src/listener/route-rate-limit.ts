@@ -2,13 +2,13 @@ import { assertLimitDefinition, type RateLimitPolicy } from '../policy/limit-def
 
 /**
  * A route's rate limit, declared as its `_rate_limit` default (one limit, or several checked as a
- * compound limit): `{ policy: 'sliding_window', limit: 10, interval: 60_000, by: 'user' }`.
+ * compound limit): `{ policy: 'sliding_window', limit: 10, intervalMs: 60_000, by: 'user' }`.
  */
 export interface RouteRateLimit {
   readonly policy: RateLimitPolicy;
   readonly limit: number;
   /** Milliseconds. */
-  readonly interval: number;
+  readonly intervalMs: number;
   /**
    * Whose hits are counted: `client` (the default) by client address; `user` by the authenticated
    * user (the listener's `userOf`), or by client address for an anonymous request.
@@ -27,11 +27,11 @@ declare module '@switchboard/http-kernel' {
   }
 }
 
-const KNOWN = new Set(['policy', 'limit', 'interval', 'by', 'id']);
+const KNOWN = new Set(['policy', 'limit', 'intervalMs', 'by', 'id']);
 
 /**
  * Checks a declaration when the route is defined (a typo fails at startup) and returns it.
- * @example routes.add('search', '/search', { controller, defaults: { _rate_limit: defineRateLimit({ policy: 'fixed_window', limit: 30, interval: 60_000 }) } })
+ * @example routes.add('search', '/search', { controller, defaults: { _rate_limit: defineRateLimit({ policy: 'fixed_window', limit: 30, intervalMs: 60_000 }) } })
  */
 export function defineRateLimit<D extends RouteRateLimitDeclaration>(declaration: D): D {
   assertRouteRateLimit(declaration);
@@ -49,7 +49,7 @@ export function assertRouteRateLimit(declaration: RouteRateLimitDeclaration): vo
     if (limit.by !== undefined && limit.by !== 'client' && limit.by !== 'user') {
       throw new TypeError(`The _rate_limit option "by" must be "client" or "user", got ${JSON.stringify(limit.by)}.`);
     }
-    assertLimitDefinition({ id: limit.id ?? 'route', policy: limit.policy, limit: limit.limit, interval: limit.interval });
+    assertLimitDefinition({ id: limit.id ?? 'route', policy: limit.policy, limit: limit.limit, intervalMs: limit.intervalMs });
   }
 }
 

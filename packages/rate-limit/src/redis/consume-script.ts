@@ -1,5 +1,5 @@
 /**
- * One check of a `RedisStore`, atomically: the same sums as `policy/policy-steps.ts`, so a limit
+ * One check of a `RedisStore`, atomically: the same sums as `store/policy-steps.ts`, so a limit
  * counts the same in memory and in Redis. Every key's state is read, and written back only when
  * every check allows (all or nothing), with an expiry after which a fresh state says the same.
  *

@@ -63,7 +63,7 @@ export class RedisStore implements RateLimitStore {
   async consume(checks: readonly StoreCheck[], now: number): Promise<readonly StoreOutcome[]> {
     const keys = checks.map((check) => this.#prefix + check.key);
     const args = [String(now)];
-    for (const check of checks) args.push(POLICY_CODES[check.policy], String(check.limit), String(check.interval), String(check.cost));
+    for (const check of checks) args.push(POLICY_CODES[check.policy], String(check.limit), String(check.intervalMs), String(check.cost));
     const numbers = (await this.#connection.evaluate(SCRIPT, keys, args)) as number[];
     const outcomes: StoreOutcome[] = [];
     for (let index = 0; index < checks.length; index++) {

@@ -1,4 +1,4 @@
-import { lifetimeOf, step, type LimitState, type Step } from '../policy/policy-steps.js';
+import { lifetimeOf, step, type LimitState, type Step } from './policy-steps.js';
 import type { RateLimitStore, StoreCheck, StoreOutcome } from './rate-limit-store.js';
 
 export interface MemoryStoreOptions {

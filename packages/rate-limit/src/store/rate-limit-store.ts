@@ -7,7 +7,7 @@ export interface StoreCheck {
   readonly key: string;
   readonly policy: RateLimitPolicy;
   readonly limit: number;
-  readonly interval: number;
+  readonly intervalMs: number;
   /** Hits (tokens) this check takes; 0 only looks. */
   readonly cost: number;
 }

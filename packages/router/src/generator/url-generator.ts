@@ -1,6 +1,6 @@
 import type { Token } from 'path-to-regexp';
 import { InvalidParameterError, MissingMandatoryParametersError, RouteNotFoundError } from '../error/routing-error.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { Route } from '../route/route.js';
 
 export interface GenerateOptions {

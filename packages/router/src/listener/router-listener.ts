@@ -19,7 +19,7 @@ import {
 } from '@switchboard/http-kernel';
 import { MalformedPathError, MethodNotAllowedError, ResourceNotFoundError } from '../error/routing-error.js';
 import type { MatchResult, MethodNotAllowedMatch, NotFoundMatch, RedirectMatch } from '../matcher/match-result.js';
-import type { RequestContext } from '../request-context.js';
+import type { RequestContext } from '../context/request-context.js';
 import type { Route } from '../route/route.js';
 import { routeControllers, routeDeclarations } from '../route/route-declarations.js';
 import type { Router } from '../router.js';

@@ -7,6 +7,7 @@ import {
   type SubscribedEvents,
   type OwnedDeclarations,
 } from '@switchboard/http-kernel';
+import { andThen } from '@switchboard/http-kernel/internal';
 import { currentUser } from '../user/security-user.js';
 import { describeRule, isGranted, type IsGrantedRule } from './is-granted-rule.js';
 
@@ -50,8 +51,7 @@ export class IsGrantedListener implements EventSubscriber<KernelEventMap> {
     if (rule === undefined) return;
     const user = currentUser(request);
     const granted = isGranted(rule, { user, request, arguments: event.arguments });
-    if (granted instanceof Promise) return granted.then((yes) => this.#decide(yes, event, rule, user === null));
-    this.#decide(granted, event, rule, user === null);
+    return andThen(granted, (yes) => this.#decide(yes, event, rule, user === null));
   }
 
   #decide(granted: boolean, event: ControllerArgumentsEvent, rule: IsGrantedRule, anonymous: boolean): void {

@@ -1,4 +1,5 @@
-import type { Request } from '@switchboard/http-kernel';
+import type { MaybePromise, Request } from '@switchboard/http-kernel';
+import { andThen } from '@switchboard/http-kernel/internal';
 import type { SecurityUser } from '../user/security-user.js';
 
 /** Anyone, with or without a user; on a secured firewall this is how a route opts out of the token. */
@@ -23,11 +24,8 @@ export type Voter = (context: VoterContext) => boolean | Promise<boolean>;
 export type IsGrantedRule = string | readonly string[] | Voter;
 
 /** Synchronous unless the rule is a voter that returns a promise. */
-export function isGranted(rule: IsGrantedRule, context: VoterContext): boolean | Promise<boolean> {
-  if (typeof rule === 'function') {
-    const vote = rule(context);
-    return vote instanceof Promise ? vote.then((granted) => granted === true) : vote === true;
-  }
+export function isGranted(rule: IsGrantedRule, context: VoterContext): MaybePromise<boolean> {
+  if (typeof rule === 'function') return andThen(rule(context), (granted) => granted === true);
   if (rule === PUBLIC_ACCESS) return true;
   if (context.user === null) return false;
   if (rule === IS_AUTHENTICATED) return true;

@@ -20,8 +20,8 @@ export interface LoginThrottleOptions {
   store: RateLimitStore;
   /** Attempts per (username, client address) and interval. Default 5. */
   limit?: number;
-  /** Milliseconds. Default 60,000. */
-  interval?: number;
+  /** The interval, in milliseconds. Default 60,000. */
+  intervalMs?: number;
   /** The per-address limit is this many times `limit` (one address trying many usernames). Default 5. */
   perAddressFactor?: number;
   /**
@@ -64,11 +64,11 @@ export class LoginThrottle {
   readonly #ipv6Prefix: number;
 
   constructor(options: LoginThrottleOptions) {
-    const { store, policy = 'sliding_window', interval = 60_000, limit = 5, perAddressFactor = 5, perUsernameFactor = 10 } = options;
+    const { store, policy = 'sliding_window', intervalMs = 60_000, limit = 5, perAddressFactor = 5, perUsernameFactor = 10 } = options;
     const { clock, failOpen = false, ipv6Prefix = DEFAULT_IPV6_PREFIX } = options;
     assertIpv6Prefix(ipv6Prefix);
     this.#ipv6Prefix = ipv6Prefix;
-    const common = { store, policy, interval, failOpen, ...(clock === undefined ? {} : { clock }) };
+    const common = { store, policy, intervalMs, failOpen, ...(clock === undefined ? {} : { clock }) };
     this.#perUser = new RateLimiter({ ...common, id: 'login', limit });
     const perAddress = new RateLimiter({ ...common, id: 'login-address', limit: limit * perAddressFactor });
     const perUsername = new RateLimiter({ ...common, id: 'login-username', limit: limit * perUsernameFactor });

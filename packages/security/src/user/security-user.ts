@@ -2,7 +2,7 @@ import type { Request } from '@switchboard/http-kernel';
 
 /**
  * The authenticated user as the rest of the request sees it: who, and with which roles. Plain
- * data, so the profiler can show it without importing this package. Never holds the token.
+ * data (what the profiler's security panel shows). Never holds the token.
  */
 export interface SecurityUser {
   readonly identifier: string;

@@ -11,6 +11,8 @@ import {
   type Response,
 } from '@switchboard/http-kernel';
 import { MemoryProfilerStorage, Profiler, profilingLogger, registerProfiler } from '@switchboard/profiler';
+import { defaultCollectors } from '@switchboard/profiler/collector';
+import { SecurityCollector } from '../../src/profiler/index.js';
 import { serveKernel, testKernel, type RouteTable, type TextResponse } from '../../../../test/kit/index.js';
 import type { LeakLedger } from './leak-ledger.js';
 
@@ -50,7 +52,12 @@ export interface TestHostOptions {
 export async function startTestHost(options: TestHostOptions): Promise<TestHost> {
   const memory = new MemoryLogger();
   const debug = options.debug ?? true;
-  const profiler = debug ? new Profiler({ storage: new MemoryProfilerStorage({ maxProfiles: 10_000 }) }) : null;
+  const profiler = debug
+    ? new Profiler({
+        storage: new MemoryProfilerStorage({ maxProfiles: 10_000 }),
+        collectors: [...defaultCollectors(), new SecurityCollector()],
+      })
+    : null;
   const logger: Logger = profiler === null ? memory : profilingLogger(memory, profiler);
   const { kernel, dispatcher } = testKernel({
     routes: routeTable(options.routes),

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { HttpKernelInterface, Request, RequestType, Response } from '@switchboard/http-kernel';
+import { attempt } from '@switchboard/http-kernel/internal';
 import { serve, type NodeAdapterOptions, type RunningServer } from '@switchboard/node-adapter';
 import { PendingWork, type OutgoingRequest, type ReceivedResponse, type Transport } from './transport.js';
 
@@ -163,12 +164,10 @@ function observedKernel(kernel: HttpKernelInterface, exchanges: Map<string, Exch
     const eager = kernel.handleEagerly.bind(kernel);
     observed.handleEagerly = (request, type, catchErrors) => {
       file(request);
-      try {
-        const outcome = eager(request, type, catchErrors);
-        return outcome instanceof Promise ? outcome.catch((error: unknown) => failed(request, error)) : outcome;
-      } catch (error) {
-        return failed(request, error);
-      }
+      return attempt(
+        () => eager(request, type, catchErrors),
+        (error) => failed(request, error),
+      );
     };
   }
   if (kernel.dispatcher !== undefined) Object.assign(observed, { dispatcher: kernel.dispatcher });

@@ -5,21 +5,9 @@ import { memoryPanel } from './memory-panel.js';
 import type { PanelView } from './panel-view.js';
 import { requestPanel } from './request-panel.js';
 import { routerPanel } from './router-panel.js';
-import { rateLimitPanel } from './rate-limit-panel.js';
-import { securityPanel } from './security-panel.js';
 import { timePanel } from './time-panel.js';
 
 /** Views of the default collectors, by panel name. */
 export function defaultPanels(): PanelView[] {
-  return [
-    requestPanel,
-    exceptionPanel,
-    eventsPanel,
-    routerPanel,
-    loggerPanel,
-    timePanel,
-    memoryPanel,
-    securityPanel,
-    rateLimitPanel,
-  ] as PanelView[];
+  return [requestPanel, exceptionPanel, eventsPanel, routerPanel, loggerPanel, timePanel, memoryPanel] as PanelView[];
 }

@@ -1,6 +1,6 @@
 import type { DispatchData, EventsData } from '../../collector/events-collector.js';
-import { formatMs, profileLink } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { formatMs, profileLink } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 export const eventsPanel: PanelView<EventsData> = {

@@ -1,7 +1,7 @@
 import { SourceExcerptReader, type FlattenedError, type FlattenedFrame, type SourceExcerpt } from '@switchboard/error-controller';
 import type { ExceptionData } from '../../collector/exception-collector.js';
-import { keyValueTable, plainValue } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { keyValueTable, plainValue } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 /** Frames of the application shown with source lines; the rest are listed. */

@@ -1,5 +1,5 @@
-import { jsonBlock } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { jsonBlock } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelView } from './panel-view.js';
 
 /** The view of a collector that brought no view of its own: its data as JSON. */

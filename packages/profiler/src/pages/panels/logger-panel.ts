@@ -1,6 +1,6 @@
 import type { LoggerData } from '../../collector/logger-collector.js';
-import { formatTime, jsonBlock, profileLink } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { formatTime, jsonBlock, profileLink } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 export const loggerPanel: PanelView<LoggerData> = {

@@ -1,6 +1,6 @@
 import type { MemoryData } from '../../collector/memory-collector.js';
-import { card, formatBytes, keyValueTable } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { card, formatBytes, keyValueTable } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelView } from './panel-view.js';
 
 export const memoryPanel: PanelView<MemoryData> = {

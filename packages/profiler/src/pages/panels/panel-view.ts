@@ -1,6 +1,6 @@
 import type { Profile } from '../../profile/profile.js';
 import type { Redactor } from '../../profile/redactor.js';
-import type { SafeHtml } from '../html.js';
+import type { SafeHtml } from '../markup/html.js';
 import type { RouteMatchExplainer } from './route-match-explainer.js';
 
 /** What a panel may use besides its collector's data. */

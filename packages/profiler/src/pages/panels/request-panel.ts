@@ -1,6 +1,6 @@
 import type { RequestData } from '../../collector/request-collector.js';
-import { card, headerTable, keyValueTable, plainValue, profileLink, type Row } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { card, headerTable, keyValueTable, plainValue, profileLink, type Row } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 
 export const requestPanel: PanelView<RequestData> = {

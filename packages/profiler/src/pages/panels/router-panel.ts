@@ -1,6 +1,6 @@
 import type { RouterData } from '../../collector/router-collector.js';
-import { card, keyValueTable, plainValue } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { card, keyValueTable, plainValue } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelContext, PanelView } from './panel-view.js';
 import type { RouteMatchExplainer, RouteMatchLogEntry } from './route-match-explainer.js';
 

@@ -1,6 +1,6 @@
 import type { TimeData } from '../../collector/time-collector.js';
-import { card, formatMs, keyValueTable } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
+import { card, formatMs, keyValueTable } from '../markup/components.js';
+import { html, type SafeHtml } from '../markup/html.js';
 import type { PanelView } from './panel-view.js';
 
 export const timePanel: PanelView<TimeData> = {

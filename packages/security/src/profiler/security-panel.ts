@@ -1,8 +1,7 @@
-import type { SecurityData } from '../../collector/security-collector.js';
-import { card, keyValueTable, plainValue } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
-import type { PanelView } from './panel-view.js';
+import { card, html, keyValueTable, plainValue, type PanelView, type SafeHtml } from '@switchboard/profiler/collector';
+import type { SecurityData } from './security-collector.js';
 
+/** The `security` panel of the profiler pages: firewall, user, stateless, session use. */
 export const securityPanel: PanelView<SecurityData> = {
   name: 'security',
   title: 'Security',

@@ -1,8 +1,7 @@
-import type { RateLimitData } from '../../collector/rate-limit-collector.js';
-import { card } from '../components.js';
-import { html, type SafeHtml } from '../html.js';
-import type { PanelView } from './panel-view.js';
+import { card, html, type PanelView, type SafeHtml } from '@switchboard/profiler/collector';
+import type { RateLimitData } from './rate-limit-collector.js';
 
+/** The `rate_limit` panel of the profiler pages: each decision, limit by limit; a refusal badges it 429. */
 export const rateLimitPanel: PanelView<RateLimitData> = {
   name: 'rate_limit',
   title: 'Rate limits',

@@ -1,4 +1,4 @@
-import type { StoreCheck, StoreOutcome } from '../store/rate-limit-store.js';
+import type { StoreCheck, StoreOutcome } from './rate-limit-store.js';
 
 /**
  * The state a policy keeps per key, and its arithmetic — used by the memory store; the Redis
@@ -33,12 +33,12 @@ export function step(check: StoreCheck, state: LimitState | undefined, clockNow:
   }
 }
 
-function fixedWindow({ limit, interval, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
-  const current = state === undefined || now >= state.at + interval ? { at: now, value: 0, previous: 0 } : state;
-  const resetAfter = current.at + interval - now;
+function fixedWindow({ limit, intervalMs, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
+  const current = state === undefined || now >= state.at + intervalMs ? { at: now, value: 0, previous: 0 } : state;
+  const resetAfter = current.at + intervalMs - now;
   if (current.value + cost > limit) {
     return {
-      outcome: { allowed: false, remaining: limit - current.value, resetAfter, retryAfter: cost > limit ? interval : resetAfter },
+      outcome: { allowed: false, remaining: limit - current.value, resetAfter, retryAfter: cost > limit ? intervalMs : resetAfter },
       next: current,
     };
   }
@@ -49,22 +49,22 @@ function fixedWindow({ limit, interval, cost }: StoreCheck, state: LimitState | 
   };
 }
 
-function slidingWindow({ limit, interval, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
+function slidingWindow({ limit, intervalMs, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
   let current: LimitState;
-  if (state === undefined || now >= state.at + 2 * interval) current = { at: now, value: 0, previous: 0 };
-  else if (now >= state.at + interval) current = { at: state.at + interval, value: 0, previous: state.value };
+  if (state === undefined || now >= state.at + 2 * intervalMs) current = { at: now, value: 0, previous: 0 };
+  else if (now >= state.at + intervalMs) current = { at: state.at + intervalMs, value: 0, previous: state.value };
   else current = state;
   const elapsed = now - current.at;
   // Not rounded: a check is allowed exactly when `slidingRetry` says it would be.
-  const estimate = (current.previous * (interval - elapsed)) / interval + current.value;
-  const resetAfter = current.at + interval - now;
+  const estimate = (current.previous * (intervalMs - elapsed)) / intervalMs + current.value;
+  const resetAfter = current.at + intervalMs - now;
   if (estimate + cost > limit) {
     return {
       outcome: {
         allowed: false,
         remaining: Math.max(0, Math.floor(limit - estimate)),
         resetAfter,
-        retryAfter: slidingRetry(current, limit, interval, cost, now),
+        retryAfter: slidingRetry(current, limit, intervalMs, cost, now),
       },
       next: current,
     };
@@ -74,22 +74,22 @@ function slidingWindow({ limit, interval, cost }: StoreCheck, state: LimitState 
 }
 
 /** When the previous window's share has shrunk enough (in this window, or the next one if this one alone is full). */
-function slidingRetry(state: LimitState, limit: number, interval: number, cost: number, now: number): number {
-  if (cost > limit) return interval;
+function slidingRetry(state: LimitState, limit: number, intervalMs: number, cost: number, now: number): number {
+  if (cost > limit) return intervalMs;
   if (state.value + cost <= limit && state.previous > 0) {
-    const at = state.at + Math.ceil(interval * (1 - (limit - state.value - cost) / state.previous));
+    const at = state.at + Math.ceil(intervalMs * (1 - (limit - state.value - cost) / state.previous));
     return Math.max(1, at - now);
   }
-  const nextWindow = state.at + interval;
-  return nextWindow - now + Math.ceil(interval * (1 - (limit - cost) / state.value));
+  const nextWindow = state.at + intervalMs;
+  return nextWindow - now + Math.ceil(intervalMs * (1 - (limit - cost) / state.value));
 }
 
-function tokenBucket({ limit, interval, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
+function tokenBucket({ limit, intervalMs, cost }: StoreCheck, state: LimitState | undefined, now: number): Step {
   const elapsed = state === undefined ? 0 : Math.max(0, now - state.at);
-  const tokens = state === undefined ? limit : Math.min(limit, state.value + (elapsed * limit) / interval);
-  const fullAfter = (left: number) => Math.ceil(((limit - left) * interval) / limit);
+  const tokens = state === undefined ? limit : Math.min(limit, state.value + (elapsed * limit) / intervalMs);
+  const fullAfter = (left: number) => Math.ceil(((limit - left) * intervalMs) / limit);
   if (tokens < cost) {
-    const retryAfter = cost > limit ? interval : Math.max(1, Math.ceil(((cost - tokens) * interval) / limit));
+    const retryAfter = cost > limit ? intervalMs : Math.max(1, Math.ceil(((cost - tokens) * intervalMs) / limit));
     return {
       outcome: { allowed: false, remaining: Math.floor(tokens), resetAfter: fullAfter(tokens), retryAfter },
       next: { at: now, value: tokens, previous: 0 },
@@ -106,10 +106,10 @@ function tokenBucket({ limit, interval, cost }: StoreCheck, state: LimitState | 
 export function lifetimeOf(check: StoreCheck, state: LimitState, now: number): number {
   switch (check.policy) {
     case 'fixed_window':
-      return state.at + check.interval - now;
+      return state.at + check.intervalMs - now;
     case 'sliding_window':
-      return state.at + 2 * check.interval - now;
+      return state.at + 2 * check.intervalMs - now;
     case 'token_bucket':
-      return Math.ceil(((check.limit - state.value) * check.interval) / check.limit);
+      return Math.ceil(((check.limit - state.value) * check.intervalMs) / check.limit);
   }
 }

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { Request } from '@switchboard/http-kernel';
-import type { CollectContext, DataCollector } from './data-collector.js';
+import type { CollectContext, DataCollector } from '@switchboard/profiler/collector';
+import type { LimitResult } from '../limiter/rate-limit-decision.js';
+import type { RecordedDecision } from '../listener/decision-record.js';
 
 export interface RateLimitResultData {
   readonly id: string;
@@ -31,16 +33,15 @@ export interface RateLimitData {
 }
 
 /**
- * Each rate limit decision taken for the request (the `_rate_limit_decisions` attribute the
- * rate-limit package's listeners and login throttling record), or nothing when no limiter looked
- * at it. Read as plain data: the profiler does not depend on the rate-limit package.
+ * Each rate limit decision taken for the request (those `recordDecision` kept: the listeners',
+ * login throttling's, an application's own), or nothing when no limiter looked at it.
  */
 export class RateLimitCollector implements DataCollector<RateLimitData> {
   readonly name = 'rate_limit';
 
   collect({ recording }: CollectContext): RateLimitData | undefined {
     const own = recording.request;
-    const decisions = [...decisionsOf(own)];
+    const decisions = decisionsOf(own);
     const main = own.requestStack?.getMainRequest() ?? own;
     // An error page (a 429 above all) shows the decisions of the request it answers.
     if (decisions.length === 0 && main !== own) decisions.push(...decisionsOf(main));
@@ -49,27 +50,26 @@ export class RateLimitCollector implements DataCollector<RateLimitData> {
 }
 
 function decisionsOf(request: Request): RateLimitDecisionData[] {
-  const recorded: unknown = request.attributes.get('_rate_limit_decisions');
-  if (!Array.isArray(recorded)) return [];
-  return recorded.map((entry: { source?: unknown; decision?: Record<string, unknown> }) => {
-    const decision = entry.decision ?? {};
-    const results = Array.isArray(decision['results']) ? (decision['results'] as Array<Record<string, unknown>>) : [];
-    return {
-      source: String(entry.source),
-      allowed: decision['allowed'] === true,
-      storeUnavailable: decision['storeUnavailable'] === true,
-      results: results.map((result) => ({
-        id: String(result['id']),
-        key: shownKey(String(result['key'])),
-        policy: String(result['policy']),
-        allowed: result['allowed'] === true,
-        limit: Number(result['limit']),
-        remaining: Number(result['remaining']),
-        resetSeconds: Math.ceil(Number(result['resetAfter']) / 1000),
-        retryAfterSeconds: Math.ceil(Number(result['retryAfter']) / 1000),
-      })),
-    };
-  });
+  const recorded: readonly RecordedDecision[] = request.attributes.get('_rate_limit_decisions') ?? [];
+  return recorded.map(({ source, decision }) => ({
+    source,
+    allowed: decision.allowed,
+    storeUnavailable: decision.storeUnavailable,
+    results: decision.results.map(resultData),
+  }));
+}
+
+function resultData(result: LimitResult): RateLimitResultData {
+  return {
+    id: result.id,
+    key: shownKey(result.key),
+    policy: result.policy,
+    allowed: result.allowed,
+    limit: result.limit,
+    remaining: result.remaining,
+    resetSeconds: Math.ceil(result.resetAfter / 1000),
+    retryAfterSeconds: Math.ceil(result.retryAfter / 1000),
+  };
 }
 
 /**

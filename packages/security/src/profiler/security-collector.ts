@@ -1,6 +1,6 @@
 import type { Request } from '@switchboard/http-kernel';
-import { describeValue } from '../profile/describe-value.js';
-import type { CollectContext, DataCollector } from './data-collector.js';
+import { describeValue, type CollectContext, type DataCollector } from '@switchboard/profiler/collector';
+import '../security-attributes.js';
 
 export interface SecurityData {
   /** Name of the firewall that handled the request, or `null` when none did. */
@@ -9,13 +9,13 @@ export interface SecurityData {
   readonly user: unknown;
   /** Whether the request was handled without session state. */
   readonly stateless: boolean;
-  /** Where session state was touched (the security package's `_session_usages`); empty: unused. */
+  /** Where session state was touched (`_session_usages`); empty: unused. */
   readonly sessionUsages: readonly string[];
 }
 
 /**
- * What the security firewall decided, read from the attributes it sets on the request
- * (`_firewall`, `_security_user`, `_stateless`, `_session_usages`). A sub-request (an error page) has its own
+ * What the firewall decided, from the attributes it sets on the request (`_firewall`,
+ * `_security_user`, `_stateless`, `_session_usages`). A sub-request (an error page) has its own
  * attributes, so its main request's are used when it has none.
  */
 export class SecurityCollector implements DataCollector<SecurityData> {
@@ -24,33 +24,28 @@ export class SecurityCollector implements DataCollector<SecurityData> {
   collect({ recording }: CollectContext): SecurityData {
     const own = recording.request;
     const main = own.requestStack?.getMainRequest() ?? own;
-    const source = has(own, '_firewall') || has(own, '_security_user') ? own : main;
-    const firewall = read(source, '_firewall');
-    const user = read(source, '_security_user');
+    const source = own.attributes.has('_firewall') || own.attributes.has('_security_user') ? own : main;
+    const firewall: unknown = source.attributes.get('_firewall');
+    const user: unknown = source.attributes.get('_security_user');
     return {
       firewall:
         typeof firewall === 'string' ? firewall : firewall === undefined || firewall === null ? null : String(describeValue(firewall)),
       user: user === undefined ? null : describeUser(user),
-      stateless: read(own, '_stateless') === true || read(source, '_stateless') === true,
-      sessionUsages: [...stringsOf(read(own, '_session_usages')), ...(source === own ? [] : stringsOf(read(main, '_session_usages')))],
+      stateless: own.attributes.get('_stateless') === true || source.attributes.get('_stateless') === true,
+      sessionUsages: [...usagesOf(own), ...(source === own ? [] : usagesOf(main))],
     };
   }
 }
 
-/** Attribute keys are read as plain strings: the security package declares their types. */
-function read(request: Request, key: string): unknown {
-  return request.attributes.get(key);
+function usagesOf(request: Request): string[] {
+  const usages: unknown = request.attributes.get('_session_usages');
+  return Array.isArray(usages) ? usages.map((item) => String(item)) : [];
 }
 
-function has(request: Request, key: string): boolean {
-  return request.attributes.has(key);
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.map((item) => String(item)) : [];
-}
-
-/** A user object often carries its raw token or claims; show the identifier and roles only. */
+/**
+ * An application may set its own user object (carrying a raw token or claims); show the
+ * identifier and roles only.
+ */
 function describeUser(user: unknown): unknown {
   if (user === null || typeof user !== 'object') return describeValue(user);
   const record = user as Record<string, unknown>;

@@ -1,11 +1,11 @@
 import type { EventDispatcherInterface, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import { TraceableEventDispatcher } from '@switchboard/http-kernel/tracing';
-import { DebugTokenLinkListener, type ProfileLinkGenerator } from './listener/debug-token-link-listener.js';
-import { ProfileSaveListener } from './listener/profile-save-listener.js';
-import { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
-import { ProfilerTokenListener } from './listener/profiler-token-listener.js';
-import type { Profiler } from './profiler.js';
-import { ProfilingLogger } from './recording/profiling-logger.js';
+import { DebugTokenLinkListener, type ProfileLinkGenerator } from './debug-token-link-listener.js';
+import { ProfileSaveListener } from './profile-save-listener.js';
+import { ProfilerLogContextListener } from './profiler-log-context-listener.js';
+import { ProfilerTokenListener } from './profiler-token-listener.js';
+import type { Profiler } from '../profiler.js';
+import { ProfilingLogger } from '../recording/profiling-logger.js';
 
 export interface RegisterProfilerOptions {
   /** Builds `x-debug-token-link`; pass the router's URL generator for route `_profiler`. */

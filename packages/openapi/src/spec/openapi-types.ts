@@ -40,7 +40,7 @@ export interface Operation {
   parameters?: Parameter[];
   requestBody?: RequestBody;
   responses: Record<string, ResponseObject | Reference>;
-  security?: Array<Record<string, string[]>>;
+  security?: SecurityRequirement[];
   deprecated?: boolean;
 }
 
@@ -78,6 +78,9 @@ export interface ResponseObject {
 export interface Reference {
   $ref: string;
 }
+
+/** Scheme names, each with its scopes; all of one requirement apply together, `{}` requires nothing. */
+export type SecurityRequirement = Record<string, string[]>;
 
 export interface SecurityScheme {
   type: 'http' | 'apiKey' | 'oauth2' | 'openIdConnect' | 'mutualTLS';
