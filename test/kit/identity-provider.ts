@@ -3,6 +3,7 @@
  * cannot depend on that package (security: testing depends on it).
  */
 export {
+  TEST_INTROSPECTION_CLIENT,
   TestIdentityProvider,
   type IdentityProviderRequests,
   type TestIdentityProviderOptions,

@@ -44,7 +44,7 @@ describe('the example host with OIDC_ISSUER (stand-in providers on 127.0.0.1)', 
     const response = await call('GET', '/api/me', await idpA.issueToken({ identifier: 'ada', scopes: ['items:write', 'openid'] }));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ username: 'ada', roles: ['SCOPE_items:write', 'SCOPE_openid'] });
-    expect(idpA.requests).toEqual({ discovery: 1, jwks: 1 });
+    expect(idpA.requests).toEqual({ discovery: 1, jwks: 1, introspection: 0 });
   });
 
   it("keeps accepting the host's own tokens beside the providers'", async () => {

@@ -17,6 +17,18 @@ export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure, type JwtFail
 export { JwtTokenIssuer, type JwtTokenIssuerOptions } from './token/jwt-token-issuer.js';
 export { jwkThumbprint } from './key/jwk-thumbprint.js';
 export { OidcAuthenticator, type OidcAuthenticatorOptions, type OidcIssuerOptions } from './authenticator/oidc-authenticator.js';
+export {
+  INTROSPECTION_UNAVAILABLE_MESSAGE,
+  IntrospectionAuthenticator,
+  type IntrospectionAuthenticatorOptions,
+} from './authenticator/introspection-authenticator.js';
+export {
+  API_KEY_MESSAGES,
+  ApiKeyAuthenticator,
+  type ApiKeyAuthenticatorOptions,
+  type ApiKeyStore,
+  type StoredApiKey,
+} from './authenticator/api-key-authenticator.js';
 export { keySetUnavailableResponse } from './authenticator/key-set-unavailable-response.js';
 export { OidcIssuer, type OidcIssuerKeys } from './oidc/oidc-issuer.js';
 export { KeySetUnavailableError, RemoteKeySet, type KeySetState, type RemoteKeySetOptions } from './oidc/remote-key-set.js';

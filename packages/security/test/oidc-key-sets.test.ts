@@ -45,7 +45,7 @@ describe('key sets', () => {
     const subject = subjectFor(idp, time.now, {}, true);
     for (let index = 0; index < 3; index += 1)
       expect(await status(subject, await idp.issueToken({ identifier: 'ada' }))).toBe('authenticated');
-    expect(idp.requests).toEqual({ discovery: 1, jwks: 1 });
+    expect(idp.requests).toEqual({ discovery: 1, jwks: 1, introspection: 0 });
   });
 
   it('discovery: a document naming another issuer gives no keys (503), and is asked again only after the cooldown', async () => {
@@ -59,7 +59,7 @@ describe('key sets', () => {
     const token = await idp.issueToken({ identifier: 'ada' }, { iss: `${idp.issuer}/` });
     expect(await status(subject, token)).toBe('503 Token keys unavailable');
     expect(await status(subject, token)).toBe('503 Token keys unavailable');
-    expect(idp.requests).toEqual({ discovery: 1, jwks: 0 });
+    expect(idp.requests).toEqual({ discovery: 1, jwks: 0, introspection: 0 });
     time.advance(30);
     expect(await status(subject, token)).toBe('503 Token keys unavailable');
     expect(idp.requests.discovery).toBe(2);

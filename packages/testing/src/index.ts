@@ -12,6 +12,7 @@ export type { ProfileReader, ResponseProfile } from './response/response-profile
 export { CookieJar, type CookieAttributes } from './cookies/cookie-jar.js';
 export type { StoredCookie } from './cookies/set-cookie.js';
 export {
+  TEST_INTROSPECTION_CLIENT,
   TestIdentityProvider,
   type IdentityProviderRequests,
   type TestIdentityProviderOptions,

@@ -1,5 +1,5 @@
-import { generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { generateKeyPairSync, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, exportJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import type { TokenIssuer } from '../test-client.js';
@@ -25,7 +25,11 @@ export interface TestIdentityProviderOptions {
 export interface IdentityProviderRequests {
   discovery: number;
   jwks: number;
+  introspection: number;
 }
+
+/** The client the stand-in's introspection endpoint accepts (HTTP Basic). */
+export const TEST_INTROSPECTION_CLIENT = { id: 'switchboard-api', secret: 'introspection-secret-for-tests' } as const;
 
 interface SigningKey {
   readonly kid: string;
@@ -35,19 +39,21 @@ interface SigningKey {
 
 /**
  * A stand-in OpenID Connect provider for tests, listening on 127.0.0.1: it serves its discovery
- * document and JWKS (counting requests), signs access tokens (`issueToken`, so `client.loginAs`
+ * document, JWKS and an RFC 7662 introspection endpoint for its opaque tokens (counting requests), signs access tokens (`issueToken`, so `client.loginAs`
  * takes it), rotates its key and stops. Keys are made at start, in memory only.
  */
 export class TestIdentityProvider implements TokenIssuer<TestTokenSubject> {
   /** The answer's `Cache-Control` for the next JWKS request. */
   cacheControl: string;
-  readonly requests: IdentityProviderRequests = { discovery: 0, jwks: 0 };
+  readonly requests: IdentityProviderRequests = { discovery: 0, jwks: 0, introspection: 0 };
   readonly #server: Server;
   readonly #options: TestIdentityProviderOptions;
   /** Published keys, the signing one first. */
   #keys: SigningKey[];
   /** Further JWKs published as given (a test's hostile or odd keys). */
   #extra: JWK[] = [];
+  /** Opaque tokens and what introspection says of each while it is active. */
+  readonly #opaque = new Map<string, Record<string, unknown>>();
   #issuer = '';
 
   private constructor(server: Server, key: SigningKey, options: TestIdentityProviderOptions) {
@@ -63,11 +69,21 @@ export class TestIdentityProvider implements TokenIssuer<TestTokenSubject> {
     const provider = new TestIdentityProvider(server, await newKey(options.algorithm ?? 'RS256'), options);
     server.on('request', (request, response) => {
       const path = new URL(request.url ?? '/', provider.issuer).pathname;
+      if (path === '/introspect' && request.method === 'POST') {
+        provider.requests.introspection += 1;
+        provider.#introspect(request, response);
+        return;
+      }
       let body: unknown;
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (path === '/.well-known/openid-configuration') {
         provider.requests.discovery += 1;
-        body = { issuer: provider.issuer, jwks_uri: provider.jwksUri, id_token_signing_alg_values_supported: [provider.algorithm] };
+        body = {
+          issuer: provider.issuer,
+          jwks_uri: provider.jwksUri,
+          introspection_endpoint: provider.introspectionEndpoint,
+          id_token_signing_alg_values_supported: [provider.algorithm],
+        };
       } else if (path === '/jwks') {
         provider.requests.jwks += 1;
         body = { keys: [...provider.#keys.map((key) => key.jwk), ...provider.#extra] };
@@ -87,6 +103,11 @@ export class TestIdentityProvider implements TokenIssuer<TestTokenSubject> {
 
   get jwksUri(): string {
     return `${this.#issuer}/jwks`;
+  }
+
+  /** The RFC 7662 endpoint: POST `token=…` with `TEST_INTROSPECTION_CLIENT` as HTTP Basic credentials. */
+  get introspectionEndpoint(): string {
+    return `${this.#issuer}/introspect`;
   }
 
   get algorithm(): string {
@@ -140,6 +161,46 @@ export class TestIdentityProvider implements TokenIssuer<TestTokenSubject> {
   sign(payload: JWTPayload, header: { alg?: string; kid?: string | undefined; typ?: string } = {}): Promise<string> {
     const key = this.#keys[0]!;
     return new SignJWT(payload).setProtectedHeader({ alg: this.algorithm, kid: key.kid, typ: 'at+jwt', ...header }).sign(key.privateKey);
+  }
+
+  /**
+   * An opaque access token (random, no structure) that the introspection endpoint reports active
+   * with `sub`, `scope`, `client_id`, `iss`, `exp` (and `claims`) until `revoke`.
+   */
+  issueOpaqueToken(subject: TestTokenSubject, claims: Record<string, unknown> = {}): string {
+    const token = randomBytes(24).toString('base64url');
+    const exp = Math.floor(Date.now() / 1000) + (this.#options.ttl ?? 300);
+    this.#opaque.set(token, {
+      active: true,
+      sub: subject.identifier,
+      scope: (subject.scopes ?? []).join(' '),
+      client_id: 'switchboard-tests',
+      token_type: 'Bearer',
+      iss: this.issuer,
+      aud: this.#options.audience ?? 'switchboard-api',
+      exp,
+      ...claims,
+    });
+    return token;
+  }
+
+  /** Introspection reports `token` inactive from now on. */
+  revoke(token: string): void {
+    this.#opaque.delete(token);
+  }
+
+  #introspect(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const expected = `Basic ${Buffer.from(`${TEST_INTROSPECTION_CLIENT.id}:${TEST_INTROSPECTION_CLIENT.secret}`).toString('base64')}`;
+      if (request.headers.authorization !== expected) {
+        response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"invalid_client"}');
+        return;
+      }
+      const token = new URLSearchParams(Buffer.concat(chunks).toString('utf8')).get('token') ?? '';
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(this.#opaque.get(token) ?? { active: false }));
+    });
   }
 
   /** Stops answering: its port refuses connections from now on. */
