@@ -107,6 +107,27 @@ describe('the example host with OIDC_ISSUER (stand-in providers on 127.0.0.1)', 
     await expectInvalidToken(await call('GET', '/api/me', await idpA.issueToken({ identifier: 'ada' }, { aud: 'another-api' })));
   });
 
+  it("the OpenAPI document offers the provider as an openIdConnect scheme with each operation's scopes", async () => {
+    const document = (await (await fetch(`${host.running.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    expect(document.components.securitySchemes['oidc1']).toEqual({
+      type: 'openIdConnect',
+      openIdConnectUrl: `${idpA.issuer}/.well-known/openid-configuration`,
+    });
+    expect(document.paths['/api/items']?.['post']?.security).toEqual([
+      { bearerAuth: [] },
+      { oidc1: ['items:write'] },
+      { oidc2: ['items:write'] },
+    ]);
+    expect(document.paths['/api/items/{id}']?.['delete']?.security).toEqual([
+      { bearerAuth: [] },
+      { oidc1: ['items:admin'] },
+      { oidc2: ['items:admin'] },
+    ]);
+  });
+
   it('readiness reports the key sets; with the provider stopped, its cached keys keep verifying', async () => {
     const ready = await fetch(`${host.running.url}/ready`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', oidc: 'ok' } });

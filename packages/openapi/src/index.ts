@@ -30,7 +30,7 @@ export {
   type SchemaDirection,
   type SchemaSite,
 } from './schema/json-schema-of.js';
-export { BEARER_SCHEME, type DocumentedFirewall, type OpenApiSecurityOptions } from './security/route-security.js';
+export { BEARER_SCHEME, type DocumentedFirewall, type DocumentedScheme, type OpenApiSecurityOptions } from './security/route-security.js';
 export {
   defineResponses,
   RESPONSES_DEFAULT,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineController, EventStreamResponse, Request, Response, type Logger } from '@switchboard/http-kernel';
 import type { EventsData, LoggerData, RequestData, SecurityData, TimeData, RouterData, MemoryData } from '../src/index.js';
+import type { PanelContext } from '../src/pages/panels/panel-view.js';
+import { securityPanel } from '../src/pages/panels/security-panel.js';
 import { profiledKernel } from './support/profiled-kernel.js';
 
 const SECRET = 'correct-horse-battery-staple';
@@ -236,5 +238,39 @@ describe('collectors', () => {
     const missing = await anonymous.handle(Request.fromUrl('http://localhost/nope'));
     const sub = (await anonymous.profiler.loadProfile(missing.headers.get('x-debug-token')!))!.getCollector<SecurityData>('security')!;
     expect(sub).toEqual({ firewall: null, user: null, stateless: false, sessionUsages: [] });
+  });
+
+  it('security: the token an OIDC authenticator looked at (`_security_token`): issuer, kid, key set state, in the panel too', async () => {
+    const app = profiledKernel({ '/me': () => new Response('me') });
+    const keySet = {
+      url: 'https://id.example.test/jwks',
+      status: 'stale',
+      kids: ['k1'],
+      fetches: 3,
+      failures: 1,
+      lastError: 'The identity provider answered 503.',
+    };
+    app.dispatcher.on(
+      'kernel.request',
+      (event) => {
+        event.request.attributes.set('_firewall' as string, 'api');
+        event.request.attributes.set('_security_token' as string, {
+          authenticator: 'oidc',
+          issuer: 'https://id.example.test',
+          kid: 'k1',
+          keySet,
+        });
+      },
+      8,
+    );
+    const response = await app.handle(Request.fromUrl('http://localhost/me'));
+    const security = (await app.profiler.loadProfile(response.headers.get('x-debug-token')!))!.getCollector<SecurityData>('security')!;
+    expect(security.token).toEqual({ authenticator: 'oidc', issuer: 'https://id.example.test', kid: 'k1', keySet });
+    // The security panel reads nothing of the page context.
+    const render = (data: SecurityData) => String(securityPanel.render(data, {} as PanelContext));
+    const html = render(security);
+    for (const shown of ['Token (issuer, kid, key set)', 'https://id.example.test', 'k1', 'stale', 'The identity provider answered 503.'])
+      expect(html).toContain(shown);
+    expect(render({ ...security, token: undefined })).not.toContain('Token (issuer');
   });
 });

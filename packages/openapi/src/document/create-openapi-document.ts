@@ -59,6 +59,7 @@ export function createOpenApiDocument(routes: RouteSource, options: OpenApiOptio
   if (options.security !== undefined) {
     const scheme = options.security.scheme ?? BEARER_SCHEME;
     securitySchemes[scheme.name] = { ...scheme.definition };
+    for (const alternative of options.security.alternativeSchemes ?? []) securitySchemes[alternative.name] = { ...alternative.definition };
   }
   const document: OpenApiDocument = {
     openapi: '3.1.0',

@@ -11,7 +11,18 @@ export interface OpenApiSecurityOptions {
   /** The app's firewalls, in matching order: a `FirewallMap` or its `firewalls`. */
   firewalls: { readonly firewalls: readonly DocumentedFirewall[] } | readonly DocumentedFirewall[];
   /** The scheme of the secured firewalls; default `bearerAuth`: HTTP bearer, JWT. */
-  scheme?: { readonly name: string; readonly definition: SecurityScheme };
+  scheme?: DocumentedScheme;
+  /**
+   * Schemes a secured operation accepts besides `scheme` (an identity provider's tokens, as an
+   * `openIdConnect` or `oauth2` scheme). For these, an operation lists the scopes its `_is_granted`
+   * grants as `SCOPE_<scope>` roles, one requirement per scope (any of them will do).
+   */
+  alternativeSchemes?: readonly DocumentedScheme[];
+}
+
+export interface DocumentedScheme {
+  readonly name: string;
+  readonly definition: SecurityScheme;
 }
 
 export const BEARER_SCHEME = {
@@ -55,6 +66,17 @@ export function routeAccess(pathTemplate: string, isGranted: unknown, options: O
   const hasRule = isGranted !== undefined && isGranted !== null;
   const forbidden = hasRule && !isPublic && (!secured || isGranted !== IS_AUTHENTICATED);
   if (!secured) return { security: undefined, unauthorized: false, forbidden };
-  const scheme = { [(options!.scheme ?? BEARER_SCHEME).name]: [] };
-  return { security: isPublic ? [{}, scheme] : [scheme], unauthorized: true, forbidden };
+  const requirements: Array<Record<string, string[]>> = [{ [(options!.scheme ?? BEARER_SCHEME).name]: [] }];
+  for (const alternative of options!.alternativeSchemes ?? []) {
+    const scopes = ['oauth2', 'openIdConnect'].includes(alternative.definition.type) ? scopesOf(isGranted) : [];
+    if (scopes.length === 0) requirements.push({ [alternative.name]: [] });
+    for (const scope of scopes) requirements.push({ [alternative.name]: [scope] });
+  }
+  return { security: isPublic ? [{}, ...requirements] : requirements, unauthorized: true, forbidden };
+}
+
+/** The scopes an `_is_granted` rule grants by role: `SCOPE_items:write` → `items:write`. */
+function scopesOf(isGranted: unknown): string[] {
+  const roles = typeof isGranted === 'string' ? [isGranted] : Array.isArray(isGranted) ? isGranted : [];
+  return roles.filter((role): role is string => typeof role === 'string' && role.startsWith('SCOPE_')).map((role) => role.slice(6));
 }

@@ -11,6 +11,11 @@ export interface SecurityData {
   readonly stateless: boolean;
   /** Where session state was touched (the security package's `_session_usages`); empty: unused. */
   readonly sessionUsages: readonly string[];
+  /**
+   * The bearer token an OIDC authenticator looked at (`_security_token`): issuer, `kid` and the
+   * issuer's key-set state. Absent for other authenticators. Never the token itself.
+   */
+  readonly token?: unknown;
 }
 
 /**
@@ -27,12 +32,14 @@ export class SecurityCollector implements DataCollector<SecurityData> {
     const source = has(own, '_firewall') || has(own, '_security_user') ? own : main;
     const firewall = read(source, '_firewall');
     const user = read(source, '_security_user');
+    const token = read(source, '_security_token');
     return {
       firewall:
         typeof firewall === 'string' ? firewall : firewall === undefined || firewall === null ? null : String(describeValue(firewall)),
       user: user === undefined ? null : describeUser(user),
       stateless: read(own, '_stateless') === true || read(source, '_stateless') === true,
       sessionUsages: [...stringsOf(read(own, '_session_usages')), ...(source === own ? [] : stringsOf(read(main, '_session_usages')))],
+      ...(token === undefined ? {} : { token: describeValue(token) }),
     };
   }
 }
