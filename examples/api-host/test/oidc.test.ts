@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { TestIdentityProvider } from '@switchboard/testing';
+import { createTestClient, TestIdentityProvider } from '@switchboard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostInProcess, type StartedHost } from './support/start-host.js';
 
@@ -45,6 +45,12 @@ describe('the example host with OIDC_ISSUER (stand-in providers on 127.0.0.1)', 
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ username: 'ada', roles: ['SCOPE_items:write', 'SCOPE_openid'] });
     expect(idpA.requests).toEqual({ discovery: 1, jwks: 1, introspection: 0 });
+  });
+
+  it('the test client logs in with a token the stand-in mints', async () => {
+    const client = await createTestClient(host.app.kernel).loginAs({ identifier: 'cy', scopes: ['items:admin'] }, idpA);
+    const response = await client.get('/api/me');
+    expect([response.status, response.json()]).toEqual([200, { username: 'cy', roles: ['SCOPE_items:admin'] }]);
   });
 
   it("keeps accepting the host's own tokens beside the providers'", async () => {
