@@ -145,22 +145,33 @@ describe('the example host with OIDC_ISSUER (stand-in providers on 127.0.0.1)', 
 });
 
 describe('the example host when the provider cannot be reached', () => {
-  it('answers 503 Token keys unavailable with Retry-After, and /ready says unavailable', async () => {
-    const idp = await TestIdentityProvider.start({ algorithm: 'ES256' });
-    const token = await idp.issueToken({ identifier: 'ada' });
-    await idp.stop();
-    const unreachable = await startHostInProcess({ OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: AUDIENCE });
+  it('keeps verifying with cached keys until OIDC_STALE_IF_ERROR runs out, then answers 503 with Retry-After', async () => {
+    const idp = await TestIdentityProvider.start({ algorithm: 'ES256', cacheControl: 'max-age=1' });
+    const stale = await startHostInProcess({ OIDC_ISSUER: idp.issuer, OIDC_AUDIENCE: AUDIENCE, OIDC_STALE_IF_ERROR: '1' });
     try {
-      const response = await fetch(`${unreachable.running.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
-      expect([response.status, response.headers.get('retry-after'), await response.json()]).toEqual([
-        503,
-        '30',
-        { code: 503, message: 'Token keys unavailable' },
-      ]);
-      const ready = await fetch(`${unreachable.running.url}/ready`);
+      const token = await idp.issueToken({ identifier: 'ada' });
+      const get = () => fetch(`${stale.running.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+      const first = await get();
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      await idp.stop();
+      // The set lives 1 s (max-age) and 1 s more (staleIfError): answers stay 200 until then, and 503 from then on.
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let attempt = 0; attempt < 300 && statuses.at(-1) !== 503; attempt += 1) {
+        if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        last = await get();
+        statuses.push(last.status);
+        if (last.status === 200) await last.arrayBuffer();
+      }
+      expect(statuses.at(-1)).toBe(503);
+      expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+      expect([last!.headers.get('retry-after'), await last!.json()]).toEqual(['30', { code: 503, message: 'Token keys unavailable' }]);
+      const ready = await fetch(`${stale.running.url}/ready`);
       expect([ready.status, await ready.json()]).toEqual([503, { status: 'unavailable', checks: { database: 'ok', oidc: 'failed' } }]);
     } finally {
-      await unreachable.stop();
+      await stale.stop();
+      await idp.stop().catch(() => undefined);
     }
   });
 });

@@ -84,6 +84,23 @@ describe('key sets', () => {
     expect(subject.issuers[0]!.keySetState).toMatchObject({ status: 'fresh', kids: [idp.kid], fetches: 3, failures: 0 });
   });
 
+  it('a max-age shorter than the cooldown is honoured while the provider answers; after a failure the cooldown applies', async () => {
+    const idp = await provider('max-age=5');
+    const time = clock();
+    const subject = subjectFor(idp, time.now, { cooldown: 30, staleIfError: 100 });
+    const token = await idp.issueToken({ identifier: 'ada' });
+    expect(await status(subject, token)).toBe('authenticated');
+    time.advance(6);
+    expect(await status(subject, token)).toBe('authenticated');
+    expect(idp.requests.jwks).toBe(2);
+    await idp.stop();
+    time.advance(6);
+    expect(await status(subject, token)).toBe('authenticated'); // the refetch fails: stale keys serve
+    time.advance(6);
+    expect(await status(subject, token)).toBe('authenticated');
+    expect(subject.issuers[0]!.keySetState).toMatchObject({ status: 'stale', fetches: 3, failures: 1 });
+  });
+
   it('Cache-Control: max-age is capped (maxCacheAge), Age counts, no-store means no reuse without a new fetch', () => {
     expect(freshnessLifetime('max-age=600', null)).toBe(600);
     expect(freshnessLifetime('public, max-age="600"', '100')).toBe(500);

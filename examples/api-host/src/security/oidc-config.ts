@@ -9,6 +9,8 @@ export interface OidcConfig {
   readonly audience: string;
   /** Env `OIDC_JWKS_URI`: the key set's address, skipping discovery; one issuer only. */
   readonly jwksUri: string | undefined;
+  /** Env `OIDC_STALE_IF_ERROR`: seconds cached keys outlive their lifetime while the provider is down. Default 3600. */
+  readonly staleIfError: number;
 }
 
 /** `null` when `OIDC_ISSUER` is unset: the host then accepts its own tokens only. */
@@ -26,12 +28,14 @@ export function oidcConfigFromEnv(env: NodeJS.ProcessEnv): OidcConfig | null {
   if (audience === '') throw new ConfigError('OIDC_ISSUER is set but OIDC_AUDIENCE is not: name the audience of this API.');
   if (jwksUri !== undefined && issuers.length > 1)
     throw new ConfigError('OIDC_JWKS_URI names the keys of one issuer; OIDC_ISSUER lists several.');
-  return { issuers, audience, jwksUri };
+  const stale = env['OIDC_STALE_IF_ERROR']?.trim() || '3600';
+  if (!/^\d+$/.test(stale)) throw new ConfigError(`OIDC_STALE_IF_ERROR must be a whole number of seconds, got "${stale}".`);
+  return { issuers, audience, jwksUri, staleIfError: Number(stale) };
 }
 
 /**
  * The authenticator for `config`: RS256 and ES256 tokens, 30 s of clock skew, key sets by the
- * library's defaults. Tokens of other issuers (the host's own) go on to the next authenticator.
+ * library's defaults but `staleIfError`. Tokens of other issuers (the host's own) go on to the next authenticator.
  */
 export function oidcAuthenticator(config: OidcConfig): OidcAuthenticator {
   try {
@@ -40,6 +44,7 @@ export function oidcAuthenticator(config: OidcConfig): OidcAuthenticator {
         issuer,
         audience: config.audience,
         algorithms: ['RS256', 'ES256'],
+        keySet: { staleIfError: config.staleIfError },
         ...(config.jwksUri === undefined ? {} : { jwksUri: config.jwksUri }),
       })),
       passOtherIssuers: true,

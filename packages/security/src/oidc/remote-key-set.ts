@@ -6,8 +6,8 @@ import { fetchJson } from './fetch-json.js';
 export interface RemoteKeySetOptions {
   /**
    * Seconds an unknown `kid` waits after the last fetch an unknown `kid` caused (a stream of tokens
-   * with random `kid`s costs the provider one request per cooldown), and an expired set or a
-   * failing provider after the last fetch of any kind. Default 30.
+   * with random `kid`s costs the provider one request per cooldown), and any fetch after a failed
+   * one. Default 30.
    */
   cooldown?: number;
   /** Seconds the set is used when the provider's `Cache-Control` says nothing. Default 600. */
@@ -175,9 +175,9 @@ export class RemoteKeySet {
     return set;
   }
 
-  /** A fetch is in flight to join, or the last one started a cooldown ago. */
+  /** A fetch is in flight to join, the last one succeeded, or it failed a cooldown ago (a provider that is down is not hammered). */
   #mayFetch(): boolean {
-    return this.#inFlight !== null || this.#now().getTime() - this.#lastAttempt >= this.#cooldown;
+    return this.#inFlight !== null || this.#lastError === null || this.#now().getTime() - this.#lastAttempt >= this.#cooldown;
   }
 
   #mayRefetchForKid(): boolean {
