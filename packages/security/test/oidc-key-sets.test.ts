@@ -32,6 +32,16 @@ function subjectFor(idp: TestIdentityProvider, now: () => Date, keySet: RemoteKe
   return new OidcAuthenticator({ issuers: [{ issuer: idp.issuer, ...where, audience: AUDIENCE, algorithms: ['ES256'], keySet }], now });
 }
 
+/** A provider, a clock, an authenticator and a token it has accepted once (the set fetched). */
+async function afterFirstToken(cacheControl: string, keySet: RemoteKeySetOptions) {
+  const idp = await provider(cacheControl);
+  const time = clock();
+  const subject = subjectFor(idp, time.now, keySet);
+  const token = await idp.issueToken({ identifier: 'ada' });
+  expect(await status(subject, token)).toBe('authenticated');
+  return { idp, time, subject, token };
+}
+
 async function status(subject: OidcAuthenticator, token: string): Promise<string> {
   const request = Request.fromUrl('http://localhost/api/me', { headers: { authorization: `Bearer ${token}` } });
   const outcome = await subject.authenticate(request);
@@ -85,11 +95,7 @@ describe('key sets', () => {
   });
 
   it('a max-age shorter than the cooldown is honoured while the provider answers; after a failure the cooldown applies', async () => {
-    const idp = await provider('max-age=5');
-    const time = clock();
-    const subject = subjectFor(idp, time.now, { cooldown: 30, staleIfError: 100 });
-    const token = await idp.issueToken({ identifier: 'ada' });
-    expect(await status(subject, token)).toBe('authenticated');
+    const { idp, time, subject, token } = await afterFirstToken('max-age=5', { cooldown: 30, staleIfError: 100 });
     time.advance(6);
     expect(await status(subject, token)).toBe('authenticated');
     expect(idp.requests.jwks).toBe(2);
@@ -143,11 +149,7 @@ describe('key sets', () => {
   });
 
   it('staleIfError: with the provider down, cached keys verify until lifetime + staleIfError, then 503 with Retry-After', async () => {
-    const idp = await provider('max-age=100');
-    const time = clock();
-    const subject = subjectFor(idp, time.now, { staleIfError: 50, cooldown: 10 });
-    const token = await idp.issueToken({ identifier: 'ada' });
-    expect(await status(subject, token)).toBe('authenticated');
+    const { idp, time, subject, token } = await afterFirstToken('max-age=100', { staleIfError: 50, cooldown: 10 });
     await idp.stop();
     time.advance(120); // expired; the refetch fails; stale keys serve
     expect(await status(subject, token)).toBe('authenticated');
