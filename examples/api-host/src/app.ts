@@ -79,7 +79,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const database = await wireDatabase(host);
   const itemEvents = await wireItemEvents(host, database.database);
   const openApi = wireOpenApi(host, security.firewalls);
-  const operations = wireOperations(host, database.database);
+  const operations = wireOperations(host, database.database, security.readinessChecks);
 
   // Routes are tried, and listeners of equal priority run, in this order.
   const app = host.assemble([

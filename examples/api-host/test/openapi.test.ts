@@ -122,7 +122,7 @@ describe.each([
         security: 'bearer',
         body: 'application/json',
         parameters: '',
-        statuses: '201,400,401,404,405,413,415,422,429',
+        statuses: '201,400,401,403,404,405,413,415,422,429',
       },
       { op: 'GET /api/items/events', security: 'bearer', body: '', parameters: '', statuses: '200,401,404,405,429,503' },
       { op: 'GET /api/items/export', security: 'bearer', body: '', parameters: '', statuses: '200,304,401,404,405,429' },

@@ -153,6 +153,38 @@ describe('createOpenApiDocument', () => {
     expect(Object.keys(onlyCache.paths['/api/notes/{id}']!.get!.responses)).toEqual(['200', '304', '404', '405']);
   });
 
+  it("adds an identity provider's openIdConnect scheme: each operation lists the scopes its _is_granted grants", async () => {
+    const controller = defineController([], () => new JsonResponse(null));
+    const routes = [
+      new Route('write', '/api/items', { methods: 'POST', controller, defaults: { _is_granted: ['ROLE_USER', 'SCOPE_items:write'] } }),
+      new Route('remove', '/api/items/:id', {
+        methods: 'DELETE',
+        controller,
+        defaults: { _is_granted: ['ROLE_ADMIN', 'SCOPE_items:admin', 'SCOPE_items:owner'] },
+      }),
+      new Route('me', '/api/me', { methods: 'GET', controller, defaults: { _is_granted: 'IS_AUTHENTICATED' } }),
+      new Route('list', '/api/items', { methods: 'GET', controller, defaults: { _is_granted: 'PUBLIC_ACCESS' } }),
+    ];
+    const oidc = {
+      name: 'oidc',
+      definition: { type: 'openIdConnect', openIdConnectUrl: 'https://id.example.com/.well-known/openid-configuration' },
+    } as const;
+    const withOidc = createOpenApiDocument(routes, {
+      info: { title: 't', version: '1' },
+      contributors: [securityOpenApi({ firewalls: FIREWALLS, alternativeSchemes: [oidc] })],
+    });
+    expect(withOidc.components.securitySchemes['oidc']).toEqual(oidc.definition);
+    expect(withOidc.paths['/api/items']?.post?.security).toEqual([{ bearerAuth: [] }, { oidc: ['items:write'] }]);
+    expect(withOidc.paths['/api/items/{id}']?.delete?.security).toEqual([
+      { bearerAuth: [] },
+      { oidc: ['items:admin'] },
+      { oidc: ['items:owner'] },
+    ]);
+    expect(withOidc.paths['/api/me']?.get?.security).toEqual([{ bearerAuth: [] }, { oidc: [] }]);
+    expect(withOidc.paths['/api/items']?.get?.security).toEqual([{}, { bearerAuth: [] }, { oidc: [] }]);
+    expect(await validateOpenApi(withOidc)).toEqual({ valid: true });
+  });
+
   it('lists the error answers each route can give, as problem+json responses', () => {
     const statuses = (path: string, method: 'get' | 'post' | 'delete') => Object.keys(operation(path, method).responses);
     expect(statuses('/health', 'get')).toEqual(['404', '405', '2XX']);

@@ -15,6 +15,24 @@ export { extractBearerToken } from './authenticator/bearer-token-extractor.js';
 export { JwtAuthenticator, type JwtAuthenticatorOptions } from './authenticator/jwt-authenticator.js';
 export { JWT_FAILURE_MESSAGES, jwtFailureResponse, type JwtFailure, type JwtFailureFormat } from './authenticator/jwt-failure-response.js';
 export { JwtTokenIssuer, type JwtTokenIssuerOptions } from './token/jwt-token-issuer.js';
+export { jwkThumbprint } from './key/jwk-thumbprint.js';
+export { OidcAuthenticator, type OidcAuthenticatorOptions, type OidcIssuerOptions } from './authenticator/oidc-authenticator.js';
+export {
+  INTROSPECTION_UNAVAILABLE_MESSAGE,
+  IntrospectionAuthenticator,
+  type IntrospectionAuthenticatorOptions,
+} from './authenticator/introspection-authenticator.js';
+export {
+  API_KEY_MESSAGES,
+  ApiKeyAuthenticator,
+  type ApiKeyAuthenticatorOptions,
+  type ApiKeyStore,
+  type StoredApiKey,
+} from './authenticator/api-key-authenticator.js';
+export { keySetUnavailableResponse } from './authenticator/key-set-unavailable-response.js';
+export { OidcIssuer, type OidcIssuerKeys } from './oidc/oidc-issuer.js';
+export { KeySetUnavailableError, RemoteKeySet, type KeySetState, type RemoteKeySetOptions } from './oidc/remote-key-set.js';
+export { scopeRoles } from './oidc/scope-roles.js';
 
 export { credentialsExpireAt, currentUser, type SecurityUser } from './user/security-user.js';
 export type { TokenClaims, UserProvider } from './user/user-provider.js';

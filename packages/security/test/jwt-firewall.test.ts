@@ -360,6 +360,23 @@ describe('JWT authenticator with other algorithms', () => {
     expect(await rotating.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'authenticated', user: { identifier: 'carol' } });
     const rotated = new JwtAuthenticator({ publicKey: current.publicKey });
     expect(await rotated.authenticate(asRequest(oldToken))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });
+    // The key is looked up by `kid`, not found by trying each: the previous key's signature under
+    // the current key's `kid` is refused, and so is a `kid` nobody configured or a kid-less token of the previous key.
+    const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    const payload = { username: 'mallory', exp: Math.floor(Date.now() / 1000) + 60 };
+    const underCurrentKid = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', kid: header(newToken).kid })
+      .sign(previous.privateKey);
+    const unknownKid = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'not-configured' }).sign(previous.privateKey);
+    const kidless = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256' }).sign(previous.privateKey);
+    for (const token of [underCurrentKid, unknownKid, kidless]) {
+      expect(await rotating.authenticate(asRequest(token))).toMatchObject({ kind: 'failed', reason: 'Invalid JWT Token' });
+    }
+    const kidlessCurrent = await new SignJWT(payload).setProtectedHeader({ alg: 'RS256' }).sign(current.privateKey);
+    expect(await rotating.authenticate(asRequest(kidlessCurrent))).toMatchObject({
+      kind: 'authenticated',
+      user: { identifier: 'mallory' },
+    });
     expect(
       () => new JwtAuthenticator({ publicKey: current.publicKey, additionalPublicKeys: [generateKeyPairSync('ed25519').publicKey] }),
     ).toThrow('The JWT public key cannot verify RS256: RS256 needs a rsa key, got ed25519.');

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, exportJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { JwtTokenIssuer, KeyLoadError } from '../src/index.js';
 
@@ -11,7 +11,9 @@ describe('JwtTokenIssuer', () => {
   it('signs the identifier, roles, iat/nbf/exp and the configured iss/aud', async () => {
     const issuer = new JwtTokenIssuer({ privateKey, ttl: 900, issuer: 'https://auth.test', audience: 'api', now: () => fixedNow });
     const token = await issuer.issueToken({ identifier: 'ada', roles: ['ROLE_USER'] }, { tenant: 't1' });
-    expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', typ: 'JWT' });
+    // `kid` is the key's RFC 7638 thumbprint, as jose computes it.
+    const kid = await calculateJwkThumbprint(await exportJWK(publicKey));
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'RS256', typ: 'JWT', kid });
     expect(decodeJwt(token)).toEqual({
       tenant: 't1',
       username: 'ada',

@@ -11,3 +11,10 @@ export { TestResponse } from './response/test-response.js';
 export type { ProfileReader, ResponseProfile } from './response/response-profile.js';
 export { CookieJar, type CookieAttributes } from './cookies/cookie-jar.js';
 export type { StoredCookie } from './cookies/set-cookie.js';
+export {
+  TEST_INTROSPECTION_CLIENT,
+  TestIdentityProvider,
+  type IdentityProviderRequests,
+  type TestIdentityProviderOptions,
+  type TestTokenSubject,
+} from './identity-provider/test-identity-provider.js';

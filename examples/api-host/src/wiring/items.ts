@@ -2,7 +2,7 @@ import { ViewListener } from '@switchboard/http-kernel/view';
 import { defineRateLimit } from '@switchboard/rate-limit';
 import { defineResponses } from '@switchboard/openapi';
 import { RouteCollection } from '@switchboard/router';
-import { IS_AUTHENTICATED, PUBLIC_ACCESS } from '@switchboard/security';
+import { PUBLIC_ACCESS } from '@switchboard/security';
 import { z } from 'zod';
 import type { Database } from '../database/open-database.js';
 import { itemCache } from '../items/item-cache.js';
@@ -28,9 +28,14 @@ export const ITEM_WRITES_RATE_LIMIT = defineRateLimit({
   id: 'item_writes',
 });
 
+/** Who may create items: the host's users, or a provider's token with scope `items:write`. */
+const ITEM_WRITERS = ['ROLE_USER', 'SCOPE_items:write'];
+/** Who may delete items: the host's admins, or a provider's token with scope `items:admin`. */
+const ITEM_ADMINS = ['ROLE_ADMIN', 'SCOPE_items:admin'];
+
 /**
- * The demo business API, `/api/items`: anyone lists and reads; creating needs a token
- * (`IS_AUTHENTICATED`), deleting the admin role — enforced by the security package's
+ * The demo business API, `/api/items`: anyone lists and reads; creating needs a user
+ * (`ROLE_USER`) or scope `items:write`, deleting the admin role or scope `items:admin` — enforced by the security package's
  * authorization step from the `_is_granted` route default. The new item is mapped and validated by
  * the payload step (`mapPayload`); an item's page declares its HTTP caching (`_cache`), item writes
  * their rate limit per user (`_rate_limit`). Each route declares its answers (`_responses`): they
@@ -51,7 +56,7 @@ export function wireItems(database: Database): Wiring {
     methods: 'POST',
     controller: controllers.create,
     defaults: {
-      _is_granted: IS_AUTHENTICATED,
+      _is_granted: ITEM_WRITERS,
       _rate_limit: ITEM_WRITES_RATE_LIMIT,
       _responses: defineResponses({ 201: { schema: ItemSchema, headers: { Location: LOCATION } } }),
     },
@@ -68,7 +73,7 @@ export function wireItems(database: Database): Wiring {
     controller: controllers.delete,
     requirements: { id: ITEM_ID },
     params: ITEM_PARAMS,
-    defaults: { _is_granted: 'ROLE_ADMIN', _responses: defineResponses({ 204: { description: 'Deleted.' } }) },
+    defaults: { _is_granted: ITEM_ADMINS, _responses: defineResponses({ 204: { description: 'Deleted.' } }) },
   });
   return { routes, subscribers: [new ViewListener()] };
 }

@@ -1,4 +1,11 @@
-import { AccessLogListener, PressureListener, PressureMonitor, Readiness, RequestIdListener } from '@switchboard/operations';
+import {
+  AccessLogListener,
+  PressureListener,
+  PressureMonitor,
+  Readiness,
+  RequestIdListener,
+  type DependencyCheck,
+} from '@switchboard/operations';
 import { defineResponses } from '@switchboard/openapi';
 import { Route } from '@switchboard/router';
 import { z } from 'zod';
@@ -33,7 +40,12 @@ const READY_RESPONSES = defineResponses({
  * `/health`, `/ready` and the profiler exempt), and `GET /ready`: 503 once shutdown starts or while
  * the database does not answer.
  */
-export function wireOperations(host: Pick<HostContext, 'env' | 'logger'>, database: Database): WiredOperations {
+export function wireOperations(
+  host: Pick<HostContext, 'env' | 'logger'>,
+  database: Database,
+  /** Further dependencies `GET /ready` reports (the identity providers' key sets). */
+  checks: Readonly<Record<string, DependencyCheck>> = {},
+): WiredOperations {
   const settings = operationsSettingsFromEnv(host.env);
   const monitor = new PressureMonitor({
     ...(settings.maxEventLoopDelayMs === undefined ? {} : { maxEventLoopDelayMs: settings.maxEventLoopDelayMs }),
@@ -47,6 +59,7 @@ export function wireOperations(host: Pick<HostContext, 'env' | 'logger'>, databa
       database: async () => {
         await database.connection.query('SELECT 1');
       },
+      ...checks,
     },
   });
   return {

@@ -16,6 +16,7 @@ import {
   type LoginThrottle,
   type SameOriginOptions,
 } from '@switchboard/security';
+import { oidcAuthenticator, oidcConfigFromEnv } from '../security/oidc-config.js';
 import { securityControllers } from '../security/security-controllers.js';
 import { loadKeys, securityConfigFromEnv, securitySecrets, type SecurityConfig } from '../security/security-config.js';
 import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
@@ -38,11 +39,13 @@ export interface WiredSecurity extends Wiring {
   readonly passwordHashing: PasswordHashingQueue;
   /** Signs the tokens `POST /api/token` hands out; tests log users in with it (`client.loginAs`). */
   readonly tokenIssuer: JwtTokenIssuer;
+  /** Readiness checks: `oidc` (the providers' key sets usable) when `OIDC_ISSUER` is set. */
+  readonly readinessChecks: Readonly<Record<string, () => Promise<boolean>>>;
 }
 
 /**
  * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
- * stateless JWT), the same-origin, authorization and stateless checks, and three routes:
+ * stateless JWT: the host's own tokens, and those of OpenID Connect providers with `OIDC_ISSUER`), the same-origin, authorization and stateless checks, and three routes:
  * `POST /api/token` (users from `SECURITY_USERS_FILE`, throttled by `loginThrottle`), `GET /api/me`,
  * `GET /api/admin` (ROLE_ADMIN). The key passphrase is a secret the profiler redacts. A key that
  * cannot be loaded is a `ConfigError` naming the file and the problem, never the passphrase.
@@ -56,10 +59,15 @@ export function wireSecurity(
   const keys = loadKeys(settings);
   // A cluster's primary has warned already: one warning per host, not per worker.
   refuseDemoUsers(settings.usersFile, debug, host.env, cluster.isWorker ? nullLogger : logger);
+  const localTokens = new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 });
+  // With OIDC_ISSUER, providers' tokens are accepted beside the host's own: the OIDC authenticator
+  // decides tokens whose `iss` is one of its issuers, and leaves the others to the local keys.
+  const oidcConfig = oidcConfigFromEnv(host.env);
+  const oidc = oidcConfig === null ? null : oidcAuthenticator(oidcConfig);
   const firewalls = new FirewallMap([
     { name: 'profiler', pattern: /^\/_profiler(\/|$)/, security: false },
     { name: 'health', pattern: /^\/health(\/|$)/, security: false },
-    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [new JwtAuthenticator({ publicKey: keys.publicKey, clockSkew: 30 })] },
+    { name: 'api', pattern: /^\/api(\/|$)/, authenticators: [...(oidc === null ? [] : [oidc]), localTokens] },
   ]);
   const passwordHashing = new PasswordHashingQueue({ logger });
   const passwordChecker = new PasswordHasherProcess({ logger });
@@ -98,5 +106,6 @@ export function wireSecurity(
     firewalls,
     passwordHashing,
     tokenIssuer,
+    readinessChecks: oidc === null ? {} : { oidc: () => oidc.ready() },
   };
 }

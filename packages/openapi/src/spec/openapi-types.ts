@@ -89,6 +89,8 @@ export interface SecurityScheme {
   description?: string;
   name?: string;
   in?: 'query' | 'header' | 'cookie';
+  /** `openIdConnect`: the provider's discovery document. */
+  openIdConnectUrl?: string;
 }
 
 export interface OpenApiComponents {

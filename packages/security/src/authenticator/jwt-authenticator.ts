@@ -1,7 +1,8 @@
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { Request, Response } from '@switchboard/http-kernel';
-import { errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
+import { decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyOptions } from 'jose';
 import { assertKeyFitsAlgorithm, type JwsAlgorithm } from '../key/jws-algorithms.js';
+import { jwkThumbprint } from '../key/jwk-thumbprint.js';
 import { KeyLoadError } from '../key/key-load-error.js';
 import { ClaimsUserProvider } from '../user/claims-user-provider.js';
 import type { UserProvider } from '../user/user-provider.js';
@@ -13,8 +14,10 @@ export interface JwtAuthenticatorOptions {
   /** The verification key (see `loadJwtKeys`). */
   publicKey: KeyObject;
   /**
-   * Keys tried in turn when the signature does not verify with `publicKey` — the previous key
-   * during a rotation, until the tokens it signed have expired.
+   * Further keys a token may name by its `kid` header (the key's RFC 7638 thumbprint, which
+   * `JwtTokenIssuer` writes): the previous key during a rotation, until the tokens it signed have
+   * expired. A token is checked against the one key its `kid` names, never each key in turn; a
+   * token without `kid` against `publicKey` only.
    */
   additionalPublicKeys?: readonly KeyObject[];
   /** Accepted `alg` values; the token's header cannot widen this. Default `['RS256']`. */
@@ -48,7 +51,9 @@ export interface JwtAuthenticatorOptions {
  */
 export class JwtAuthenticator implements Authenticator {
   readonly name = 'jwt';
-  readonly #publicKeys: readonly KeyObject[];
+  readonly #publicKey: KeyObject;
+  /** By RFC 7638 thumbprint: the key a token's `kid` names. */
+  readonly #keysById: ReadonlyMap<string, KeyObject>;
   /** Built once: only `currentDate` changes from one request to the next. */
   readonly #verifyOptions: JWTVerifyOptions;
   readonly #clockSkew: number;
@@ -59,10 +64,13 @@ export class JwtAuthenticator implements Authenticator {
   readonly #failureFormat: JwtFailureFormat;
 
   constructor(options: JwtAuthenticatorOptions) {
-    this.#publicKeys = [options.publicKey, ...(options.additionalPublicKeys ?? [])];
+    const publicKeys = [options.publicKey, ...(options.additionalPublicKeys ?? [])];
     const algorithms = options.algorithms ?? ['RS256'];
     if (algorithms.length === 0) throw new KeyLoadError('The JWT algorithm allow-list is empty.');
-    for (const key of this.#publicKeys) for (const algorithm of algorithms) assertKeyFitsAlgorithm(algorithm, key, 'verify');
+    for (const key of publicKeys) for (const algorithm of algorithms) assertKeyFitsAlgorithm(algorithm, key, 'verify');
+    this.#publicKey = options.publicKey;
+    // A private key given by mistake is reduced to its public half before it is kept.
+    this.#keysById = new Map(publicKeys.map((key) => [jwkThumbprint(key), key.type === 'private' ? createPublicKey(key) : key]));
     this.#clockSkew = options.clockSkew ?? 0;
     if (!Number.isFinite(this.#clockSkew) || this.#clockSkew < 0) {
       throw new RangeError(`JWT clock skew must be a number of seconds ≥ 0, got ${String(options.clockSkew)}.`);
@@ -102,22 +110,30 @@ export class JwtAuthenticator implements Authenticator {
     return { kind: 'failed', reason: JWT_FAILURE_MESSAGES[failure], response: jwtFailureResponse(failure, this.#failureFormat) };
   }
 
+  /** The one key the token's `kid` names (`publicKey` when it names none), or `null`. */
+  #keyFor(token: string): KeyObject | null {
+    let kid: unknown;
+    try {
+      ({ kid } = decodeProtectedHeader(token));
+    } catch {
+      return null;
+    }
+    if (kid === undefined) return this.#publicKey;
+    return typeof kid === 'string' ? (this.#keysById.get(kid) ?? null) : null;
+  }
+
   /** The verified claims, or why the token is refused. */
   async #verify(token: string): Promise<JWTPayload | JwtFailure> {
     if (token.length > this.#maxTokenLength) return 'invalid';
     const currentDate = this.#now();
-    let payload: JWTPayload | null = null;
-    for (const key of this.#publicKeys) {
-      try {
-        ({ payload } = await jwtVerify(token, key, { ...this.#verifyOptions, currentDate }));
-        break;
-      } catch (error) {
-        // Only a signature mismatch may be another key's token; anything else is final.
-        if (error instanceof errors.JWSSignatureVerificationFailed) continue;
-        return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
-      }
+    const key = this.#keyFor(token);
+    if (key === null) return 'invalid';
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key, { ...this.#verifyOptions, currentDate }));
+    } catch (error) {
+      return error instanceof errors.JWTExpired ? 'expired' : 'invalid';
     }
-    if (payload === null) return 'invalid';
     // jose only bounds `iat` with maxTokenAge; a token issued in the future is as wrong as one not yet valid.
     if (typeof payload.iat === 'number' && payload.iat > currentDate.getTime() / 1000 + this.#clockSkew) return 'invalid';
     return payload;

@@ -27,7 +27,7 @@ const ALGORITHMS: Readonly<Record<JwsAlgorithm, AlgorithmKey>> = {
 
 export const SUPPORTED_ALGORITHMS = Object.keys(ALGORITHMS) as readonly JwsAlgorithm[];
 
-function isSupportedAlgorithm(name: string): name is JwsAlgorithm {
+export function isSupportedAlgorithm(name: string): name is JwsAlgorithm {
   return Object.hasOwn(ALGORITHMS, name);
 }
 
@@ -44,6 +44,11 @@ export function assertKeyFitsAlgorithm(algorithm: string, key: KeyObject, use: '
     const what = use === 'sign' ? 'private key cannot sign' : 'public key cannot verify';
     throw new KeyLoadError(`The JWT ${what} ${algorithm}: ${mismatch}.`);
   }
+}
+
+/** Whether `key` can serve `algorithm` (its type and, for ECDSA, its curve): the check a fetched key passes per token. */
+export function keyFitsAlgorithm(algorithm: JwsAlgorithm, key: KeyObject): boolean {
+  return keyMismatch(algorithm, key) === null;
 }
 
 /** Why `key` cannot be used with `algorithm`, or `null` when it can. */

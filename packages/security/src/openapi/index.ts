@@ -4,4 +4,10 @@
  * Needs `@switchboard/openapi` (an optional peer).
  * @module
  */
-export { BEARER_SCHEME, securityOpenApi, type DocumentedFirewall, type SecurityOpenApiOptions } from './security-openapi.js';
+export {
+  BEARER_SCHEME,
+  securityOpenApi,
+  type DocumentedFirewall,
+  type DocumentedScheme,
+  type SecurityOpenApiOptions,
+} from './security-openapi.js';

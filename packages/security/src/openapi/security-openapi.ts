@@ -13,7 +13,19 @@ export interface SecurityOpenApiOptions {
   /** The app's firewalls, in matching order: a `FirewallMap` or a list of firewalls. */
   readonly firewalls: Pick<FirewallMap, 'firewalls'> | readonly DocumentedFirewall[];
   /** The scheme of the secured firewalls; default `BEARER_SCHEME`: HTTP bearer, JWT. */
-  readonly scheme?: { readonly name: string; readonly definition: SecurityScheme };
+  readonly scheme?: DocumentedScheme;
+  /**
+   * Schemes a secured operation accepts besides `scheme` (an identity provider's tokens, as an
+   * `openIdConnect` or `oauth2` scheme). For these, an operation lists the scopes its `_is_granted`
+   * grants as `SCOPE_<scope>` roles, one requirement per scope (any of them will do).
+   */
+  readonly alternativeSchemes?: readonly DocumentedScheme[];
+}
+
+/** A security scheme under its name in the document's `components.securitySchemes`. */
+export interface DocumentedScheme {
+  readonly name: string;
+  readonly definition: SecurityScheme;
 }
 
 export const BEARER_SCHEME = {
@@ -32,8 +44,11 @@ export const BEARER_SCHEME = {
 export function securityOpenApi(options: SecurityOpenApiOptions): OpenApiContributor {
   const firewalls: readonly DocumentedFirewall[] = 'firewalls' in options.firewalls ? options.firewalls.firewalls : options.firewalls;
   const scheme = options.scheme ?? BEARER_SCHEME;
+  const alternatives = options.alternativeSchemes ?? [];
+  const securitySchemes: Record<string, SecurityScheme> = { [scheme.name]: scheme.definition };
+  for (const alternative of alternatives) securitySchemes[alternative.name] = alternative.definition;
   return {
-    securitySchemes: { [scheme.name]: scheme.definition },
+    securitySchemes,
     describeOperation({ route, pathTemplate }): OperationContribution {
       const isGranted = route.defaults['_is_granted'];
       const firewall = firewalls.find((candidate) =>
@@ -51,8 +66,19 @@ export function securityOpenApi(options: SecurityOpenApiOptions): OpenApiContrib
         ...(forbidden ? (['Forbidden'] as const) : []),
       ];
       if (!secured) return { responses };
-      const requirement = { [scheme.name]: [] };
-      return { responses, security: isPublic ? [{}, requirement] : [requirement] };
+      const requirements: Array<Record<string, string[]>> = [{ [scheme.name]: [] }];
+      for (const alternative of alternatives) {
+        const scopes = ['oauth2', 'openIdConnect'].includes(alternative.definition.type) ? scopesOf(isGranted) : [];
+        if (scopes.length === 0) requirements.push({ [alternative.name]: [] });
+        for (const scope of scopes) requirements.push({ [alternative.name]: [scope] });
+      }
+      return { responses, security: isPublic ? [{}, ...requirements] : requirements };
     },
   };
+}
+
+/** The scopes an `_is_granted` rule grants by role: `SCOPE_items:write` → `items:write`. */
+function scopesOf(isGranted: unknown): string[] {
+  const roles = typeof isGranted === 'string' ? [isGranted] : Array.isArray(isGranted) ? isGranted : [];
+  return roles.filter((role): role is string => typeof role === 'string' && role.startsWith('SCOPE_')).map((role) => role.slice(6));
 }

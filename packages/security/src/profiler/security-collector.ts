@@ -11,6 +11,11 @@ export interface SecurityData {
   readonly stateless: boolean;
   /** Where session state was touched (`_session_usages`); empty: unused. */
   readonly sessionUsages: readonly string[];
+  /**
+   * The bearer token an OIDC authenticator looked at (`_security_token`): issuer, `kid` and the
+   * issuer's key-set state. Absent for other authenticators. Never the token itself.
+   */
+  readonly token?: unknown;
 }
 
 /**
@@ -27,12 +32,14 @@ export class SecurityCollector implements DataCollector<SecurityData> {
     const source = own.attributes.has('_firewall') || own.attributes.has('_security_user') ? own : main;
     const firewall: unknown = source.attributes.get('_firewall');
     const user: unknown = source.attributes.get('_security_user');
+    const token: unknown = source.attributes.get('_security_token');
     return {
       firewall:
         typeof firewall === 'string' ? firewall : firewall === undefined || firewall === null ? null : String(describeValue(firewall)),
       user: user === undefined ? null : describeUser(user),
       stateless: own.attributes.get('_stateless') === true || source.attributes.get('_stateless') === true,
       sessionUsages: [...usagesOf(own), ...(source === own ? [] : usagesOf(main))],
+      ...(token === undefined ? {} : { token: describeValue(token) }),
     };
   }
 }

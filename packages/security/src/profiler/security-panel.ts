@@ -16,6 +16,6 @@ ${card(
     ['Stateless', data.stateless ? 'yes' : 'no'],
     ['Session', data.sessionUsages.length === 0 ? 'unused' : html`used: ${data.sessionUsages.join(', ')}`],
   ]),
-)}`;
+)}${data.token === undefined ? '' : card('Token (issuer, kid, key set)', plainValue(data.token))}`;
   },
 };

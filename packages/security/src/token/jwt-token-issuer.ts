@@ -1,6 +1,7 @@
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { assertKeyFitsAlgorithm, type JwsAlgorithm } from '../key/jws-algorithms.js';
+import { jwkThumbprint } from '../key/jwk-thumbprint.js';
 import { KeyLoadError } from '../key/key-load-error.js';
 import type { SecurityUser } from '../user/security-user.js';
 
@@ -21,13 +22,18 @@ export interface JwtTokenIssuerOptions {
 /** Claims the issuer sets itself; extra claims cannot override them. */
 const REGISTERED = ['iat', 'nbf', 'exp', 'iss', 'aud'];
 
-/** Signs access tokens: the user's identifier and roles, `iat`, `nbf`, `exp`, and `iss`/`aud` when configured. */
+/**
+ * Signs access tokens: the user's identifier and roles, `iat`, `nbf`, `exp`, and `iss`/`aud` when
+ * configured; the header's `kid` is the RFC 7638 thumbprint of the key.
+ */
 export class JwtTokenIssuer {
   readonly #key: KeyObject;
   readonly #algorithm: JwsAlgorithm;
   readonly #ttl: number;
   readonly #options: JwtTokenIssuerOptions;
   readonly #userIdClaim: string;
+  /** The RFC 7638 thumbprint of the public key: the `kid` verifiers look the key up by. */
+  readonly #kid: string;
 
   constructor(options: JwtTokenIssuerOptions) {
     const algorithm = options.algorithm ?? 'RS256';
@@ -40,6 +46,7 @@ export class JwtTokenIssuer {
     this.#algorithm = algorithm;
     this.#options = options;
     this.#userIdClaim = options.userIdClaim ?? 'username';
+    this.#kid = jwkThumbprint(createPublicKey(options.privateKey));
   }
 
   get ttl(): number {
@@ -53,7 +60,7 @@ export class JwtTokenIssuer {
     payload['roles'] = [...user.roles];
     const now = Math.floor((this.#options.now?.() ?? new Date()).getTime() / 1000);
     const jwt = new SignJWT(payload)
-      .setProtectedHeader({ alg: this.#algorithm, typ: 'JWT' })
+      .setProtectedHeader({ alg: this.#algorithm, typ: 'JWT', kid: this.#kid })
       .setIssuedAt(now)
       .setNotBefore(now)
       .setExpirationTime(now + this.#ttl);
