@@ -116,7 +116,7 @@ describe.each([
     );
     expect(summary).toEqual([
       { op: 'GET /api/admin', security: 'bearer', body: '', parameters: '', statuses: '200,401,403,404,405' },
-      { op: 'GET /api/items', security: 'optional', body: '', parameters: '', statuses: '200,401,404,405' },
+      { op: 'GET /api/items', security: 'optional', body: '', parameters: '', statuses: '200,304,401,404,405' },
       {
         op: 'POST /api/items',
         security: 'bearer',

@@ -66,6 +66,12 @@ export {
 } from './http/server-sent-event.js';
 export { addVary } from './http/vary.js';
 export { JsonResponse, RedirectResponse, Response, type ResponseBody } from './http/response.js';
+export { RequestCookies } from './http/cookies/request-cookies.js';
+export { ResponseCookies } from './http/cookies/response-cookies.js';
+export type { CookieOptions } from './http/cookies/cookie-options.js';
+export { InvalidCookieError } from './http/cookies/cookie-validation.js';
+export { CookieSigner } from './http/cookies/cookie-signer.js';
+export { CookieSealer } from './http/cookies/cookie-sealer.js';
 
 export { KernelEvent } from './event/kernel-event.js';
 export { RequestEvent } from './event/request-event.js';

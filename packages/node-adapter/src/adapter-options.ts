@@ -35,6 +35,13 @@ export interface NodeAdapterOptions {
    */
   baseUrl?: string;
   /**
+   * Headers added to the answers the adapter writes itself, which no kernel listener sees: a
+   * malformed request (400), a request line or headers too large or too slow (431, 408), a refused
+   * Host or protocol (400, 505), a failure of the kernel (500), a shutdown (503). For security
+   * headers (`SecurityHeadersListener.plainAnswerHeaders()` of `@switchboard/security-headers`).
+   */
+  answerHeaders?: Readonly<Record<string, string>>;
+  /**
    * Receives what the adapter must report: requests refused before the kernel (INFO), a response
    * that could not be written (CRITICAL). Default `stderrLogger` (CRITICAL records on stderr);
    * `nullLogger` silences it.
@@ -51,6 +58,7 @@ export interface ResolvedAdapterOptions {
   readonly trustedHosts: TrustedHosts | null;
   readonly origin: PublicOrigin | null;
   readonly logger: Logger;
+  readonly answerHeaders: Readonly<Record<string, string>>;
 }
 
 export interface PublicOrigin {
@@ -80,6 +88,7 @@ export function resolveAdapterOptions(options: NodeAdapterOptions = {}): Resolve
     trustedHosts: options.trustedHosts === undefined || options.trustedHosts.length === 0 ? null : new TrustedHosts(options.trustedHosts),
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
     logger: (options.logger ?? stderrLogger).child({ channel: 'http' }),
+    answerHeaders: lowerCasedNames(options.answerHeaders ?? {}),
   };
 }
 
@@ -97,4 +106,8 @@ export function parsePublicOrigin(baseUrl: string): PublicOrigin {
   }
   const scheme = url.protocol === 'https:' ? 'https' : 'http';
   return { scheme, host: url.hostname.toLowerCase(), port: url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port) };
+}
+
+function lowerCasedNames(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -4,6 +4,7 @@ import type { Controller } from '../controller/controller.js';
 import type { RequestSignalSource } from './cancellation.js';
 import { HeaderBag, type HeaderInit } from './header-bag.js';
 import { nullLogger, type Logger } from '../log/logger.js';
+import { RequestCookies } from './cookies/request-cookies.js';
 
 /**
  * Known request attributes. Packages add their own keys by declaration merging:
@@ -194,6 +195,7 @@ export class Request {
   #logger: Logger | undefined;
   #signalSource: RequestSignalSource | undefined;
   #signal: AbortSignal | undefined;
+  #cookies: RequestCookies | undefined;
   #stack: RequestStack | null;
   /** Where the kernel stands with this request while `#stack` is not made yet (see `requestStack`). */
   #stackState: StackState;
@@ -282,6 +284,11 @@ export class Request {
 
   get query(): URLSearchParams {
     return (this.#query ??= new URLSearchParams(this.queryString));
+  }
+
+  /** The cookies of the `Cookie` header, parsed on first read. */
+  get cookies(): RequestCookies {
+    return (this.#cookies ??= new RequestCookies(this.headers.getAll('cookie')));
   }
 
   /** Whether the client closed its connection: its answer would go nowhere. */
