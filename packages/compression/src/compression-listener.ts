@@ -58,7 +58,7 @@ const encoder = new TextEncoder();
  *   adds `Vary: Accept-Encoding`, then compresses it with the coding `Accept-Encoding` rates best
  *   when it is at least `threshold` bytes (or of unknown length), suffixing a quoted `ETag` with
  *   the coding. Never for a 206 or a request with `Range` (ranges are of the identity body), a response that has a
- *   `Content-Encoding` or `Cache-Control: no-transform`, HEAD, or an event stream unless its
+ *   `Content-Encoding` or `Cache-Control: no-transform`, or an event stream unless its
  *   route declares `_compression: { eventStream: true }`. Streamed bodies stay streamed.
  */
 export class CompressionListener implements EventSubscriber<KernelEventMap> {
@@ -118,8 +118,8 @@ export class CompressionListener implements EventSubscriber<KernelEventMap> {
     if (eventStream ? declared?.eventStream !== true : !isCompressibleType(contentType)) return;
     addVary(headers, 'Accept-Encoding');
     // A range request gets identity bytes even when answered whole (200): a resumed download must
-    // be able to continue with the same bytes.
-    if (request.method === 'HEAD' || request.headers.has('range')) return;
+    // be able to continue with the same bytes. HEAD goes on: its headers must be GET's.
+    if (request.headers.has('range')) return;
     const body = response.body;
     if (body === null) return;
     const inMemory = typeof body === 'string' || body instanceof Uint8Array;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import zlib from 'node:zlib';
 import { EventStreamResponse, JsonResponse, Response, type Request } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ async function* chunksOf(text: string, size: number): AsyncGenerator<string> {
 }
 
 const routes = {
-  'GET /items': () => new JsonResponse(ITEMS, 200, { etag: '"v1"' }),
+  '/items': () => new JsonResponse(ITEMS, 200, { etag: '"v1"' }),
   'GET /small': () => new JsonResponse({ ok: true }),
   'GET /png': () => new Response(new Uint8Array(4096), 200, { 'content-type': 'image/png' }),
   'GET /ranged': () => new Response('x'.repeat(4096), 206, { 'content-type': 'text/plain', 'content-range': 'bytes 0-4095/10000' }),
@@ -87,6 +87,20 @@ describe('CompressionListener over HTTP', () => {
     expect(negotiateCoding('x-gzip', ['br', 'gzip'])).toBe('gzip');
     expect(negotiateCoding('br;q=bogus, gzip;q=0.1', ['br', 'gzip'])).toBe('gzip');
     expect(negotiateCoding(undefined, ['br'])).toBeNull();
+  });
+
+  it('answers HEAD with the headers GET gets', async () => {
+    const headers = { 'accept-encoding': 'br' };
+    const got = await get(server, '/items', headers);
+    const head = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
+      const req = httpRequest(`${server.origin}/items`, { method: 'HEAD', headers }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.headers));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    for (const name of ['content-encoding', 'content-length', 'etag', 'vary']) expect(head[name]).toBe(got.headers[name]);
   });
 
   it('over the wire: the coding the q-values prefer', async () => {
