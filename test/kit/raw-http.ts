@@ -1,5 +1,5 @@
 /** Clients for what `fetch` normalises or refuses: raw bytes over TCP or TLS, exact request targets. */
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import net from 'node:net';
 import tls from 'node:tls';
 
@@ -224,4 +224,26 @@ export function nodeHttpRequest(base: string, path: string, options: NodeHttpReq
 /** GET with the path sent exactly as given (fetch would normalise `..` segments away). */
 export function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<NodeHttpResponse> {
   return nodeHttpRequest(base, path, { headers });
+}
+
+/** A response with its body as received: bytes, not decoded (fetch would undo a Content-Encoding). */
+export interface BytesResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/** GET through node:http, which leaves a compressed body compressed. Ends within 10 s. */
+export function bytesGet(url: string, headers: Record<string, string> = {}): Promise<BytesResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error(`timeout for ${url}`)));
+    req.on('error', reject);
+    req.end();
+  });
 }

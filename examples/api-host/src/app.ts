@@ -7,6 +7,7 @@ import { AppAssembly } from './app-assembly.js';
 import type { AppConfig } from './config.js';
 import { createHostLogger } from './operations/host-logger.js';
 import type { Database } from './database/open-database.js';
+import { wireCompression } from './wiring/compression.js';
 import { wireCors } from './wiring/cors.js';
 import { wireDatabase } from './wiring/database.js';
 import { wireErrors } from './wiring/errors.js';
@@ -25,6 +26,7 @@ import { wireProfiler } from './wiring/profiler.js';
 import { wireRange } from './wiring/range.js';
 import { wireRateLimit } from './wiring/rate-limit.js';
 import { wireSecurity } from './wiring/security.js';
+import { wireSecurityHeaders } from './wiring/security-headers.js';
 import { wireServedBy } from './wiring/served-by.js';
 
 /** The example API service, built and not yet listening. */
@@ -49,6 +51,8 @@ export interface App {
   readonly tokenIssuer: JwtTokenIssuer;
   /** The API's OpenAPI document (also served at `GET /api/openapi.json`). */
   openApiDocument(): OpenApiDocument;
+  /** Security headers for the answers the node adapter writes itself: `serve()`'s `answerHeaders`. */
+  readonly answerHeaders: Readonly<Record<string, string>>;
   /** `GET /ready`'s state: `main.ts` tells it when shutdown starts. */
   readonly readiness: Readiness;
   /** Runs the wirings' shutdown work (closing the database…); `main.ts` calls it once the server stopped. */
@@ -80,6 +84,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const itemEvents = await wireItemEvents(host, database.database);
   const openApi = wireOpenApi(host, security.firewalls);
   const operations = wireOperations(host, database.database, security.readinessChecks);
+  const securityHeaders = wireSecurityHeaders();
 
   // Routes are tried, and listeners of equal priority run, in this order.
   const app = host.assemble([
@@ -88,6 +93,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     rateLimit,
     security,
     wireCors(),
+    securityHeaders,
+    wireCompression(),
     wireLocale(),
     await wireObservability(host),
     wireHttpCache(),
@@ -112,5 +119,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     tokenIssuer: security.tokenIssuer,
     openApiDocument: openApi.document,
     readiness: operations.readiness,
+    answerHeaders: securityHeaders.answerHeaders,
   };
 }

@@ -57,6 +57,7 @@ async function runHost(config: AppConfig): Promise<void> {
     logger: app.logger,
     shutdownTimeout: SHUTDOWN_TIMEOUT_MS,
     shutdownGracePeriod: SHUTDOWN_GRACE_PERIOD_MS,
+    answerHeaders: app.answerHeaders,
     onShutdownStart: () => app.readiness.startDraining(),
     onShutdown: () => app.shutdown(),
   });

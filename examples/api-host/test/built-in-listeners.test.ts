@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import * as compression from '@switchboard/compression';
 import * as cors from '@switchboard/cors';
 import * as database from '@switchboard/database';
 import * as errorController from '@switchboard/error-controller';
@@ -20,6 +21,7 @@ import * as profiler from '@switchboard/profiler';
 import * as rateLimit from '@switchboard/rate-limit';
 import * as router from '@switchboard/router';
 import * as security from '@switchboard/security';
+import * as securityHeaders from '@switchboard/security-headers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -34,6 +36,7 @@ interface ListenerRow {
 }
 
 const PACKAGES: Record<string, object> = {
+  compression,
   cors,
   database,
   'error-controller': errorController,
@@ -48,6 +51,7 @@ const PACKAGES: Record<string, object> = {
   'rate-limit': rateLimit,
   router,
   security,
+  'security-headers': securityHeaders,
 };
 
 /** The package whose public index exports the class `className`. */

@@ -4,8 +4,8 @@
  * concerns have entries of their own: `./sse` (server-sent events), `./tracing` (tracing channels,
  * the traceable dispatcher, Server-Timing), `./redaction` (secrets hidden, control characters
  * escaped), `./locale` (the locale listener), `./view` (controllers that return data, encoders),
- * `./negotiation` (`Accept`-style headers) and `./value-resolvers` (the built-in argument value
- * resolvers).
+ * `./negotiation` (`Accept`-style headers), `./cookies` (cookie options, signed and sealed values)
+ * and `./value-resolvers` (the built-in argument value resolvers).
  * @module
  */
 export { Event } from './dispatcher/event.js';

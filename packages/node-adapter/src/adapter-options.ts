@@ -37,6 +37,13 @@ export interface NodeAdapterOptions {
    */
   baseUrl?: string;
   /**
+   * Headers added to the answers the adapter writes itself, which no kernel listener sees: a
+   * malformed request (400), a request line or headers too large or too slow (431, 408), a refused
+   * Host or protocol (400, 505), a failure of the kernel (500), a shutdown (503). For security
+   * headers (`SecurityHeadersListener.plainAnswerHeaders()` of `@switchboard/security-headers`).
+   */
+  answerHeaders?: Readonly<Record<string, string>>;
+  /**
    * Receives what the adapter must report: requests refused before the kernel (INFO), a response
    * that could not be written (CRITICAL). Default `stderrLogger` (CRITICAL records on stderr);
    * `nullLogger` silences it.
@@ -47,6 +54,7 @@ export interface NodeAdapterOptions {
 export interface ResolvedAdapterOptions extends RequestFactoryOptions {
   readonly sendTimeout: number;
   readonly logger: Logger;
+  readonly answerHeaders: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -69,5 +77,10 @@ export function resolveAdapterOptions(options: NodeAdapterOptions = {}): Resolve
     trustedHosts: options.trustedHosts === undefined || options.trustedHosts.length === 0 ? null : new TrustedHosts(options.trustedHosts),
     origin: options.baseUrl === undefined ? null : parsePublicOrigin(options.baseUrl),
     logger: (options.logger ?? stderrLogger).child({ channel: 'http' }),
+    answerHeaders: lowerCasedNames(options.answerHeaders ?? {}),
   };
+}
+
+function lowerCasedNames(headers: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

@@ -61,6 +61,8 @@ export class NodeAdapter {
   readonly #cancellations = new Set<RequestCancellation>();
   /** Event streams being written, which shutdown ends at once (they never end on their own). */
   readonly #eventStreams = new Set<RequestCancellation>();
+  /** Added to the answers written here (`answerHeaders`). */
+  readonly #answerHeaders: Readonly<Record<string, string>>;
 
   constructor(kernel: HttpKernelInterface, options: NodeAdapterOptions = {}) {
     const resolved = resolveAdapterOptions(options);
@@ -68,6 +70,7 @@ export class NodeAdapter {
     this.#factory = new NodeRequestFactory(resolved);
     this.#logger = resolved.logger;
     this.#sendTimeout = new SendTimeout(resolved.sendTimeout, resolved.logger);
+    this.#answerHeaders = resolved.answerHeaders;
   }
 
   /** The listener to give a node server. */
@@ -91,12 +94,12 @@ export class NodeAdapter {
       if (error instanceof InvalidRequestError) {
         // A client mistake, not a server fault: below ERROR, so no client can fill the error log at will.
         this.#logger.info({ status: error.status }, `Request refused before the kernel: ${error.message}`);
-        writePlainResponse(res, error.status, error.message, http2, this.#endGate(req, null, http2));
+        writePlainResponse(res, error.status, error.message, http2, this.#endGate(req, null, http2), this.#answerHeaders);
         return;
       }
       // A defect here must not take the whole server down with an uncaught exception.
       logAt(this.#logger, 'CRITICAL', { err: error }, `The request could not be read: ${describeError(error)}`);
-      writePlainResponse(res, 500, 'The server could not read this request.', http2, this.#endGate(req, null, http2));
+      writePlainResponse(res, 500, 'The server could not read this request.', http2, this.#endGate(req, null, http2), this.#answerHeaders);
       return;
     }
     if (request.rawPath === '*') {
@@ -157,7 +160,14 @@ export class NodeAdapter {
     logAt(this.#logger, 'CRITICAL', { err: error }, `The kernel failed to answer: ${describeError(error)}`);
     // Already answered: shutdown ran out of time for it (503).
     if (res.headersSent) return;
-    writePlainResponse(res, 500, 'The server could not answer this request.', http2, this.#endGate(req, request, http2));
+    writePlainResponse(
+      res,
+      500,
+      'The server could not answer this request.',
+      http2,
+      this.#endGate(req, request, http2),
+      this.#answerHeaders,
+    );
   }
 
   /** From now on, HTTP/1 responses close their connection (graceful shutdown). */
@@ -185,7 +195,8 @@ export class NodeAdapter {
     for (const cancellation of [...this.#cancellations]) cancellation.abort(new ServerShutdownError());
     const pending = this.#handedToKernel.filter((res) => !res.headersSent);
     this.#handedToKernel = [];
-    for (const res of pending) writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res);
+    for (const res of pending)
+      writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res, undefined, this.#answerHeaders);
     return pending.length;
   }
 
@@ -214,7 +225,7 @@ export class NodeAdapter {
     } catch (error) {
       // Typically a header value the application built with a forbidden character.
       logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);
-      writePlainResponse(res, 500, 'The response could not be written.', http2, endGate);
+      writePlainResponse(res, 500, 'The response could not be written.', http2, endGate, this.#answerHeaders);
     }
     this.#terminateWhenDone(res, request, response);
   }

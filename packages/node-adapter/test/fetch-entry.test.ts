@@ -10,8 +10,11 @@ import { describe, expect, it } from 'vitest';
  * imports are left out (the compiler erases them); any other import, even of types only, stays.
  */
 const packages = fileURLToPath(new URL('../../', import.meta.url));
-/** The `node:` modules Node, Deno and Bun all provide (and Cloudflare Workers with `nodejs_compat`). */
-const EVERY_RUNTIME = ['node:diagnostics_channel'];
+/**
+ * The `node:` modules Node, Deno and Bun all provide (and Cloudflare Workers with `nodejs_compat`),
+ * and third-party packages of plain JavaScript (`cookie`, the kernel's cookie parser).
+ */
+const EVERY_RUNTIME = ['cookie', 'node:crypto', 'node:diagnostics_channel'];
 
 interface LoadedModules {
   /** Workspace source files, relative to `packages/`. */

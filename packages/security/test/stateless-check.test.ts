@@ -22,6 +22,7 @@ function routes(guard: () => SessionGuard) {
     { name: 'cookie', path: '/open/cookie', controller: setsCookie },
     { name: 'clean', path: '/open/clean', controller: clean },
     { name: 'stateful', path: '/stateful/session', controller: touchesSession },
+    { name: 'stateful_cookie', path: '/stateful/cookie', controller: setsCookie },
     { name: 'route_stateful', path: '/open/route-stateful', controller: touchesSession, defaults: { _stateless: false } },
   ];
 }
@@ -78,7 +79,7 @@ describe('stateless check, debug mode', () => {
     expect(response.headers.get('set-cookie')).toBeNull();
     expect(response.headers.get('x-filtered')).toBe('yes');
     expect(JSON.parse(response.body)).toMatchObject({
-      detail: 'Session was used while the request was declared stateless (Set-Cookie response header).',
+      detail: 'Session was used while the request was declared stateless (Set-Cookie response header (removed)).',
     });
   });
 
@@ -87,6 +88,12 @@ describe('stateless check, debug mode', () => {
     const routeSaysNo = await host.request('/open/route-stateful');
     expect(routeSaysNo.status).toBe(200);
     expect(JSON.parse(routeSaysNo.body)).toEqual({ stateless: false });
+  });
+
+  it('a route not declared stateless keeps its Set-Cookie', async () => {
+    const response = await host.request('/stateful/cookie');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBe('sid=abc; HttpOnly');
   });
 });
 
@@ -112,7 +119,17 @@ describe('stateless check, production mode', () => {
     const response = await host.request('/open/cookie');
     expect(response.status).toBe(200);
     expect(response.headers.get('set-cookie')).toBeNull();
-    expect(warnings(host).at(-1)?.context).toMatchObject({ sources: ['Set-Cookie response header'] });
+    expect(warnings(host).at(-1)).toMatchObject({
+      message: 'Session was used while the request was declared stateless; its Set-Cookie headers were removed.',
+      context: { sources: ['Set-Cookie response header (removed)'] },
+    });
+  });
+
+  it('a route not declared stateless keeps its Set-Cookie, without a warning', async () => {
+    const before = warnings(host).length;
+    const response = await host.request('/stateful/cookie');
+    expect(response.headers.get('set-cookie')).toBe('sid=abc; HttpOnly');
+    expect(warnings(host)).toHaveLength(before);
   });
 
   it('a clean stateless request logs nothing', async () => {

@@ -70,7 +70,13 @@ let inProcess: TestClient;
 let overSocket: TestClient;
 
 beforeAll(async () => {
-  const options: TestClientOptions = { bodyLimit: 16, trustedProxies: ['loopback'], trustedHosts: ['localhost', '*.example.com'] };
+  const options: TestClientOptions = {
+    bodyLimit: 16,
+    trustedProxies: ['loopback'],
+    trustedHosts: ['localhost', '*.example.com'],
+    // On the adapter's own answers (a refused Host) both ways.
+    adapter: { answerHeaders: { 'x-content-type-options': 'nosniff' } },
+  };
   inProcess = createTestClient(sampleApp().kernel, options);
   overSocket = await createTestClient(sampleApp().kernel, options).socket();
 });

@@ -6,8 +6,8 @@ describe('the cookie jar across requests', () => {
   it('keeps cookies and sends those whose domain, path and Secure rules match', async () => {
     const client = createTestClient(sampleApp().kernel);
     expect((await client.get('/cookies/set')).status).toBe(204);
-    // Path=/cookies/echo is sent there only; Secure not over http; a foreign Domain was never stored.
-    expect((await client.get('/cookies/echo')).text()).toBe('scoped=2; plain=1; session=4; short=5; wide=6');
+    // Path=/cookies/echo is sent there only; Secure over http to localhost (as browsers do); a foreign Domain was never stored.
+    expect((await client.get('/cookies/echo')).text()).toBe('scoped=2; plain=1; secure=3; session=4; short=5; wide=6');
     // Without Path, a cookie's path is the folder of the URL that set it (/cookies).
     expect((await client.get('/inspect')).json<{ headers: Record<string, string> }>().headers['cookie']).toBeUndefined();
     expect(client.cookies.get('foreign')).toBeUndefined();
@@ -41,6 +41,19 @@ describe('the cookie jar across requests', () => {
     await client.get('/cookies/set');
     await client.get('/cookies/drop');
     expect(client.cookies.get('plain')).toBeUndefined();
+  });
+
+  it('keeps Secure cookies of http only from loopback hosts, and enforces the __Secure- and __Host- prefixes', () => {
+    const jar = new CookieJar();
+    jar.store('a=1; Secure', new URL('http://127.0.0.1:8000/'));
+    jar.store('b=1; Secure', new URL('http://app.localhost/'));
+    jar.store('c=1; Secure', new URL('http://example.test/'));
+    jar.store('__Secure-d=1', new URL('https://example.test/'));
+    jar.store('__Host-e=1; Secure; Path=/api', new URL('https://example.test/api'));
+    jar.store('__Host-f=1; Secure; Path=/; Domain=example.test', new URL('https://example.test/'));
+    jar.store('__Host-g=1; Secure; Path=/', new URL('https://example.test/'));
+    expect(jar.all().map((cookie) => cookie.name)).toEqual(['a', 'b', '__Host-g']);
+    expect(jar.headerFor(new URL('http://127.0.0.1:8000/'))).toBe('a=1');
   });
 
   it('host-only and domain cookies, default paths, and refusals', () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { defineController, JsonResponse, ServiceUnavailableHttpError, type Request } from '@switchboard/http-kernel';
+import { defineController, JsonResponse, ServiceUnavailableHttpError, type Logger, type Request } from '@switchboard/http-kernel';
 import { defineTypedController, mapPayload } from '@switchboard/payload';
 import {
   currentUser,
@@ -12,6 +12,8 @@ import {
   type PasswordHashingReservation,
 } from '@switchboard/security';
 import { z } from 'zod';
+import type { RefreshCookie } from './refresh-cookie.js';
+import type { RefreshTokenFamilies } from './refresh-token-families.js';
 import type { ConfiguredUser } from './users.js';
 
 /** What `POST /api/token` checks passwords with, and signs tokens with. */
@@ -24,12 +26,17 @@ export interface SecurityControllerDependencies {
   passwordChecker: PasswordHasherProcess;
   /** Login throttling, or `null` when it is off. */
   loginThrottle: LoginThrottle | null;
+  /** The refresh token families and their cookie (`"remember": true`, `POST /api/token/refresh`). */
+  refresh: { families: RefreshTokenFamilies; cookie: RefreshCookie };
+  logger: Logger;
 }
 
 /** The body of `POST /api/token`, `application/json` only (415 otherwise, 400 malformed, 422 wrong shape). */
 const CredentialsSchema = z.object({
   username: z.string().max(200),
   password: z.string().max(1024),
+  /** Also set a refresh cookie, for `POST /api/token/refresh` to hand out new tokens (the SPA pattern). */
+  remember: z.boolean().optional(),
 });
 
 /**
@@ -64,14 +71,29 @@ function serviceUnavailable(error: unknown): JsonResponse {
   return new JsonResponse({ code: 503, message: error.message }, 503, { 'retry-after': String(error.headers['retry-after']) });
 }
 
-/** The three controllers of the security routes: `POST /api/token`, `GET /api/me`, `GET /api/admin`. */
-export function securityControllers({ users, issuer, passwordHashing, passwordChecker, loginThrottle }: SecurityControllerDependencies) {
+/** The 401 of a refresh that cannot be honoured; the cookie goes with it. */
+function refreshRefused(cookie: RefreshCookie): JsonResponse {
+  const response = new JsonResponse({ code: 401, message: 'No valid refresh cookie: log in again.' }, 401, { 'cache-control': 'no-store' });
+  cookie.clear(response);
+  return response;
+}
+
+/** The controllers of the security routes: `POST /api/token`, `POST /api/token/refresh`, `GET /api/me`, `GET /api/admin`. */
+export function securityControllers({
+  users,
+  issuer,
+  passwordHashing,
+  passwordChecker,
+  loginThrottle,
+  refresh,
+  logger,
+}: SecurityControllerDependencies) {
   const hashForUnknownUsers = standInHashForUnknownUsers(users);
   return {
     // `credentials` is typed from the schema and reaches the controller only once valid.
     token: defineTypedController(
       ['request', mapPayload('credentials', { from: 'json', schema: CredentialsSchema })],
-      async (request: Request, { username, password }) => {
+      async (request: Request, { username, password, remember }) => {
         const forUnknownUsers = await hashForUnknownUsers();
         const user = users.get(username);
         const stored = user?.password ?? forUnknownUsers;
@@ -105,9 +127,33 @@ export function securityControllers({ users, issuer, passwordHashing, passwordCh
         }
         await loginThrottle?.succeeded(request, username);
         const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
-        return new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+        const response = new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+        if (remember === true) {
+          const first = refresh.families.start({ identifier: user.username, roles: user.roles });
+          refresh.cookie.write(response, first, refresh.families.ttlSeconds);
+        }
+        return response;
       },
       'api_token',
+    ),
+
+    // No body: the refresh cookie is the credential. A spent cookie revokes its whole family.
+    refresh: defineController(
+      ['request'],
+      async (request: Request) => {
+        const ref = refresh.cookie.read(request);
+        if (ref === null) return refreshRefused(refresh.cookie);
+        const rotated = refresh.families.rotate(ref);
+        if ('refused' in rotated) {
+          if (rotated.refused === 'reused') logger.warn({ family: ref.family }, 'A spent refresh token came back: its family is revoked.');
+          return refreshRefused(refresh.cookie);
+        }
+        const token = await issuer.issueToken(rotated.user);
+        const response = new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+        refresh.cookie.write(response, rotated.next, refresh.families.ttlSeconds);
+        return response;
+      },
+      'api_token_refresh',
     ),
 
     // Both routes require a user (`_is_granted`), so there is one.

@@ -4,12 +4,15 @@ import { z } from 'zod';
 /** The JSON refusals of `POST /api/token`, in the bearer firewall's shape (`{ code, message }`). */
 const Refusal = (code: 401 | 429 | 503) => z.object({ code: z.literal(code), message: z.string() });
 
+/** An access token, as both token routes answer it. */
+const Token = z
+  .object({ token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int().min(1).describe('Seconds.') })
+  .meta({ id: 'Token' });
+
 /** `POST /api/token`: a token, wrong credentials, throttled attempts, or a full password-check queue. */
 export const TOKEN_RESPONSES = defineResponses({
   200: {
-    schema: z
-      .object({ token: z.string(), token_type: z.literal('Bearer'), expires_in: z.number().int().min(1).describe('Seconds.') })
-      .meta({ id: 'Token' }),
+    schema: Token,
     headers: { 'Cache-Control': { description: '`no-store`: a token is never cached.', required: true } },
   },
   401: {
@@ -30,6 +33,25 @@ export const TOKEN_RESPONSES = defineResponses({
     description: 'Too many password checks waiting, or the checker process failed.',
     schema: Refusal(503),
     headers: { 'Retry-After': { description: 'Seconds.', required: true } },
+  },
+});
+
+/** `POST /api/token/refresh`: a new token (and a rotated cookie), or a 401 that clears the cookie. */
+export const REFRESH_RESPONSES = defineResponses({
+  200: {
+    schema: Token,
+    headers: {
+      'Cache-Control': { description: '`no-store`: a token is never cached.', required: true },
+      'Set-Cookie': {
+        description: 'The next refresh cookie (`__Secure-refresh`, sealed, `HttpOnly`, `SameSite=Strict`, `Path=/api/token`).',
+        required: true,
+      },
+    },
+  },
+  401: {
+    description: 'No refresh cookie, an unknown or expired one, or a spent one (which revokes its family).',
+    schema: Refusal(401),
+    headers: { 'Set-Cookie': { description: 'Clears the refresh cookie.', required: true } },
   },
 });
 

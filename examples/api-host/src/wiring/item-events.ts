@@ -27,6 +27,8 @@ export async function wireItemEvents(host: Pick<HostContext, 'env'>, database: D
     controller: itemEventsController(feed, caps),
     defaults: {
       _is_granted: IS_AUTHENTICATED,
+      // Compressed for clients that ask, flushed per event (CompressionListener).
+      _compression: { eventStream: true },
       _responses: defineResponses({
         200: {
           description:

@@ -5,7 +5,7 @@ import { RouteCollection } from '@switchboard/router';
 import { PUBLIC_ACCESS } from '@switchboard/security';
 import { z } from 'zod';
 import type { Database } from '../database/open-database.js';
-import { itemCache } from '../items/item-cache.js';
+import { itemCache, itemListCache } from '../items/item-cache.js';
 import { itemControllers } from '../items/item-controllers.js';
 import { ItemRepository } from '../items/item-repository.js';
 import { ItemSchema } from '../items/item-schema.js';
@@ -50,7 +50,12 @@ export function wireItems(database: Database): Wiring {
   routes.add('items_list', '/api/items', {
     methods: 'GET',
     controller: controllers.list,
-    defaults: { _is_granted: PUBLIC_ACCESS, _formats: ['json', 'ndjson'], _responses: defineResponses({ 200: z.array(ItemSchema) }) },
+    defaults: {
+      _is_granted: PUBLIC_ACCESS,
+      _formats: ['json', 'ndjson'],
+      _cache: itemListCache(repository),
+      _responses: defineResponses({ 200: z.array(ItemSchema) }),
+    },
   });
   routes.add('items_create', '/api/items', {
     methods: 'POST',

@@ -19,7 +19,10 @@ import {
 import { oidcAuthenticator, oidcConfigFromEnv } from '../security/oidc-config.js';
 import { securityControllers } from '../security/security-controllers.js';
 import { loadKeys, securityConfigFromEnv, securitySecrets, type SecurityConfig } from '../security/security-config.js';
-import { ADMIN_RESPONSES, ME_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
+import { RefreshCookie } from '../security/refresh-cookie.js';
+import { RefreshTokenFamilies } from '../security/refresh-token-families.js';
+import { refreshCookieKeys, refreshTtlSeconds } from '../security/refresh-settings.js';
+import { ADMIN_RESPONSES, ME_RESPONSES, REFRESH_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 import { readUsers, refuseDemoUsers } from '../security/users.js';
 import { isCorsOrigin } from './cors.js';
 import type { HostContext, Wiring } from './wiring.js';
@@ -31,6 +34,9 @@ import type { HostContext, Wiring } from './wiring.js';
  * its visitors' browsers run password checks.
  */
 const TOKEN_SAME_ORIGIN: SameOriginOptions = { trustedOrigins: isCorsOrigin, allowNonBrowserClients: true };
+
+/** A refresh is sent by a page's script with its cookie: a program without `Origin` has no business here. */
+const REFRESH_SAME_ORIGIN: SameOriginOptions = { trustedOrigins: isCorsOrigin };
 
 export interface WiredSecurity extends Wiring {
   /** The firewalls, in matching order (the OpenAPI document reads which paths they guard). */
@@ -45,8 +51,9 @@ export interface WiredSecurity extends Wiring {
 
 /**
  * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
- * stateless JWT: the host's own tokens, and those of OpenID Connect providers with `OIDC_ISSUER`), the same-origin, authorization and stateless checks, and three routes:
- * `POST /api/token` (users from `SECURITY_USERS_FILE`, throttled by `loginThrottle`), `GET /api/me`,
+ * stateless JWT: the host's own tokens, and those of OpenID Connect providers with `OIDC_ISSUER`), the same-origin, authorization and stateless checks, and four routes:
+ * `POST /api/token` (users from `SECURITY_USERS_FILE`, throttled by `loginThrottle`; with
+ * `"remember": true` also a refresh cookie), `POST /api/token/refresh`, `GET /api/me`,
  * `GET /api/admin` (ROLE_ADMIN). The key passphrase is a secret the profiler redacts. A key that
  * cannot be loaded is a `ConfigError` naming the file and the problem, never the passphrase.
  */
@@ -75,13 +82,25 @@ export function wireSecurity(
   passwordChecker.start().catch(() => undefined);
   const tokenIssuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const users = readUsers(settings.usersFile);
-  const controllers = securityControllers({ users, issuer: tokenIssuer, passwordHashing, passwordChecker, loginThrottle });
+  const refreshKeys = refreshCookieKeys(host.env, logger);
+  const refresh = {
+    families: new RefreshTokenFamilies({ ttlSeconds: refreshTtlSeconds(host.env) }),
+    cookie: new RefreshCookie(refreshKeys),
+  };
+  const controllers = securityControllers({ users, issuer: tokenIssuer, passwordHashing, passwordChecker, loginThrottle, refresh, logger });
 
   const routes = new RouteCollection()
     .add('api_token', '/api/token', {
       methods: ['POST'],
       controller: controllers.token,
-      defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN, _responses: TOKEN_RESPONSES },
+      // Not stateless: with "remember" it sets the refresh cookie.
+      defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN, _stateless: false, _responses: TOKEN_RESPONSES },
+    })
+    .add('api_token_refresh', '/api/token/refresh', {
+      methods: ['POST'],
+      controller: controllers.refresh,
+      // The cookie is the credential: browsers only, from this origin or one CORS lets in.
+      defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: REFRESH_SAME_ORIGIN, _stateless: false, _responses: REFRESH_RESPONSES },
     })
     .add('api_me', '/api/me', {
       methods: ['GET'],
@@ -101,7 +120,7 @@ export function wireSecurity(
       new StatelessCheckListener({ debug, logger }),
     ],
     routes,
-    secrets: securitySecrets(settings),
+    secrets: [...securitySecrets(settings), ...refreshKeys],
     onShutdown: () => passwordChecker.close(),
     firewalls,
     passwordHashing,

@@ -131,6 +131,7 @@ export async function startHostInProcess(env: Record<string, string> = {}, tls?:
       ...(config.baseUrl === null ? {} : { baseUrl: config.baseUrl }),
       trustedHosts: config.trustedHosts,
       logger,
+      answerHeaders: app.answerHeaders,
       onShutdownStart: () => app.readiness.startDraining(),
       onShutdown: () => app.shutdown(),
     });

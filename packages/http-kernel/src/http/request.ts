@@ -5,6 +5,7 @@ import { HeaderBag, type HeaderInit } from './header-bag.js';
 import { nullLogger, type Logger } from '../log/logger.js';
 import { AttributeBag } from './attribute-bag.js';
 import { StackOfRequests } from './request-stack.js';
+import { RequestCookies } from './cookies/request-cookies.js';
 
 /** The request body, read lazily by whoever needs it (the adapter supplies it). */
 export interface RequestBody {
@@ -99,6 +100,7 @@ export class Request {
   #logger: Logger | undefined;
   #signalSource: RequestSignalSource | undefined;
   #signal: AbortSignal | undefined;
+  #cookies: RequestCookies | undefined;
   #stack: RequestStack | null;
   /** Where the kernel stands with this request while `#stack` is not made yet (see `requestStack`). */
   #stackState: StackState;
@@ -187,6 +189,11 @@ export class Request {
 
   get query(): URLSearchParams {
     return (this.#query ??= new URLSearchParams(this.queryString));
+  }
+
+  /** The cookies of the `Cookie` header, parsed on first read. */
+  get cookies(): RequestCookies {
+    return (this.#cookies ??= new RequestCookies(this.headers.getAll('cookie')));
   }
 
   /** Whether the client closed its connection: its answer would go nowhere. */

@@ -1,5 +1,6 @@
 import { HeaderBag, type HeaderInit } from './header-bag.js';
 import { httpDate } from './http-date.js';
+import { ResponseCookies } from './cookies/response-cookies.js';
 
 /** A body the adapter can write: text, bytes, a stream of chunks, or nothing. */
 export type ResponseBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | null;
@@ -9,6 +10,7 @@ export class Response {
   status: number;
   readonly headers: HeaderBag;
   #body: ResponseBody;
+  #cookies: ResponseCookies | undefined;
 
   constructor(body: ResponseBody = '', status = 200, headers?: HeaderInit) {
     this.#body = body;
@@ -28,6 +30,11 @@ export class Response {
 
   set body(body: ResponseBody) {
     this.#body = body;
+  }
+
+  /** Sets and deletes cookies through this response's `Set-Cookie` headers, checked and with safe defaults. */
+  get cookies(): ResponseCookies {
+    return (this.#cookies ??= new ResponseCookies(this.headers));
   }
 
   get isInformational(): boolean {

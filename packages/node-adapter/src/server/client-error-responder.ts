@@ -15,7 +15,11 @@ const REQUEST_TIMEOUT = 'ERR_HTTP_REQUEST_TIMEOUT';
  * closes the connection: 431 for oversized headers, 408 for a timeout, 400 otherwise. Nothing of
  * the request or the error is echoed back.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -28,7 +32,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const status = error.code === HEADER_OVERFLOW ? 431 : error.code === REQUEST_TIMEOUT ? 408 : 400;
-  socket.end(rawPlainResponse(status, `${status} ${statusText(status)}\n`));
+  socket.end(rawPlainResponse(status, `${status} ${statusText(status)}\n`, extraHeaders));
 }
 
 const CONNECT_REFUSED = 'This server is no proxy: CONNECT is not supported.';
@@ -51,9 +55,12 @@ export function answerConnect(
   socket.end(rawPlainResponse(501, `501 ${statusText(501)}: ${CONNECT_REFUSED}\n`));
 }
 
-function rawPlainResponse(status: number, body: string): string {
+function rawPlainResponse(status: number, body: string, extraHeaders: Readonly<Record<string, string>> = {}): string {
+  let extra = '';
+  for (const [name, value] of Object.entries(extraHeaders)) extra += `${name}: ${value}\r\n`;
   return (
     `HTTP/1.1 ${status} ${statusText(status)}\r\n` +
+    extra +
     'Content-Type: text/plain; charset=UTF-8\r\n' +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Cache-Control: no-store\r\n' +

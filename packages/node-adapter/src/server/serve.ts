@@ -3,7 +3,7 @@ import http2 from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createStderrLogger, type HttpKernelInterface, type Logger } from '@switchboard/http-kernel';
-import type { NodeAdapterOptions } from '../adapter-options.js';
+import { resolveAdapterOptions, type NodeAdapterOptions } from '../adapter-options.js';
 import { NodeAdapter } from '../node-adapter.js';
 import { answerClientError, answerConnect } from './client-error-responder.js';
 import { resolveServerLimits, type ResolvedServerLimits, type ServerLimits } from './server-limits.js';
@@ -68,7 +68,8 @@ export async function serve(kernel: HttpKernelInterface, options: ServeOptions =
   const logger = (options.logger ?? SHUTDOWN_REPORTS_ON_STDERR).child({ channel: 'http' });
   const connections = options.tls === undefined ? null : new TlsConnections();
   const server = options.tls === undefined ? plainServer(adapter, limits) : secureServer(adapter, limits, options.tls, connections!);
-  server.on('clientError', answerClientError);
+  const answerHeaders = resolveAdapterOptions(options).answerHeaders;
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, answerHeaders));
   server.on('connect', answerConnect);
 
   const host = options.host ?? '127.0.0.1';

@@ -17,9 +17,10 @@ export interface StatelessCheckListenerOptions {
 }
 
 /**
- * The last word on a stateless main request: if session state was reported (SessionGuard) or
- * the response tries to set a cookie, debug mode fails the request (500) and production logs a
- * warning. A `Set-Cookie` is removed either way: the service never sets cookies.
+ * The last word on a main request declared stateless (`_stateless`): if session state was
+ * reported (SessionGuard) or the response tries to set a cookie, debug mode fails the request
+ * (500) and production logs a warning and removes the `Set-Cookie` headers. Requests not declared
+ * stateless are left alone: their cookies are the app's business.
  */
 export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
   /** Very last, as Symfony's session listener: every other listener has had its say on the response. */
@@ -46,15 +47,17 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
   onKernelResponse(event: ResponseEvent): void {
     if (!event.isMainRequest()) return;
     const request = event.request;
+    // Runs on every main request: only a stateless one is looked at further.
+    if (!isStateless(request)) return;
     const headers = event.response.headers;
     const setsCookie = headers.has('set-cookie');
     if (setsCookie) headers.delete('set-cookie');
     const usages = request.attributes.get('_session_usages');
-    // Runs on every main request: the list of sources is only built for a violation.
-    if ((usages === undefined && !setsCookie) || !isStateless(request) || wasReported(request)) return;
-    const sources = [...(usages ?? []), ...(setsCookie ? ['Set-Cookie response header'] : [])];
+    if ((usages === undefined && !setsCookie) || wasReported(request)) return;
+    const sources = [...(usages ?? []), ...(setsCookie ? ['Set-Cookie response header (removed)'] : [])];
     markReported(request);
     if (this.#debug) throw new UnexpectedSessionUsageError(sources);
-    this.#logger.warn({ sources, path: request.rawPath }, 'Session was used while the request was declared stateless.');
+    const removed = setsCookie ? '; its Set-Cookie headers were removed' : '';
+    this.#logger.warn({ sources, path: request.rawPath }, `Session was used while the request was declared stateless${removed}.`);
   }
 }

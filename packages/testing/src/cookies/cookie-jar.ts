@@ -1,4 +1,4 @@
-import { domainMatches, parseSetCookie, type StoredCookie } from './set-cookie.js';
+import { domainMatches, isSecureOrigin, parseSetCookie, type StoredCookie } from './set-cookie.js';
 
 /** What `client.cookies.set` takes besides name and value; host-only on the client's host when `domain` is left out. */
 export interface CookieAttributes {
@@ -14,7 +14,7 @@ export interface CookieAttributes {
 /**
  * The cookies a test client keeps across requests, with the matching rules of RFC 6265 §5 a test
  * needs: host-only and domain cookies, path prefixes, expiry (`Max-Age` over `Expires`), `Secure`
- * only over https. `HttpOnly` is kept and sent (an HTTP client sees it; only scripts do not). There
+ * only over https or to a loopback host (as browsers do), the `__Secure-` and `__Host-` prefixes. `HttpOnly` is kept and sent (an HTTP client sees it; only scripts do not). There
  * is no public suffix list: a test talks to its own hosts.
  */
 export class CookieJar {
@@ -54,7 +54,7 @@ export class CookieJar {
       }
       if (cookie.hostOnly ? host !== cookie.domain : !domainMatches(host, cookie.domain)) continue;
       if (!pathMatches(url.pathname, cookie.path)) continue;
-      if (cookie.secure && url.protocol !== 'https:') continue;
+      if (cookie.secure && !isSecureOrigin(url)) continue;
       found.push(cookie);
     }
     return found.sort((a, b) => b.path.length - a.path.length || a.created - b.created);

@@ -17,9 +17,11 @@ export interface StoredCookie {
 }
 
 /**
- * Reads one `Set-Cookie` field received from `url` (RFC 6265 §5.2 and §5.3). `null` when the
- * cookie must be ignored: no `=` in the pair, an empty name, a `Domain` the host is not within,
- * or a `Secure` cookie set over plain http.
+ * Reads one `Set-Cookie` field received from `url` (RFC 6265 §5.2 and §5.3, and RFC 6265bis's
+ * prefixes). `null` when the cookie must be ignored: no `=` in the pair, an empty name, a `Domain`
+ * the host is not within, a `Secure` cookie set over plain http from a host that is not loopback
+ * (browsers count `localhost` and loopback addresses as secure), a `__Secure-` cookie without
+ * `Secure`, or a `__Host-` cookie without `Secure`, with a `Domain`, or with a `Path` other than `/`.
  */
 export function parseSetCookie(field: string, url: URL, now: number): StoredCookie | null {
   const [pair = '', ...attributes] = field.split(';');
@@ -68,7 +70,10 @@ export function parseSetCookie(field: string, url: URL, now: number): StoredCook
     }
   }
   if (domain !== null && !domainMatches(host, domain)) return null;
-  if (secure && url.protocol !== 'https:') return null;
+  if (secure && !isSecureOrigin(url)) return null;
+  const lowerName = name.toLowerCase();
+  if ((lowerName.startsWith('__secure-') || lowerName.startsWith('__host-')) && !secure) return null;
+  if (lowerName.startsWith('__host-') && (domain !== null || path !== '/')) return null;
   return {
     name,
     value,
@@ -94,4 +99,11 @@ function defaultPath(requestPath: string): string {
 export function domainMatches(host: string, domain: string): boolean {
   if (host === domain) return true;
   return host.endsWith(`.${domain}`) && !/^[\d.]+$|^\[|:/.test(host);
+}
+
+/** https, or a loopback host over http: what browsers treat as a secure context for cookies. */
+export function isSecureOrigin(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]';
 }

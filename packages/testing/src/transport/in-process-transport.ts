@@ -28,6 +28,8 @@ export class InProcessTransport implements Transport {
   readonly #factory: NodeRequestFactory;
   readonly #logger: Logger;
   readonly #clientIp: string;
+  /** The adapter's `answerHeaders`, on its plain answers here too. */
+  readonly #answerHeaders: Readonly<Record<string, string>>;
   readonly #terminations = new PendingWork();
   readonly serverUrl = null;
 
@@ -37,6 +39,7 @@ export class InProcessTransport implements Transport {
     this.#factory = new NodeRequestFactory(resolved);
     this.#logger = resolved.logger;
     this.#clientIp = clientIp;
+    this.#answerHeaders = resolved.answerHeaders;
   }
 
   async send(outgoing: OutgoingRequest): Promise<ReceivedResponse> {
@@ -61,9 +64,9 @@ export class InProcessTransport implements Transport {
     try {
       request = this.#factory.createFromHead(head, outgoing.body === null ? null : Readable.from([Buffer.from(outgoing.body)]));
     } catch (error) {
-      if (error instanceof InvalidRequestError) return plain(error.status, error.message, null);
+      if (error instanceof InvalidRequestError) return plain(error.status, error.message, null, this.#answerHeaders);
       logAt(this.#logger, 'CRITICAL', { err: error }, `The request could not be read: ${describeError(error)}`);
-      return plain(500, 'The server could not read this request.', null);
+      return plain(500, 'The server could not read this request.', null, this.#answerHeaders);
     }
     if (request.rawPath === '*') {
       return {
@@ -79,7 +82,7 @@ export class InProcessTransport implements Transport {
       response = await handleEagerlyWith(this.#kernel, request);
     } catch (error) {
       logAt(this.#logger, 'CRITICAL', { err: error }, `The kernel failed to answer: ${describeError(error)}`);
-      return plain(500, 'The server could not answer this request.', request);
+      return plain(500, 'The server could not answer this request.', request, this.#answerHeaders);
     }
     if (request.body instanceof IncomingBody && request.body.closesConnectionWith(response.status))
       response.headers.set('connection', 'close');
@@ -89,7 +92,10 @@ export class InProcessTransport implements Transport {
       received = { ...wire, request, terminated: this.#terminate(request, response) };
     } catch (error) {
       logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);
-      received = { ...plain(500, 'The response could not be written.', request), terminated: this.#terminate(request, response) };
+      received = {
+        ...plain(500, 'The response could not be written.', request, this.#answerHeaders),
+        terminated: this.#terminate(request, response),
+      };
     }
     return received;
   }
@@ -119,8 +125,8 @@ export class InProcessTransport implements Transport {
 }
 
 /** The adapter's plain answer to a request it refused or could not handle. */
-function plain(status: number, message: string, request: Request | null): ReceivedResponse {
-  const answer = plainAnswer(status, message);
+function plain(status: number, message: string, request: Request | null, extraHeaders: Readonly<Record<string, string>>): ReceivedResponse {
+  const answer = plainAnswer(status, message, extraHeaders);
   const headers = new Headers(answer.headers);
   headers.set('connection', 'close');
   return { status, headers, body: new TextEncoder().encode(answer.body), request, terminated: DONE };
