@@ -57,6 +57,7 @@ function isSet(value: string | undefined): boolean {
   return value !== undefined && value.trim() !== '';
 }
 
-function isOn(value: string | undefined): boolean {
+/** `1`, `true`, `on` or `yes` (any case). */
+export function isOn(value: string | undefined): boolean {
   return value !== undefined && ['1', 'true', 'on', 'yes'].includes(value.trim().toLowerCase());
 }
