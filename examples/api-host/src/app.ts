@@ -94,7 +94,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     security,
     wireCors(),
     wireLocale(),
-    await wireObservability(host),
+    await wireObservability(host, metrics.metrics),
     wireHttpCache(),
     wireRange(),
     wireServedBy(host),

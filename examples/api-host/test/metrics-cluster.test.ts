@@ -4,11 +4,10 @@
  * the known mix is counted exactly, and a worker killed and replaced takes none of its counts
  * with it, while `process_start_time_seconds` (the primary's start) stays the same.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../packages/database/test/support/database-servers.js';
 import { promtoolCheck, samples, select, type Sample } from '../../../test/kit/prometheus-exposition.js';
-import { EXPECTED_MIX_COUNTS, expectConsistentHistograms, mixCounts, send, sendMix } from './support/metrics-mix.js';
+import { dropItemsTable, EXPECTED_MIX_COUNTS, expectConsistentHistograms, mixCounts, send, sendMix } from './support/metrics-mix.js';
 import { startHostProcess, type HostProcess } from './support/start-host.js';
 
 let postgres: TestDatabase;
@@ -50,15 +49,7 @@ const listeningPids = (): number[] =>
 describe('WORKERS=2, METRICS=1', () => {
   let first: Sample[];
   beforeAll(async () => {
-    await sendMix(url, async () => {
-      const client = new pg.Client({ connectionString: postgres.connectionString });
-      await client.connect();
-      try {
-        await client.query('DROP TABLE items CASCADE');
-      } finally {
-        await client.end();
-      }
-    });
+    await sendMix(url, () => dropItemsTable(postgres.connectionString));
     first = await scrape();
   });
 

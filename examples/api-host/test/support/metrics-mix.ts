@@ -3,6 +3,7 @@
  * exposition's counts of it (test/metrics.test.ts, test/metrics-cluster.test.ts).
  */
 import http from 'node:http';
+import pg from 'pg';
 import { expect } from 'vitest';
 import { select, type Sample } from '../../../../test/kit/prometheus-exposition.js';
 
@@ -78,5 +79,16 @@ export function expectConsistentHistograms(all: readonly Sample[]): void {
     expect(buckets.at(-1)?.labels['le']).toBe('+Inf');
     for (let i = 1; i < buckets.length; i++) expect(buckets[i]!.value).toBeGreaterThanOrEqual(buckets[i - 1]!.value);
     expect(buckets.at(-1)!.value).toBe(total.value);
+  }
+}
+
+/** The items table dropped on the database at `connectionString`: the next item list fails with a 500. */
+export async function dropItemsTable(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('DROP TABLE items CASCADE');
+  } finally {
+    await client.end();
   }
 }
