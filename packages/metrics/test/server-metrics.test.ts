@@ -16,12 +16,16 @@ import { MetricsListener, PROMETHEUS_CONTENT_TYPE, prometheusController, prometh
 
 const COUNTED_CHANNEL = 'switchboard.test.metrics.counted';
 
-const metrics = new ServerMetrics().countChannel<{ kind: string }>({
-  channel: COUNTED_CHANNEL,
-  name: 'test_refusals',
-  help: 'Refusals published by the test.',
-  labels: (message) => ({ kind: message.kind }),
-});
+const UNLABELLED_CHANNEL = 'switchboard.test.metrics.unlabelled';
+
+const metrics = new ServerMetrics()
+  .countChannel<{ kind: string }>({
+    channel: COUNTED_CHANNEL,
+    name: 'test_refusals',
+    help: 'Refusals published by the test.',
+    labels: (message) => ({ kind: message.kind }),
+  })
+  .countChannel({ channel: UNLABELLED_CHANNEL, name: 'test_drops', help: 'Drops published by the test.' });
 
 let server: TestServer;
 beforeAll(async () => {
@@ -163,6 +167,13 @@ describe('counters fed by diagnostics channels', () => {
     const { all } = await scrape();
     expect(select(all, 'test_refusals_total', { kind: 'login' }).map((sample) => sample.value)).toEqual([2]);
     expect(select(all, 'test_refusals_total', { kind: 'rate "limit"\\' }).map((sample) => sample.value)).toEqual([1]);
+  });
+
+  it('show a counter without labels at 0 before any message, then as one series', async () => {
+    expect(select((await scrape()).all, 'test_drops_total').map((sample) => sample.value)).toEqual([0]);
+    channel(UNLABELLED_CHANNEL).publish({});
+    channel(UNLABELLED_CHANNEL).publish({});
+    expect(select((await scrape()).all, 'test_drops_total').map((sample) => sample.value)).toEqual([2]);
   });
 });
 

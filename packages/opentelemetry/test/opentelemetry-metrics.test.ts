@@ -5,28 +5,24 @@
  * the same `ServerMetrics` shows.
  */
 import { channel } from 'node:diagnostics_channel';
-import { AggregationTemporality, DataPointType, MeterProvider, MetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  DataPointType,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+} from '@opentelemetry/sdk-metrics';
 import { defineController, JsonResponse } from '@switchboard/http-kernel';
 import { MetricsListener, ServerMetrics } from '@switchboard/metrics';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
 import { INSTRUMENTATION_SCOPE, OpenTelemetryMetrics } from '../src/index.js';
 
-/** Collects on demand, as the SDK's periodic reader does before each export. */
-class PullReader extends MetricReader {
-  constructor() {
-    super({ aggregationTemporalitySelector: () => AggregationTemporality.CUMULATIVE });
-  }
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
-
 const CHANNEL = 'switchboard.test.otel-metrics.counted';
-const reader = new PullReader();
+const exporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+// Exports when flushed, as at shutdown (the interval is never reached in the test).
+const reader = new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 });
 const provider = new MeterProvider({ readers: [reader] });
 const metrics = new ServerMetrics().countChannel({ channel: CHANNEL, name: 'test_events', help: 'Test events.' });
 const stop = new OpenTelemetryMetrics({ meterProvider: provider }).observe(metrics);
@@ -55,8 +51,8 @@ describe('OpenTelemetryMetrics', () => {
     for (let i = 0; i < 20; i++) expect((await server.fetch(`/random/${i}`)).status).toBe(404);
     channel(CHANNEL).publish({});
 
-    const { resourceMetrics, errors } = await reader.collect();
-    expect(errors).toEqual([]);
+    await reader.forceFlush();
+    const resourceMetrics = exporter.getMetrics().at(-1)!;
     const scope = resourceMetrics.scopeMetrics.find((scoped) => scoped.scope.name === INSTRUMENTATION_SCOPE)!;
     const byName = new Map(scope.metrics.map((metric) => [metric.descriptor.name, metric]));
 

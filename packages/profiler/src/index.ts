@@ -53,7 +53,7 @@ export {
 } from './storage/profiler-storage.js';
 export { DEFAULT_MEMORY_STORAGE_MAX_BYTES, MemoryProfilerStorage, type MemoryStorageBounds } from './storage/memory-profiler-storage.js';
 export { FileProfilerStorage, type FileProfilerStorageOptions } from './storage/file-profiler-storage.js';
-export type { WriteBoundsOptions } from './storage/write-behind-queue.js';
+export { PROFILE_DROPPED_CHANNEL, type ProfileDroppedMessage, type WriteBoundsOptions } from './storage/write-behind-queue.js';
 
 export { ProfilerLogContextListener } from './listener/profiler-log-context-listener.js';
 export { ProfilerTokenListener, DEBUG_TOKEN_HEADER, PREVIOUS_DEBUG_TOKEN_HEADER } from './listener/profiler-token-listener.js';

@@ -2,7 +2,11 @@ import cluster from 'node:cluster';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AccessDeniedHttpError, defineController, type Request, type Response } from '@switchboard/http-kernel';
 import { ClusterMetricsWorker, MetricsListener, prometheusController, ServerMetrics } from '@switchboard/metrics';
+import { REQUEST_SHED_CHANNEL } from '@switchboard/operations';
+import { PROFILE_DROPPED_CHANNEL } from '@switchboard/profiler';
+import { RATE_LIMIT_REFUSED_CHANNEL, type RateLimitRefusedMessage } from '@switchboard/rate-limit';
 import { Route } from '@switchboard/router';
+import { LOGIN_THROTTLED_CHANNEL, type LoginThrottledMessage } from '@switchboard/security';
 import { isOn } from './observability.js';
 import type { HostContext, Wiring } from './wiring.js';
 
@@ -24,7 +28,25 @@ export interface WiredMetrics extends Wiring {
  */
 export function wireMetrics(host: Pick<HostContext, 'env'>): WiredMetrics {
   if (!isMetricsOn(host.env)) return { metrics: null };
-  const metrics = new ServerMetrics();
+  const metrics = new ServerMetrics()
+    .countChannel<RateLimitRefusedMessage>({
+      channel: RATE_LIMIT_REFUSED_CHANNEL,
+      name: 'switchboard_rate_limit_refusals',
+      help: 'Requests refused by a rate limit (429), per limiter.',
+      labels: (message) => ({ limiter: message.limiter }),
+    })
+    .countChannel<LoginThrottledMessage>({
+      channel: LOGIN_THROTTLED_CHANNEL,
+      name: 'switchboard_login_throttled',
+      help: 'Login attempts refused by login throttling, per limit.',
+      labels: (message) => ({ limit: message.limit }),
+    })
+    .countChannel({ channel: REQUEST_SHED_CHANNEL, name: 'switchboard_requests_shed', help: 'Requests shed under pressure (503).' })
+    .countChannel({
+      channel: PROFILE_DROPPED_CHANNEL,
+      name: 'switchboard_profiles_dropped',
+      help: 'Profiles the profiler storage dropped before writing them.',
+    });
   const token = host.env['METRICS_TOKEN']?.trim() ?? '';
   const worker = cluster.isWorker ? new ClusterMetricsWorker(metrics).attach() : null;
   const exposition = prometheusController(worker === null ? () => metrics.snapshot() : () => worker.collect());

@@ -14,7 +14,11 @@ export interface Answer {
 }
 
 /** One request on a connection of its own (in a cluster, the primary hands each connection to the next worker). */
-export function send(origin: string, path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+export function send(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing = http.request(
       new URL(path, origin),
@@ -28,7 +32,7 @@ export function send(origin: string, path: string, options: { method?: string; h
       },
     );
     outgoing.on('error', reject);
-    outgoing.end();
+    outgoing.end(options.body);
   });
 }
 

@@ -64,7 +64,8 @@ export class MetricsListener implements EventSubscriber<KernelEventMap> {
       routePath: attributes.get('_route_path') ?? null,
       status: response.status,
       durationSeconds: (performance.now() - started) / 1000,
-      requestBodyBytes: declaredLength(request.headers.get('content-length')),
+      // No body (neither a length nor chunks announced): no header to read.
+      requestBodyBytes: request.body === null ? null : declaredLength(request.headers.get('content-length')),
       responseBodyBytes: responseBodyBytes(request, response),
       aborted: response instanceof EventStreamResponse && response.outcome?.ending === 'client-gone',
     });

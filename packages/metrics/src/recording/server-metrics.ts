@@ -116,7 +116,7 @@ export class ServerMetrics {
     const counter = { name: options.name, help: options.help, values: new Map<string, CounterData>() };
     this.#counters.set(options.name, counter);
     const labelsOf = options.labels;
-    if (labelsOf === undefined) counter.values.set('', { name: options.name, help: options.help, labels: {}, value: 0 });
+    if (labelsOf === undefined) counter.values.set(JSON.stringify({}), { name: options.name, help: options.help, labels: {}, value: 0 });
     const onMessage = (message: unknown): void => {
       let labels: Record<string, string>;
       try {
@@ -156,17 +156,19 @@ export class ServerMetrics {
     return active;
   }
 
+  /** Written out rather than with a helper taking a factory: no closure is made per request. */
   #seriesFor(method: string, request: FinishedRequest): RequestSeries {
     const route = request.route ?? NO_ROUTE;
-    const schemes = getOrSet(this.#series, route, () => new Map<string, Map<string, Map<number, RequestSeries>>>());
-    const methods = getOrSet(schemes, request.scheme, () => new Map<string, Map<number, RequestSeries>>());
-    const statuses = getOrSet(methods, method, () => new Map<number, RequestSeries>());
-    return getOrSet(statuses, request.status, () => new RequestSeries(method, route, request.routePath, request.status, request.scheme));
+    let schemes = this.#series.get(route);
+    if (schemes === undefined) this.#series.set(route, (schemes = new Map()));
+    let methods = schemes.get(request.scheme);
+    if (methods === undefined) schemes.set(request.scheme, (methods = new Map()));
+    let statuses = methods.get(method);
+    if (statuses === undefined) methods.set(method, (statuses = new Map()));
+    let series = statuses.get(request.status);
+    if (series === undefined) {
+      statuses.set(request.status, (series = new RequestSeries(method, route, request.routePath, request.status, request.scheme)));
+    }
+    return series;
   }
-}
-
-function getOrSet<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key);
-  if (value === undefined) map.set(key, (value = make()));
-  return value;
 }
