@@ -1,5 +1,6 @@
 import type { EventDispatcher, HttpKernel, KernelEventMap, Logger } from '@switchboard/http-kernel';
 import type { OpenApiDocument } from '@switchboard/openapi';
+import type { ServerMetrics } from '@switchboard/metrics';
 import type { Readiness } from '@switchboard/operations';
 import type { RouteCollection, Router } from '@switchboard/router';
 import type { JwtTokenIssuer, PasswordHashingQueue } from '@switchboard/security';
@@ -18,6 +19,7 @@ import { wireItemImport } from './wiring/item-import.js';
 import { wireItemEvents } from './wiring/item-events.js';
 import { wireItems } from './wiring/items.js';
 import { wireLocale } from './wiring/locale.js';
+import { wireMetrics } from './wiring/metrics.js';
 import { wireObservability } from './wiring/observability.js';
 import { wireOpenApi } from './wiring/openapi.js';
 import { wireOperations } from './wiring/operations.js';
@@ -55,6 +57,8 @@ export interface App {
   readonly answerHeaders: Readonly<Record<string, string>>;
   /** `GET /ready`'s state: `main.ts` tells it when shutdown starts. */
   readonly readiness: Readiness;
+  /** What `GET /metrics` shows of this process (`METRICS=1`), or `null`. */
+  readonly metrics: ServerMetrics | null;
   /** Runs the wirings' shutdown work (closing the database…); `main.ts` calls it once the server stopped. */
   shutdown(): Promise<void>;
 }
@@ -85,6 +89,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const openApi = wireOpenApi(host, security.firewalls);
   const operations = wireOperations(host, database.database, security.readinessChecks);
   const securityHeaders = wireSecurityHeaders();
+  const metrics = wireMetrics(host);
 
   // Routes are tried, and listeners of equal priority run, in this order.
   const app = host.assemble([
@@ -96,7 +101,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     securityHeaders,
     wireCompression(),
     wireLocale(),
-    await wireObservability(host),
+    await wireObservability(host, metrics.metrics),
     wireHttpCache(),
     wireRange(),
     wireServedBy(host),
@@ -108,6 +113,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     openApi,
     wireHealth(),
     operations,
+    metrics,
   ]);
   return {
     ...app,
@@ -120,5 +126,6 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     openApiDocument: openApi.document,
     readiness: operations.readiness,
     answerHeaders: securityHeaders.answerHeaders,
+    metrics: metrics.metrics,
   };
 }

@@ -5,6 +5,7 @@
  */
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
+import { ClusterMetricsPrimary } from '@switchboard/metrics';
 import { DEFAULT_BODY_LIMIT, serve } from '@switchboard/node-adapter';
 import { createApp } from './app.js';
 import { ClusterPrimary, reportListening } from './cluster/cluster-primary.js';
@@ -14,6 +15,7 @@ import { createHostLogger } from './operations/host-logger.js';
 import { warnIfDebugIsExposed } from './exposed-debug-warning.js';
 import { startupLine } from './startup-line.js';
 import { itemImportBodyBytes } from './wiring/item-import.js';
+import { isMetricsOn } from './wiring/metrics.js';
 import { PROFILER_PATH } from './wiring/profiler.js';
 import { securityConfigFromEnv } from './security/security-config.js';
 import { refuseDemoUsers } from './security/users.js';
@@ -80,6 +82,8 @@ async function runPrimary(config: AppConfig, workers: number): Promise<number> {
         'resolves only when the worker that issued it answers. Set PROFILER_REDIS_URL to share them.',
     );
   }
+  // Any worker's GET /metrics answers for the whole host: the primary totals the workers' counts.
+  if (isMetricsOn(config.env)) new ClusterMetricsPrimary().attach();
   const primary = new ClusterPrimary({
     workers,
     logger: logger.child({ channel: 'cluster' }),

@@ -7,3 +7,4 @@
 export { INSTRUMENTATION_SCOPE, OpenTelemetryBridge, type OpenTelemetryBridgeOptions } from './opentelemetry-bridge.js';
 export type { IncomingContextOption } from './incoming-context.js';
 export { ATTR as SPAN_ATTRIBUTES } from './http-attributes.js';
+export { OpenTelemetryMetrics, type OpenTelemetryMetricsOptions } from './request-metrics.js';

@@ -18,7 +18,13 @@ export {
   type PressureReadings,
   type PressureThresholds,
 } from './pressure/pressure-monitor.js';
-export { PressureListener, type LoadShedding, type PressureListenerOptions } from './pressure/pressure-listener.js';
+export {
+  PressureListener,
+  REQUEST_SHED_CHANNEL,
+  type LoadShedding,
+  type PressureListenerOptions,
+  type RequestShedMessage,
+} from './pressure/pressure-listener.js';
 export {
   Readiness,
   type CheckOutcome,

@@ -19,9 +19,11 @@ export {
 } from './storage/profiler-storage.js';
 export {
   DEFAULT_MAX_PENDING_BYTES,
+  PROFILE_DROPPED_CHANNEL,
   QueuedProfile,
   WriteBehindQueue,
   type BatchWriter,
+  type ProfileDroppedMessage,
   type WriteBehindQueueOptions,
   type WriteBoundsOptions,
 } from './storage/write-behind-queue.js';

@@ -24,3 +24,4 @@ export {
   type RouteRateLimit,
   type RouteRateLimitDeclaration,
 } from './listener/route-rate-limit.js';
+export { RATE_LIMIT_REFUSED_CHANNEL, type RateLimitRefusedMessage } from './listener/refusal.js';

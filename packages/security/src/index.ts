@@ -53,7 +53,13 @@ export {
   type PasswordHasherStats,
 } from './password/password-hasher-process.js';
 
-export { LoginThrottle, normaliseUsername, type LoginThrottleOptions } from './throttling/login-throttle.js';
+export {
+  LOGIN_THROTTLED_CHANNEL,
+  LoginThrottle,
+  normaliseUsername,
+  type LoginThrottledMessage,
+  type LoginThrottleOptions,
+} from './throttling/login-throttle.js';
 
 export { FirewallMap, type Firewall, type FirewallConfig } from './firewall/firewall-map.js';
 export { FirewallListener, type FirewallListenerOptions } from './firewall/firewall-listener.js';

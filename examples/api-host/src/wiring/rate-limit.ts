@@ -11,6 +11,7 @@ import {
 import { currentUser, LoginThrottle } from '@switchboard/security';
 import { ConfigError } from '../config.js';
 import { HEALTH_PATH } from './health.js';
+import { METRICS_PATH } from './metrics.js';
 import { READY_PATH } from './operations.js';
 import { PROFILER_PATH } from './profiler.js';
 import type { HostContext, Wiring } from './wiring.js';
@@ -75,7 +76,7 @@ export interface WiredRateLimit extends Wiring {
  * Rate limiting in the example host:
  * - login throttling (on by default): `LoginThrottle`, used by the token controller;
  * - the per-client limiter (`RATE_LIMIT`, off by default): every request but CORS preflights, the
- *   probes (`/health`, `/ready`: an orchestrator's checks must not be refused, nor wait for Redis) and
+ *   probes (`/health`, `/ready`: an orchestrator's checks must not be refused, nor wait for Redis), `/metrics` and
  *   the profiler's pages, keyed by the client address (`TRUSTED_PROXIES` says whose X-Forwarded-For to believe);
  * - the `_rate_limit` route default (item writes declare one), counted by the authenticated user.
  * Each counts an IPv6 client by its network of `CLIENT_IPV6_PREFIX` bits (default 64).
@@ -92,7 +93,7 @@ export async function wireRateLimit(host: HostContext): Promise<WiredRateLimit> 
       : [
           new ClientRateLimitListener({
             limiter: new RateLimiter({ id: 'client', ...settings.client, store }),
-            exemptPaths: [HEALTH_PATH, READY_PATH, ...(host.debug ? [PROFILER_PATH] : [])],
+            exemptPaths: [HEALTH_PATH, READY_PATH, METRICS_PATH, ...(host.debug ? [PROFILER_PATH] : [])],
             ipv6Prefix,
           }),
         ];

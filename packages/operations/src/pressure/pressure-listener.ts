@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import {
   ServiceUnavailableHttpError,
   withoutStackTrace,
@@ -30,6 +31,17 @@ export interface PressureListenerOptions {
    */
   shed?: 'all' | 'expensive';
 }
+
+/** Published once per request the listener sheds (`RequestShedMessage`), for metrics. */
+export const REQUEST_SHED_CHANNEL = 'switchboard.operations.request-shed';
+
+/** What `REQUEST_SHED_CHANNEL` carries. */
+export interface RequestShedMessage {
+  /** The route is marked `_load_shedding: 'expensive'`. */
+  readonly expensive: boolean;
+}
+
+const shed = channel(REQUEST_SHED_CHANNEL);
 
 /**
  * Sheds load while the process is under pressure (`PressureMonitor`): `kernel.request`
@@ -65,6 +77,7 @@ export class PressureListener implements EventSubscriber<KernelEventMap> {
     const shedding = attributes.get('_load_shedding');
     if (shedding === 'exempt' || attributes.get('_route')?.startsWith('_profiler')) return;
     if (this.#expensiveOnly && shedding !== 'expensive') return;
+    if (shed.hasSubscribers) shed.publish({ expensive: shedding === 'expensive' } satisfies RequestShedMessage);
     // Shedding must stay cheaper than serving: no stack trace to capture.
     throw withoutStackTrace(
       () =>

@@ -1,7 +1,17 @@
+import { channel } from 'node:diagnostics_channel';
 import type { Logger } from '@switchboard/http-kernel';
 import type { ProfileData, ProfileSummary } from '../profile/profile.js';
 import { summaryOf } from '../profile/profile.js';
 import { profileJson, profileSize } from '../profile/recorded-profile.js';
+
+/** Published once per profile a storage's write queue drops (`ProfileDroppedMessage`), for metrics. */
+export const PROFILE_DROPPED_CHANNEL = 'switchboard.profiler.profile-dropped';
+
+/** What `PROFILE_DROPPED_CHANNEL` carries: nothing but the drop, for now (the channel's version 1). */
+export type ProfileDroppedMessage = Record<string, never>;
+
+const profileDropped = channel(PROFILE_DROPPED_CHANNEL);
+const NOTHING: ProfileDroppedMessage = {};
 
 /**
  * A profile waiting to be written: its JSON is made when a batch writes it (a recorded profile's
@@ -119,7 +129,7 @@ export class WriteBehindQueue {
   enqueue(profile: ProfileData, serialised?: string): QueuedProfile {
     const queued = new QueuedProfile(profile, serialised);
     if (this.#closed) {
-      this.#dropped++;
+      this.#countDrops(1);
       return queued;
     }
     this.#remove(profile.token);
@@ -151,7 +161,7 @@ export class WriteBehindQueue {
 
   /** A profile the storage lost on its own (a failed write). */
   countDropped(count = 1): void {
-    this.#dropped += count;
+    this.#countDrops(count);
   }
 
   /** Drops here are expected and were said already (a storage's outage message): not told again in this backlog. */
@@ -242,7 +252,7 @@ export class WriteBehindQueue {
       // A storage that throws loses the batch; the queue goes on with the next one.
       this.#reportFailure(error);
       for (const token of this.#inFlight.keys()) {
-        this.#dropped++;
+        this.#countDrops(1);
         this.#writer.dropped?.(token);
       }
       written = true;
@@ -279,8 +289,15 @@ export class WriteBehindQueue {
 
   #drop(token: string): void {
     this.#remove(token);
-    this.#dropped++;
+    this.#countDrops(1);
     this.#writer.dropped?.(token);
+  }
+
+  /** Counted, and published on `PROFILE_DROPPED_CHANNEL` once per profile when someone listens. */
+  #countDrops(count: number): void {
+    this.#dropped += count;
+    if (!profileDropped.hasSubscribers) return;
+    for (let i = 0; i < count; i++) profileDropped.publish(NOTHING);
   }
 
   #reportFailure(error: unknown): void {

@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { createHash } from 'node:crypto';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
 import {
@@ -58,6 +59,17 @@ export interface LoginThrottleOptions {
  * nothing about which usernames exist. Usernames are hashed before they become keys, so they never
  * appear in the store (Redis) or the profiler.
  */
+/** Published once per login attempt the throttle refuses (`LoginThrottledMessage`), for metrics. */
+export const LOGIN_THROTTLED_CHANNEL = 'switchboard.security.login-throttled';
+
+/** What `LOGIN_THROTTLED_CHANNEL` carries. */
+export interface LoginThrottledMessage {
+  /** The limit that refused: `login` (username and address), `login-address` or `login-username`. */
+  readonly limit: string;
+}
+
+const throttled = channel(LOGIN_THROTTLED_CHANNEL);
+
 export class LoginThrottle {
   readonly #perUser: RateLimiter;
   readonly #limiter: CompoundRateLimiter;
@@ -90,7 +102,12 @@ export class LoginThrottle {
       return new JsonResponse({ code: 503, message: 'Logins are unavailable for a moment: try again.' }, 503, { 'retry-after': '1' });
     }
     recordDecision(request, 'login', decision);
-    return decision.allowed ? null : throttledResponse(decision);
+    if (decision.allowed) return null;
+    if (throttled.hasSubscribers) {
+      const limit = decision.results.find((result) => !result.allowed)?.id ?? 'login';
+      throttled.publish({ limit } satisfies LoginThrottledMessage);
+    }
+    return throttledResponse(decision);
   }
 
   /**
