@@ -4,7 +4,7 @@
  * with Switchboard (`RouteCollection` + `defineController` + `Router.generate`, once without and
  * once with a zod schema per parameter) and with Hono (chained app, `.route()` mounts, `hc`
  * client). Each is checked by `tsc --noEmit` (skipLibCheck, the packages' published `.d.ts`) and
- * timed; `--extendedDiagnostics` gives the check time, instantiations and memory.
+ * timed; `--extendedDiagnostics` gives the check time, instantiations, types and memory.
  *
  *   pnpm run build && node --import tsx bench/type-check/type-check.ts [250 500 1000]
  */
@@ -73,6 +73,7 @@ interface Measure {
   wallMs: number;
   checkMs: number;
   instantiations: number;
+  types: number;
   memoryMb: number;
 }
 
@@ -111,6 +112,7 @@ function measure(variant: Variant, routes: number): Measure {
       wallMs,
       checkMs: number('Check time') * 1000,
       instantiations: number('Instantiations'),
+      types: number('Types'),
       memoryMb: number('Memory used') / 1024,
     };
   } finally {
@@ -126,7 +128,7 @@ for (const routes of sizes.length > 0 ? sizes : [250, 500, 1000]) {
     const result = measure(variant, routes);
     results.push(result);
     console.log(
-      `${variant.padEnd(20)} ${String(routes).padStart(5)} routes  wall ${result.wallMs.toFixed(0).padStart(6)} ms  check ${result.checkMs.toFixed(0).padStart(6)} ms  ${String(result.instantiations).padStart(9)} instantiations  ${result.memoryMb.toFixed(0)} MB`,
+      `${variant.padEnd(20)} ${String(routes).padStart(5)} routes  wall ${result.wallMs.toFixed(0).padStart(6)} ms  check ${result.checkMs.toFixed(0).padStart(6)} ms  ${String(result.instantiations).padStart(9)} instantiations  ${String(result.types).padStart(7)} types  ${result.memoryMb.toFixed(0)} MB`,
     );
   }
 }

@@ -1,11 +1,19 @@
 /**
  * @switchboard/payload — controller arguments mapped from the JSON body, the query string, a
- * form body or a multipart upload and validated by any Standard Schema v1 library (zod, valibot, arktype…), typed from
+ * form body, a multipart upload, request headers or cookies, and validated by any Standard Schema v1 library (zod, valibot, arktype…), typed from
  * the schema. Failures go through the normal error flow: 400, 413, 415, or 422 with `violations`.
  * @module
  */
-export { mapPayload, type Payload, type PayloadArgument } from './argument/map-payload.js';
-export { PAYLOAD_OPTION, type PayloadOptions, type PayloadSource } from './argument/payload-options.js';
+export { mapPayload, type Payload, type PayloadArgument, type Values, type ValuesArgument } from './argument/map-payload.js';
+export {
+  PAYLOAD_OPTION,
+  type PayloadMapping,
+  type PayloadOptions,
+  type PayloadSource,
+  type ValueOptions,
+  type ValueSchemas,
+  type ValueSource,
+} from './argument/payload-options.js';
 export { typedArgument, type TypedArgument } from './argument/typed-argument.js';
 export { defineTypedController, type ArgumentTypes } from './argument/define-typed-controller.js';
 export { PendingPayload } from './resolver/pending-payload.js';

@@ -18,7 +18,7 @@ import type {
   SecurityRequirement,
 } from '../spec/openapi-types.js';
 import { hostServer, pathVariants } from './path-template.js';
-import { routePayloads, type RoutePayload } from './route-payloads.js';
+import { routePayloads, type RoutePayload, type RouteValue } from './route-payloads.js';
 import { sortedRecord } from '../spec/stable-order.js';
 
 /** What turning routes into operations needs besides the route. */
@@ -49,8 +49,9 @@ const BODY_MEDIA_TYPES = {
 /** The operations of one route: one per method and path variant. */
 export function routeOperations(route: Route, context: OperationContext): PlacedOperation[] {
   const methods = route.methods.length === 0 ? context.anyMethod : route.methods.map((method) => method.toLowerCase() as HttpMethod);
-  const payloads = routePayloads(route);
+  const { payloads, values } = routePayloads(route);
   const query = queryParameters(route, payloads, context);
+  const headersAndCookies = values.map((value) => valueParameter(route, value, context));
   const requestBody = bodyOf(route, payloads, context);
   const server = hostServer(route);
   const placed: PlacedOperation[] = [];
@@ -63,11 +64,11 @@ export function routeOperations(route: Route, context: OperationContext): Placed
     const errors = errorResponsesFor({
       readsBody: requestBody !== undefined,
       readsQuery: query.length > 0,
-      validatesParameters: Object.keys(route.params).length > 0,
+      validatesParameters: Object.keys(route.params).length > 0 || values.length > 0,
       contributed: contributions.flatMap((contribution) => contribution.responses ?? []),
     });
     for (const method of methods) {
-      const parameters = [...variant.parameters, ...query];
+      const parameters = [...variant.parameters, ...query, ...headersAndCookies];
       // Keys in the order OpenAPI lists them, for a document that reads (and diffs) the same way everywhere.
       const operation: Operation = {
         operationId: operationId(route.name, method, methods.length, index),
@@ -94,6 +95,20 @@ function parameterSchemaOf(route: Route, name: string, context: OperationContext
 
 function operationId(name: string, method: HttpMethod, methodCount: number, variant: number): string {
   return `${name}${methodCount > 1 ? `_${method}` : ''}${variant > 0 ? `_${variant + 1}` : ''}`;
+}
+
+/**
+ * A header or cookie the controller reads, typed as its schema takes it (the value on the wire).
+ * Required unless the schema accepts an absent value: asking the schema itself works whatever
+ * the validator, where reading its JSON Schema would depend on how each library writes optionality.
+ */
+function valueParameter(route: Route, value: RouteValue, context: OperationContext): Parameter {
+  const describes = `the ${value.in} "${value.name}" of "${value.argument}"`;
+  const converted = jsonSchemaOf(value.schema, 'input', context.converters, { route: route.name, describes });
+  const { $schema: _dialect, ...schema } = converted as Record<string, unknown>;
+  const absent = value.schema['~standard'].validate(undefined);
+  const required = absent instanceof Promise || absent.issues !== undefined;
+  return { name: value.name, in: value.in, required, schema: schema as JsonSchema };
 }
 
 /** Each property of a query payload's schema is a query parameter. */

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { argumentMetadataOf } from '@switchboard/http-kernel/internal';
-import { PAYLOAD_OPTION, type PayloadOptions, type PayloadSource } from '@switchboard/payload';
+import { PAYLOAD_OPTION, type PayloadMapping, type PayloadSource, type ValueSchemas } from '@switchboard/payload';
 import type { Route } from '@switchboard/router';
 
 /** One controller argument the payload step reads (`mapPayload`). */
@@ -12,15 +12,32 @@ export interface RoutePayload {
   readonly required: boolean;
 }
 
-/** The payload arguments of a route's controller, in argument order; none for a controller given by name. */
-export function routePayloads(route: Route): RoutePayload[] {
-  const controller = route.defaults['_controller'];
-  if (typeof controller !== 'function') return [];
+/** One header or cookie a controller argument reads (`mapPayload` from `headers` or `cookies`). */
+export interface RouteValue {
+  readonly argument: string;
+  readonly in: 'header' | 'cookie';
+  readonly name: string;
+  readonly schema: StandardSchemaV1;
+}
+
+/** The payload arguments and the header and cookie values of a route's controller, in argument order; none for a controller given by name. */
+export function routePayloads(route: Route): { payloads: RoutePayload[]; values: RouteValue[] } {
   const payloads: RoutePayload[] = [];
+  const values: RouteValue[] = [];
+  const controller = route.defaults['_controller'];
+  if (typeof controller !== 'function') return { payloads, values };
   for (const argument of argumentMetadataOf(controller as (...args: never[]) => unknown)) {
-    const options = argument.options?.[PAYLOAD_OPTION] as PayloadOptions | undefined;
+    const options = argument.options?.[PAYLOAD_OPTION] as PayloadMapping | undefined;
     if (options === undefined) continue;
-    payloads.push({ argument: argument.name, from: options.from, schema: options.schema, required: !argument.hasDefault });
+    if (options.from === 'headers' || options.from === 'cookies') {
+      const where = options.from === 'headers' ? 'header' : 'cookie';
+      for (const [name, schema] of Object.entries(options.schema as ValueSchemas))
+        values.push({ argument: argument.name, in: where, name, schema });
+    } else {
+      // Any other source reads one payload with one schema (the payload package checked the mapping when it was declared).
+      const schema = options.schema as StandardSchemaV1;
+      payloads.push({ argument: argument.name, from: options.from, schema, required: !argument.hasDefault });
+    }
   }
-  return payloads;
+  return { payloads, values };
 }

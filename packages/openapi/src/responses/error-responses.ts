@@ -147,7 +147,7 @@ export interface ErrorFacts {
   readonly readsBody: boolean;
   /** A payload is read from the query string. */
   readonly readsQuery: boolean;
-  /** A path parameter has a schema (a refused value is a 400). */
+  /** A path parameter, header or cookie has a schema (a refused value is a 400). */
   readonly validatesParameters: boolean;
   /** What the contributors said the route may answer besides (`Forbidden`, `TooManyRequests`…). */
   readonly contributed: readonly SharedResponseName[];

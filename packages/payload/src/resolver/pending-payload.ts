@@ -1,5 +1,5 @@
 import { type ArgumentMetadata, PendingArgument } from '@switchboard/http-kernel';
-import type { PayloadOptions } from '../argument/payload-options.js';
+import type { PayloadMapping } from '../argument/payload-options.js';
 
 /**
  * Stands in for a payload argument between argument resolution and `kernel.controller_arguments`
@@ -11,7 +11,7 @@ export class PendingPayload extends PendingArgument {
 
   constructor(
     readonly argument: ArgumentMetadata,
-    readonly options: PayloadOptions,
+    readonly options: PayloadMapping,
   ) {
     super();
   }

@@ -9,10 +9,12 @@ import type {
   ValueResolver,
   OwnedDeclarations,
 } from '@switchboard/http-kernel';
-import { assertPayloadOptions, PAYLOAD_OPTION, type PayloadOptions } from '../argument/payload-options.js';
+import { assertPayloadOptions, isValueMapping, PAYLOAD_OPTION, type PayloadMapping } from '../argument/payload-options.js';
 import { decodePayload, type DecodedPayload } from '../body/decode-payload.js';
 import { MultipartUploads, type MultipartOptions } from '../multipart/multipart-uploads.js';
 import { validatePayload } from '../validation/validate-payload.js';
+import { validateValues } from '../validation/validate-values.js';
+import { readValues } from '../values/read-values.js';
 import { PendingPayload } from './pending-payload.js';
 
 export interface RequestPayloadOptions {
@@ -32,7 +34,7 @@ export const DEFAULT_MAX_FIELDS = 1000;
 
 /**
  * Maps controller arguments declared with `mapPayload` (or `options.payload`) from the JSON
- * body, the query string or a form body, validated by their Standard Schema.
+ * body, the query string, a form body, request headers or cookies, validated by their Standard Schema.
  *
  * Two roles, registered in two places: as a `ValueResolver` of the kernel's ArgumentResolver it
  * claims the argument with a `PendingPayload`; as a `kernel.controller_arguments` listener at
@@ -42,7 +44,8 @@ export const DEFAULT_MAX_FIELDS = 1000;
  *
  * Failures are HTTP errors for the normal error flow: 400 malformed body, 413 too large (bytes, or
  * fields of a query string or form), 415 wrong
- * media type, 422 with `details.violations` (`[{ path, message }]`). The controller is called
+ * media type, 422 with `details.violations` (`[{ path, message }]`); a refused header or cookie is
+ * a 400 with `details.violations` pointing at it (`/headers/x-tenant`). The controller is called
  * only with a payload that passed its schema.
  */
 export class RequestPayloadValueResolver implements ValueResolver, EventSubscriber<KernelEventMap> {
@@ -77,7 +80,7 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
       assertPayloadOptions(options, argument.name);
       this.#checkedOptions.add(options);
     }
-    return [new PendingPayload(argument, options as PayloadOptions)];
+    return [new PendingPayload(argument, options as PayloadMapping)];
   }
 
   /** An argument with a payload declaration (`mapPayload`); checked before serving, without a request. */
@@ -117,6 +120,7 @@ export class RequestPayloadValueResolver implements ValueResolver, EventSubscrib
 
   async #map(request: Request, pending: PendingPayload): Promise<unknown> {
     const { argument, options } = pending;
+    if (isValueMapping(options)) return validateValues(options, readValues(request, options), argument.name, this.#maxViolations);
     const limits = { maxBodyBytes: options.maxBodyBytes ?? this.#maxBodyBytes, maxFields: options.maxFields ?? this.#maxFields };
     const decoded: DecodedPayload =
       options.from === 'multipart'

@@ -94,16 +94,26 @@ type PrefixValues<Prefix extends string, V> = { readonly [K in PathParameters<Pr
   readonly [K in PathParameters<Prefix>['optional']]?: V;
 };
 
-/** The route names `generate` accepts. */
-export type RouteName<Routes> = NoRoutes extends Routes ? string : keyof Routes & string;
+/** The map `generate` reads: the collection's, or any name with any values when the collection is untyped. */
+type KnownRoutes<Routes> = NoRoutes extends Routes ? UntypedRoutes : Routes;
 
-/** `generate`'s arguments after the name: the values are required when the route has a parameter without a default. */
-export type GenerateArguments<Routes, Name, Options> = NoRoutes extends Routes
-  ? [params?: QueryParameters, options?: Options]
-  : Name extends keyof Routes
-    ? Routes[Name] extends RouteSignature<unknown, infer Input>
-      ? Record<never, never> extends Input
-        ? [params?: Input & QueryParameters, options?: Options]
-        : [params: Input & QueryParameters, options?: Options]
-      : never
+/**
+ * The route names `generate` accepts. A plain key set, not a conditional type over the name:
+ * `generate` is checked against it once per call, whatever the number of routes.
+ */
+export type RouteName<Routes> = keyof KnownRoutes<Routes> & string;
+
+/**
+ * `generate`'s arguments after the name: the values are required when the route has a parameter
+ * without a default. Computed from the one route's signature (`KnownRoutes<Routes>[Name]`), never
+ * over the union of all names: a conditional type over the name made the compiler build the
+ * arguments of every route at every call, a cost that grew with the square of the route count.
+ */
+export type GenerateArguments<Routes, Name extends RouteName<Routes>, Options> = ArgumentsOf<KnownRoutes<Routes>[Name], Options>;
+
+type ArgumentsOf<Signature, Options> =
+  Signature extends RouteSignature<unknown, infer Input>
+    ? Record<never, never> extends Input
+      ? [params?: Input & QueryParameters, options?: Options]
+      : [params: Input & QueryParameters, options?: Options]
     : never;
