@@ -35,11 +35,19 @@ function scannedFiles(root: string): string[] {
   const folders = ['packages', 'examples'].flatMap((group) =>
     existsSync(join(root, group)) ? readdirSync(join(root, group)).map((name) => join(group, name)) : [],
   );
-  return [...folders, 'test', 'bench']
-    .filter((folder) => existsSync(join(root, folder)))
-    .flatMap((folder) =>
-      readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
-        .filter((file) => /\.(?:ts|mts|js|mjs)$/.test(file) && !file.split(sep).some((part) => part === 'node_modules' || part === 'dist'))
-        .map((file) => join(folder, file)),
-    );
+  return [...folders, 'test', 'bench'].filter((folder) => existsSync(join(root, folder))).flatMap((folder) => sourcesUnder(root, folder));
 }
+
+/** Source files under `folder`, without descending into installed or built folders (which hold most files). */
+function sourcesUnder(root: string, folder: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIPPED_FOLDERS.has(entry.name)) files.push(...sourcesUnder(root, path));
+    } else if (/\.(?:ts|mts|js|mjs)$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', '.compiled']);

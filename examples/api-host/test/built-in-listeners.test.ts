@@ -12,6 +12,9 @@ import * as errorController from '@switchboard/error-controller';
 import * as files from '@switchboard/files';
 import * as httpCache from '@switchboard/http-cache';
 import * as httpKernel from '@switchboard/http-kernel';
+import * as httpKernelLocale from '@switchboard/http-kernel/locale';
+import * as httpKernelTracing from '@switchboard/http-kernel/tracing';
+import * as httpKernelView from '@switchboard/http-kernel/view';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
 import * as openapi from '@switchboard/openapi';
@@ -35,6 +38,7 @@ interface ListenerRow {
   package: string;
 }
 
+/** Each package's public exports, its subpath entries included. */
 const PACKAGES: Record<string, object> = {
   compression,
   cors,
@@ -42,7 +46,7 @@ const PACKAGES: Record<string, object> = {
   'error-controller': errorController,
   files,
   'http-cache': httpCache,
-  'http-kernel': httpKernel,
+  'http-kernel': { ...httpKernel, ...httpKernelLocale, ...httpKernelTracing, ...httpKernelView },
   'node-adapter': nodeAdapter,
   openapi,
   operations,
