@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLogger } from '@switchboard/http-kernel';
-import { securityConfigFromEnv } from '../src/security/security-config.js';
-import { startHostInProcess, type StartedHost } from './support/start-host.js';
+import { jwtKeyEnv, startHostInProcess, type StartedHost } from './support/start-host.js';
 
 /**
  * The items API's formats over a real socket, the host wired as main.ts wires it: controllers
@@ -13,7 +11,6 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
  */
 describe('example host: /api/items formats', () => {
   const varDir = mkdtempSync(join(tmpdir(), 'api-host-var-'));
-  const keys = securityConfigFromEnv({}, new MemoryLogger(), varDir);
   let host: StartedHost;
   let base: string;
   let token: string;
@@ -21,9 +18,7 @@ describe('example host: /api/items formats', () => {
   beforeAll(async () => {
     host = await startHostInProcess({
       PGLITE_DATA_DIR: 'memory://',
-      JWT_SECRET_KEY: keys.privateKeyPath,
-      JWT_PUBLIC_KEY: keys.publicKeyPath,
-      JWT_PASSPHRASE: keys.passphrase!,
+      ...jwtKeyEnv(varDir),
     });
     base = host.running.url;
     const issued = await fetch(`${base}/api/token`, {

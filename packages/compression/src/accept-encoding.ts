@@ -1,3 +1,4 @@
+import { parseQualityList } from '@switchboard/http-kernel/negotiation';
 import type { ContentCoding } from './content-coding.js';
 
 /**
@@ -8,18 +9,10 @@ import type { ContentCoding } from './content-coding.js';
 export function negotiateCoding(header: string | undefined, offered: readonly ContentCoding[]): ContentCoding | null {
   if (header === undefined || header === '') return null;
   const weights = new Map<string, number>();
-  for (const part of header.split(',')) {
-    const [token = '', ...parameters] = part.split(';');
-    const name = token.trim().toLowerCase();
-    if (name === '') continue;
-    let q = 1;
-    for (const parameter of parameters) {
-      const match = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(parameter);
-      if (match !== null) q = Math.min(1, Number(match[1]));
-      else if (/^\s*q\s*=/i.test(parameter)) q = 0; // A malformed weight is not taken as a yes.
-    }
-    // A coding named twice keeps its first weight.
-    if (!weights.has(name)) weights.set(name, q);
+  // A coding named twice keeps its first weight; one with a malformed weight is dropped.
+  for (const { value, quality } of parseQualityList(header)) {
+    const name = value.toLowerCase();
+    if (!weights.has(name)) weights.set(name, quality);
   }
   const any = weights.get('*');
   let best: ContentCoding | null = null;

@@ -93,13 +93,12 @@ export class CompressionListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': [this.onKernelRequest, CompressionListener.REQUEST_PRIORITY],
-      'kernel.response': [this.onKernelResponse, CompressionListener.RESPONSE_PRIORITY],
+      'kernel.request': [this.onKernelRequest, CompressionListener.REQUEST_PRIORITY, { mainRequestOnly: true }],
+      'kernel.response': [this.onKernelResponse, CompressionListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (!event.isMainRequest()) return;
     const headers = event.request.headers;
     for (const name of ['if-none-match', 'if-match']) {
       const value = headers.get(name);
@@ -108,7 +107,6 @@ export class CompressionListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest()) return;
     const { request, response } = event;
     const declared = request.attributes.get('_compression');
     if (declared === false || !this.#mayCompress(response)) return;
@@ -122,12 +120,13 @@ export class CompressionListener implements EventSubscriber<KernelEventMap> {
     if (request.headers.has('range')) return;
     const body = response.body;
     if (body === null) return;
+    // Negotiated before the body is encoded: most clients that send no Accept-Encoding cost nothing more.
+    const coding = negotiateCoding(request.headers.get('accept-encoding'), this.#codings);
+    if (coding === null) return;
     const inMemory = typeof body === 'string' || body instanceof Uint8Array;
     const bytes = inMemory ? (typeof body === 'string' ? encoder.encode(body) : body) : null;
     const length = bytes?.byteLength ?? Number(headers.get('content-length') ?? Number.NaN);
     if (length < this.#threshold) return;
-    const coding = negotiateCoding(request.headers.get('accept-encoding'), this.#codings);
-    if (coding === null) return;
     if (bytes !== null && bytes.byteLength <= this.#inMemoryLimit) {
       const compressed = compressSync(coding, bytes, this.#levels, bytes.byteLength);
       response.body = compressed;

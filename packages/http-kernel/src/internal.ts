@@ -16,3 +16,4 @@ export { decodePath } from './http/decode-path.js';
 export { isAbandonment } from './http/cancellation.js';
 export { andThen, attempt, fromThenable, isThenable } from './internal/maybe-promise.js';
 export { joinBytes } from './internal/join-bytes.js';
+export { declaredLength, knownBodyLength } from './http/body-length.js';

@@ -50,11 +50,10 @@ export class SecurityHeadersListener implements EventSubscriber<KernelEventMap> 
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
-    return { 'kernel.response': [this.onKernelResponse, SecurityHeadersListener.RESPONSE_PRIORITY] };
+    return { 'kernel.response': [this.onKernelResponse, SecurityHeadersListener.RESPONSE_PRIORITY, { mainRequestOnly: true }] };
   }
 
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest()) return;
     const request = event.request;
     const declared = request.attributes.get('_security_headers');
     if (declared === false) return;

@@ -1,13 +1,6 @@
+import { declaredLength, knownBodyLength } from '@switchboard/http-kernel/internal';
 import { EventStreamResponse } from '@switchboard/http-kernel/sse';
-import type {
-  EventSubscriber,
-  KernelEventMap,
-  Request,
-  RequestEvent,
-  Response,
-  SubscribedEvents,
-  TerminateEvent,
-} from '@switchboard/http-kernel';
+import type { EventSubscriber, KernelEventMap, RequestEvent, SubscribedEvents, TerminateEvent } from '@switchboard/http-kernel';
 import type { ServerMetrics } from './server-metrics.js';
 
 declare module '@switchboard/http-kernel' {
@@ -66,29 +59,8 @@ export class MetricsListener implements EventSubscriber<KernelEventMap> {
       durationSeconds: (performance.now() - started) / 1000,
       // No body (neither a length nor chunks announced): no header to read.
       requestBodyBytes: request.body === null ? null : declaredLength(request.headers.get('content-length')),
-      responseBodyBytes: responseBodyBytes(request, response),
+      responseBodyBytes: knownBodyLength(request, response),
       aborted: response instanceof EventStreamResponse && response.outcome?.ending === 'client-gone',
     });
   }
 }
-
-function declaredLength(value: string | undefined): number | null {
-  if (value === undefined) return null;
-  const length = Number(value);
-  return Number.isSafeInteger(length) && length >= 0 ? length : null;
-}
-
-/** The body's length when known without reading it: text and bytes, else a declared `Content-Length`. */
-function responseBodyBytes(request: Request, response: Response): number | null {
-  if (request.method === 'HEAD' || response.isEmpty) return 0;
-  const body = response.body;
-  if (typeof body === 'string') return utf8Length(body);
-  if (body instanceof Uint8Array) return body.byteLength;
-  return declaredLength(response.headers.get('content-length'));
-}
-
-/** Node's byte count where there is one (no copy); elsewhere the text is encoded. */
-const utf8Length: (text: string) => number =
-  typeof globalThis.Buffer?.byteLength === 'function'
-    ? (text) => globalThis.Buffer.byteLength(text, 'utf8')
-    : (text) => new TextEncoder().encode(text).byteLength;

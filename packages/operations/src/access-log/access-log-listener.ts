@@ -3,12 +3,11 @@ import {
   type EventSubscriber,
   type KernelEventMap,
   type Logger,
-  type Request,
   type RequestEvent,
-  type Response,
   type SubscribedEvents,
   type TerminateEvent,
 } from '@switchboard/http-kernel';
+import { knownBodyLength } from '@switchboard/http-kernel/internal';
 import { redactSecrets } from '@switchboard/http-kernel/redaction';
 
 declare module '@switchboard/http-kernel' {
@@ -102,7 +101,7 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
       path,
       status: response.status,
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      bytes: bodyBytes(request, response),
+      bytes: knownBodyLength(request, response),
       clientIp: request.clientIp,
       requestId: request.attributes.get('_request_id') ?? null,
     };
@@ -112,27 +111,4 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
       `${context.method} ${path} ${context.status} ${context.durationMs} ms ${context.bytes ?? '-'} B ${context.clientIp} ${context.requestId ?? '-'}`,
     );
   }
-}
-
-function bodyBytes(request: Request, response: Response): number | null {
-  if (request.method === 'HEAD' || response.isEmpty) return 0;
-  const body = response.body;
-  if (typeof body === 'string') return utf8Length(body);
-  if (body instanceof Uint8Array) return body.byteLength;
-  const declared = response.headers.get('content-length');
-  return declared === undefined ? null : Number(declared);
-}
-
-/** UTF-8 length without encoding the text (no `Buffer` here: the kernel runs outside Node too). */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code < 0x800) bytes += 1;
-    else if (code >= 0xd800 && code <= 0xdbff)
-      bytes += 1; // a pair: 2 UTF-16 units, 4 bytes
-    else bytes += 2;
-  }
-  return bytes;
 }
