@@ -38,8 +38,8 @@ const routes: RouteCase[] = [
     body: '{"username":"demo","password":"wrong"}',
     expected: { anonymous: 401, user: 401, admin: 401 },
   },
-  // No refresh cookie (and, from a program, no Origin): refused before the cookie is looked for.
-  { method: 'POST', path: '/api/token/refresh', expected: { anonymous: 403, user: 403, admin: 403 } },
+  // The refresh-cookie flow is off by default (REFRESH_COOKIE): its route is not there.
+  { method: 'POST', path: '/api/token/refresh', expected: { anonymous: 404, user: 404, admin: 404 } },
   // A trailing-slash redirect is decided by routing alone: the firewall judges the target when the client follows it.
   { method: 'GET', path: '/api/items/', expected: { anonymous: 301, user: 301, admin: 301 } },
   { method: 'GET', path: '/api/me/', expected: { anonymous: 301, user: 301, admin: 301 } },

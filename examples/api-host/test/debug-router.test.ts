@@ -42,7 +42,7 @@ describe('pnpm debug:router', () => {
       .split('\n')
       .slice(3, -1)
       .map((line) => line.split(/\s{2,}/));
-    expect(rows.map((row) => row[0])).toEqual(['api_token', 'api_token_refresh', 'api_me', 'api_admin', 'api_openapi']);
+    expect(rows.map((row) => row[0])).toEqual(['api_token', 'api_me', 'api_admin', 'api_openapi']);
     expect(rows[0]).toEqual(['api_token', 'POST', 'ANY', 'ANY', '/api/token']);
 
     expect(source.code).toBe(0);

@@ -156,7 +156,6 @@ describe.each([
         parameters: '',
         statuses: '200,400,401,403,404,405,413,415,422,429,503',
       },
-      { op: 'POST /api/token/refresh', security: 'optional', body: '', parameters: '', statuses: '200,401,403,404,405' },
       { op: 'GET /health', security: 'none', body: '', parameters: '', statuses: '200,404,405' },
       { op: 'GET /ready', security: 'none', body: '', parameters: '', statuses: '200,404,405,503' },
     ]);

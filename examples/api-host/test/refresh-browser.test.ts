@@ -7,7 +7,8 @@ import { startHostInProcess, type StartedHost } from './support/start-host.js';
  * The single-page-app pattern in real headless Chromium, on a page of the host's own origin over
  * plain HTTP on 127.0.0.1 (where browsers keep `Secure` cookies too): a login with "remember" sets
  * the refresh cookie, which survives a reload, is invisible to scripts, buys a new access token and
- * is rotated each time; a spent cookie sent again is refused and revokes the whole family.
+ * is rotated each time; a spent cookie sent again is refused and revokes the whole family. The flow
+ * is off by default: the host runs with `REFRESH_COOKIE=1`.
  */
 let host: StartedHost;
 let browser: Browser;
@@ -15,7 +16,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  host = await startHostInProcess();
+  host = await startHostInProcess({ REFRESH_COOKIE: '1' });
   browser = await launchChromium();
   context = await browser.newContext();
   page = await context.newPage();

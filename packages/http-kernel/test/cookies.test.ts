@@ -6,28 +6,75 @@ import { CookieSealer, CookieSigner, InvalidCookieError } from '../src/cookies.j
 const setCookies = (response: Response) => response.headers.getAll('set-cookie');
 
 describe('response.cookies', () => {
-  it('writes one Set-Cookie per cookie with the safe defaults', () => {
+  const plainRequest = Request.fromUrl('http://127.0.0.1/');
+  const secureRequest = Request.fromUrl('https://127.0.0.1/');
+
+  it('writes one Set-Cookie per cookie with the safe defaults, Secure as the request is', () => {
+    for (const [request, secure] of [
+      [plainRequest, ''],
+      [secureRequest, ' Secure;'],
+    ] as const) {
+      const response = new Response();
+      response.cookies.set('theme', 'dark').set('lang', 'fr', { httpOnly: false, sameSite: 'strict', maxAge: 60 });
+      // Held until the response meets its request: nothing written yet.
+      expect(setCookies(response)).toEqual([]);
+      expect(response.prepare(request)).toBe(response);
+      expect(setCookies(response)).toEqual([
+        `theme=dark; Path=/; HttpOnly;${secure} SameSite=Lax`,
+        `lang=fr; Max-Age=60; Path=/;${secure} SameSite=Strict`,
+      ]);
+    }
+  });
+
+  it('writes at once what secure decides, and what is set after the response was prepared', () => {
     const response = new Response();
-    response.cookies.set('theme', 'dark').set('lang', 'fr', { httpOnly: false, sameSite: 'strict', maxAge: 60 });
-    expect(setCookies(response)).toEqual([
-      'theme=dark; Path=/; HttpOnly; Secure; SameSite=Lax',
-      'lang=fr; Max-Age=60; Path=/; Secure; SameSite=Strict',
+    response.cookies.set('on', '1', { secure: true }).set('off', '1', { secure: false });
+    expect(setCookies(response)).toEqual(['on=1; Path=/; HttpOnly; Secure; SameSite=Lax', 'off=1; Path=/; HttpOnly; SameSite=Lax']);
+    response.prepare(secureRequest);
+    response.cookies.set('late', '1');
+    // The first preparation decides: a second, for another request, changes nothing.
+    response.prepare(plainRequest);
+    response.cookies.set('later', '1');
+    expect(setCookies(response).slice(2)).toEqual([
+      'late=1; Path=/; HttpOnly; Secure; SameSite=Lax',
+      'later=1; Path=/; HttpOnly; Secure; SameSite=Lax',
     ]);
   });
 
-  it('replaces a cookie set again with the same path and domain, keeps other Set-Cookie lines', () => {
+  it('makes the __Secure- and __Host- prefixes, SameSite=None and Partitioned Secure over plain HTTP too', () => {
+    const response = new Response();
+    response.cookies
+      .set('__Secure-a', '1')
+      .set('__host-b', '1')
+      .set('c', '1', { sameSite: 'none' })
+      .set('d', '1', { partitioned: true, sameSite: 'strict' });
+    expect(setCookies(response)).toHaveLength(4);
+    response.prepare(plainRequest);
+    expect(setCookies(response).every((line) => line.includes('; Secure'))).toBe(true);
+  });
+
+  it('replaces a cookie set again with the same path and domain, held or written, and keeps other Set-Cookie lines', () => {
     const response = new Response('', 200, { 'set-cookie': 'other=1' });
-    response.cookies.set('a', '1').set('a', '2').set('a', '3', { path: '/x' });
+    response.cookies.set('a', '1', { secure: true }).set('a', '2').set('a', '3', { path: '/x' });
+    // The written a=1 made way for the held a=2.
+    expect(setCookies(response)).toEqual(['other=1']);
+    response.cookies.set('b', '1').set('b', '2', { secure: false });
+    response.prepare(plainRequest);
     expect(setCookies(response)).toEqual([
       'other=1',
-      'a=2; Path=/; HttpOnly; Secure; SameSite=Lax',
-      'a=3; Path=/x; HttpOnly; Secure; SameSite=Lax',
+      'b=2; Path=/; HttpOnly; SameSite=Lax',
+      'a=2; Path=/; HttpOnly; SameSite=Lax',
+      'a=3; Path=/x; HttpOnly; SameSite=Lax',
     ]);
+    response.cookies.set('a', '4');
+    expect(setCookies(response)).toContain('a=4; Path=/; HttpOnly; SameSite=Lax');
+    expect(setCookies(response)).not.toContain('a=2; Path=/; HttpOnly; SameSite=Lax');
   });
 
   it('deletes with an expired cookie of the same name and path', () => {
     const response = new Response();
     response.cookies.delete('sid', { path: '/api' });
+    response.prepare(secureRequest);
     expect(setCookies(response)).toEqual([
       'sid=; Max-Age=0; Path=/api; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
     ]);
@@ -35,7 +82,7 @@ describe('response.cookies', () => {
 
   it('percent-encodes what a cookie value cannot hold, and request.cookies decodes it', () => {
     const response = new Response();
-    response.cookies.set('note', 'a; b=c, "d" é');
+    response.cookies.set('note', 'a; b=c, "d" é', { secure: true });
     const line = setCookies(response)[0]!;
     expect(line.startsWith('note=a%3B%20b%3Dc%2C%20%22d%22%20%C3%A9;')).toBe(true);
     const request = Request.fromUrl('http://localhost/', { headers: { cookie: line.split(';')[0]! } });
@@ -72,6 +119,7 @@ describe('response.cookies', () => {
     const response = new Response();
     expect(() => response.cookies.set(name, 'v', options)).toThrow(InvalidCookieError);
     expect(() => response.cookies.set(name, 'v', options)).toThrow(message);
+    response.prepare(secureRequest);
     expect(setCookies(response)).toEqual([]);
   });
 

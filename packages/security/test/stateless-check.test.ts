@@ -13,6 +13,12 @@ function routes(guard: () => SessionGuard) {
     return new JsonResponse({ stateless: request.attributes.get('_stateless') ?? false });
   });
   const setsCookie = defineController([], () => new Response('ok', 200, { 'set-cookie': 'sid=abc; HttpOnly' }));
+  // Its Secure follows the request: the line is written when the kernel prepares the response, before the check.
+  const setsHeldCookie = defineController([], () => {
+    const response = new Response('ok');
+    response.cookies.set('sid', 'abc');
+    return response;
+  });
   const clean = defineController(
     ['request'],
     (request: Request) => new JsonResponse({ stateless: request.attributes.get('_stateless') ?? false }),
@@ -20,6 +26,7 @@ function routes(guard: () => SessionGuard) {
   return [
     { name: 'session', path: '/open/session', controller: touchesSession },
     { name: 'cookie', path: '/open/cookie', controller: setsCookie },
+    { name: 'held_cookie', path: '/open/held-cookie', controller: setsHeldCookie },
     { name: 'clean', path: '/open/clean', controller: clean },
     { name: 'stateful', path: '/stateful/session', controller: touchesSession },
     { name: 'stateful_cookie', path: '/stateful/cookie', controller: setsCookie },
@@ -122,6 +129,15 @@ describe('stateless check, production mode', () => {
     expect(warnings(host).at(-1)).toMatchObject({
       message: 'Session was used while the request was declared stateless; its Set-Cookie headers were removed.',
       context: { sources: ['Set-Cookie response header (removed)'] },
+    });
+  });
+
+  it('a cookie set through response.cookies is removed and warned about too', async () => {
+    const response = await host.request('/open/held-cookie');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(warnings(host).at(-1)).toMatchObject({
+      context: { sources: ['Set-Cookie response header (removed)'], path: '/open/held-cookie' },
     });
   });
 

@@ -16,6 +16,12 @@ import type { RefreshCookie } from './refresh-cookie.js';
 import type { RefreshTokenFamilies } from './refresh-token-families.js';
 import type { ConfiguredUser } from './users.js';
 
+/** The refresh-cookie flow (`"remember": true`, `POST /api/token/refresh`): the token families and their cookie. */
+export interface RefreshFlow {
+  families: RefreshTokenFamilies;
+  cookie: RefreshCookie;
+}
+
 /** What `POST /api/token` checks passwords with, and signs tokens with. */
 export interface SecurityControllerDependencies {
   users: ReadonlyMap<string, ConfiguredUser>;
@@ -26,8 +32,8 @@ export interface SecurityControllerDependencies {
   passwordChecker: PasswordHasherProcess;
   /** Login throttling, or `null` when it is off. */
   loginThrottle: LoginThrottle | null;
-  /** The refresh token families and their cookie (`"remember": true`, `POST /api/token/refresh`). */
-  refresh: { families: RefreshTokenFamilies; cookie: RefreshCookie };
+  /** The refresh-cookie flow, or `null` when it is off (`REFRESH_COOKIE`). */
+  refresh: RefreshFlow | null;
   logger: Logger;
 }
 
@@ -35,7 +41,7 @@ export interface SecurityControllerDependencies {
 const CredentialsSchema = z.object({
   username: z.string().max(200),
   password: z.string().max(1024),
-  /** Also set a refresh cookie, for `POST /api/token/refresh` to hand out new tokens (the SPA pattern). */
+  /** Also set a refresh cookie, for `POST /api/token/refresh` to hand out new tokens (the SPA pattern); ignored when that flow is off. */
   remember: z.boolean().optional(),
 });
 
@@ -78,7 +84,10 @@ function refreshRefused(cookie: RefreshCookie): JsonResponse {
   return response;
 }
 
-/** The controllers of the security routes: `POST /api/token`, `POST /api/token/refresh`, `GET /api/me`, `GET /api/admin`. */
+/**
+ * The controllers of the security routes: `POST /api/token`, `POST /api/token/refresh` (`null`
+ * when the refresh flow is off: the route is not there), `GET /api/me`, `GET /api/admin`.
+ */
 export function securityControllers({
   users,
   issuer,
@@ -128,7 +137,7 @@ export function securityControllers({
         await loginThrottle?.succeeded(request, username);
         const token = await issuer.issueToken({ identifier: user.username, roles: user.roles });
         const response = new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
-        if (remember === true) {
+        if (remember === true && refresh !== null) {
           const first = refresh.families.start({ identifier: user.username, roles: user.roles });
           refresh.cookie.write(response, first, refresh.families.ttlSeconds);
         }
@@ -137,24 +146,7 @@ export function securityControllers({
       'api_token',
     ),
 
-    // No body: the refresh cookie is the credential. A spent cookie revokes its whole family.
-    refresh: defineController(
-      ['request'],
-      async (request: Request) => {
-        const ref = refresh.cookie.read(request);
-        if (ref === null) return refreshRefused(refresh.cookie);
-        const rotated = refresh.families.rotate(ref);
-        if ('refused' in rotated) {
-          if (rotated.refused === 'reused') logger.warn({ family: ref.family }, 'A spent refresh token came back: its family is revoked.');
-          return refreshRefused(refresh.cookie);
-        }
-        const token = await issuer.issueToken(rotated.user);
-        const response = new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
-        refresh.cookie.write(response, rotated.next, refresh.families.ttlSeconds);
-        return response;
-      },
-      'api_token_refresh',
-    ),
+    refresh: refresh === null ? null : refreshController(refresh, issuer, logger),
 
     // Both routes require a user (`_is_granted`), so there is one.
     me: defineController(
@@ -168,4 +160,25 @@ export function securityControllers({
 
     admin: defineController(['request'], (request: Request) => new JsonResponse({ admin: currentUser(request)!.identifier }), 'api_admin'),
   };
+}
+
+/** `POST /api/token/refresh`. No body: the refresh cookie is the credential. A spent cookie revokes its whole family. */
+function refreshController(refresh: RefreshFlow, issuer: JwtTokenIssuer, logger: Logger) {
+  return defineController(
+    ['request'],
+    async (request: Request) => {
+      const ref = refresh.cookie.read(request);
+      if (ref === null) return refreshRefused(refresh.cookie);
+      const rotated = refresh.families.rotate(ref);
+      if ('refused' in rotated) {
+        if (rotated.refused === 'reused') logger.warn({ family: ref.family }, 'A spent refresh token came back: its family is revoked.');
+        return refreshRefused(refresh.cookie);
+      }
+      const token = await issuer.issueToken(rotated.user);
+      const response = new JsonResponse({ token, token_type: 'Bearer', expires_in: issuer.ttl }, 200, { 'cache-control': 'no-store' });
+      refresh.cookie.write(response, rotated.next, refresh.families.ttlSeconds);
+      return response;
+    },
+    'api_token_refresh',
+  );
 }

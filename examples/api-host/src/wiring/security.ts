@@ -25,6 +25,7 @@ import { refreshCookieKeys, refreshTtlSeconds } from '../security/refresh-settin
 import { ADMIN_RESPONSES, ME_RESPONSES, REFRESH_RESPONSES, TOKEN_RESPONSES } from '../security/security-responses.js';
 import { readUsers, refuseDemoUsers } from '../security/users.js';
 import { isCorsOrigin } from './cors.js';
+import { isOn } from './observability.js';
 import type { HostContext, Wiring } from './wiring.js';
 
 /**
@@ -51,11 +52,12 @@ export interface WiredSecurity extends Wiring {
 
 /**
  * The security of the example host: firewalls (`^/_profiler` and `^/health` open, `^/api`
- * stateless JWT: the host's own tokens, and those of OpenID Connect providers with `OIDC_ISSUER`), the same-origin, authorization and stateless checks, and four routes:
- * `POST /api/token` (users from `SECURITY_USERS_FILE`, throttled by `loginThrottle`; with
- * `"remember": true` also a refresh cookie), `POST /api/token/refresh`, `GET /api/me`,
- * `GET /api/admin` (ROLE_ADMIN). The key passphrase is a secret the profiler redacts. A key that
- * cannot be loaded is a `ConfigError` naming the file and the problem, never the passphrase.
+ * stateless JWT: the host's own tokens, and those of OpenID Connect providers with `OIDC_ISSUER`), the same-origin, authorization and stateless checks, and the routes
+ * `POST /api/token` (users from `SECURITY_USERS_FILE`, throttled by `loginThrottle`), `GET /api/me`
+ * and `GET /api/admin` (ROLE_ADMIN). With `REFRESH_COOKIE=1` (see `isRefreshCookieOn`), also the
+ * refresh-cookie flow: `"remember": true` sets a refresh cookie, `POST /api/token/refresh` spends
+ * it. The key passphrase is a secret the profiler redacts. A key that cannot be loaded is a
+ * `ConfigError` naming the file and the problem, never the passphrase.
  */
 export function wireSecurity(
   host: HostContext,
@@ -82,26 +84,33 @@ export function wireSecurity(
   passwordChecker.start().catch(() => undefined);
   const tokenIssuer = new JwtTokenIssuer({ privateKey: keys.privateKey!, ttl: settings.ttl });
   const users = readUsers(settings.usersFile);
-  const refreshKeys = refreshCookieKeys(host.env, logger);
-  const refresh = {
-    families: new RefreshTokenFamilies({ ttlSeconds: refreshTtlSeconds(host.env) }),
-    cookie: new RefreshCookie(refreshKeys),
-  };
+  const refreshKeys = isRefreshCookieOn(host.env) ? refreshCookieKeys(host.env, logger) : null;
+  const refresh =
+    refreshKeys === null
+      ? null
+      : { families: new RefreshTokenFamilies({ ttlSeconds: refreshTtlSeconds(host.env) }), cookie: new RefreshCookie(refreshKeys) };
   const controllers = securityControllers({ users, issuer: tokenIssuer, passwordHashing, passwordChecker, loginThrottle, refresh, logger });
 
-  const routes = new RouteCollection()
-    .add('api_token', '/api/token', {
-      methods: ['POST'],
-      controller: controllers.token,
-      // Not stateless: with "remember" it sets the refresh cookie.
-      defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: TOKEN_SAME_ORIGIN, _stateless: false, _responses: TOKEN_RESPONSES },
-    })
-    .add('api_token_refresh', '/api/token/refresh', {
+  const routes = new RouteCollection().add('api_token', '/api/token', {
+    methods: ['POST'],
+    controller: controllers.token,
+    // Stateless as the rest of /api (the stateless check removes any cookie), unless it sets the refresh cookie.
+    defaults: {
+      _is_granted: PUBLIC_ACCESS,
+      _same_origin: TOKEN_SAME_ORIGIN,
+      ...(refresh === null ? {} : { _stateless: false }),
+      _responses: TOKEN_RESPONSES,
+    },
+  });
+  if (controllers.refresh !== null) {
+    routes.add('api_token_refresh', '/api/token/refresh', {
       methods: ['POST'],
       controller: controllers.refresh,
       // The cookie is the credential: browsers only, from this origin or one CORS lets in.
       defaults: { _is_granted: PUBLIC_ACCESS, _same_origin: REFRESH_SAME_ORIGIN, _stateless: false, _responses: REFRESH_RESPONSES },
-    })
+    });
+  }
+  routes
     .add('api_me', '/api/me', {
       methods: ['GET'],
       controller: controllers.me,
@@ -120,11 +129,20 @@ export function wireSecurity(
       new StatelessCheckListener({ debug, logger }),
     ],
     routes,
-    secrets: [...securitySecrets(settings), ...refreshKeys],
+    secrets: [...securitySecrets(settings), ...(refreshKeys ?? [])],
     onShutdown: () => passwordChecker.close(),
     firewalls,
     passwordHashing,
     tokenIssuer,
     readinessChecks: oidc === null ? {} : { oidc: () => oidc.ready() },
   };
+}
+
+/**
+ * Env `REFRESH_COOKIE` (`1`, `true`, `on`, `yes`): the refresh-cookie flow of a single-page app.
+ * Off by default: the API is stateless and bearer-token only, and sets no cookie; an operator who
+ * serves such an app opts in.
+ */
+export function isRefreshCookieOn(env: NodeJS.ProcessEnv): boolean {
+  return isOn(env['REFRESH_COOKIE']);
 }

@@ -144,22 +144,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/token/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["api_token_refresh"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/health": {
         parameters: {
             query?: never;
@@ -759,48 +743,6 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    api_token_refresh: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    /** @description `no-store`: a token is never cached. */
-                    "Cache-Control": string;
-                    /** @description The next refresh cookie (`__Secure-refresh`, sealed, `HttpOnly`, `SameSite=Strict`, `Path=/api/token`). */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Token"];
-                };
-            };
-            /** @description No refresh cookie, an unknown or expired one, or a spent one (which revokes its family). */
-            401: {
-                headers: {
-                    /** @description Clears the refresh cookie. */
-                    "Set-Cookie": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        code: 401;
-                        message: string;
-                    };
-                };
-            };
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            405: components["responses"]["MethodNotAllowed"];
         };
     };
     health: {

@@ -10,7 +10,8 @@ import type { RequestType } from './request-type.js';
 export interface HttpKernelInterface {
   /**
    * Turns a request into a response. With `catchErrors` (the default) every error becomes an
-   * error response; without it, errors are rethrown after `kernel.finish_request`.
+   * error response; without it, errors are rethrown after `kernel.finish_request`. The response
+   * comes back prepared for the request (`response.prepare(request)`: its cookies written).
    */
   handle(request: Request, type?: RequestType, catchErrors?: boolean): Promise<Response>;
   /**

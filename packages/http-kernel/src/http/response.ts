@@ -1,6 +1,7 @@
 import { HeaderBag, type HeaderInit } from './header-bag.js';
 import { httpDate } from './http-date.js';
 import { ResponseCookies } from './cookies/response-cookies.js';
+import type { Request } from './request.js';
 
 /** A body the adapter can write: text, bytes, a stream of chunks, or nothing. */
 export type ResponseBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | null;
@@ -35,6 +36,18 @@ export class Response {
   /** Sets and deletes cookies through this response's `Set-Cookie` headers, checked and with safe defaults. */
   get cookies(): ResponseCookies {
     return (this.#cookies ??= new ResponseCookies(this.headers));
+  }
+
+  /**
+   * Readies the response for the request it answers: cookies set without `secure` get their
+   * `Set-Cookie` lines, `Secure` when the request is secure. The kernel calls it before
+   * `kernel.response` (and after, for a response a listener put in place); a kernel of your own
+   * calls it before handing the response back. Repeated calls do nothing; a response that set no
+   * cookie costs nothing.
+   */
+  prepare(request: Pick<Request, 'isSecure'>): this {
+    this.#cookies?.prepare(request.isSecure);
+    return this;
   }
 
   get isInformational(): boolean {

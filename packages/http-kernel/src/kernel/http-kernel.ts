@@ -284,8 +284,9 @@ export class HttpKernel implements HttpKernelInterface {
     return this.#filterResponse(viewed.response, h);
   }
 
-  /** `kernel.response`, then `kernel.finish_request`; the response as the listeners left it. */
+  /** `kernel.response`, then `kernel.finish_request`; the response as the listeners left it, prepared for its request. */
   #filterResponse(response: Response, h: Handling): MaybePromise<Response> {
+    response.prepare(h.request);
     if (!this.dispatcher.isObserved('kernel.response')) return this.#finishWith(response, h);
     return this.#then(
       this.dispatcher.dispatch('kernel.response', new ResponseEvent(this, h.request, h.type, response)),
@@ -295,7 +296,8 @@ export class HttpKernel implements HttpKernelInterface {
   }
 
   #afterResponseEvent(filtered: ResponseEvent, h: Handling): MaybePromise<Response> {
-    return this.#finishWith(filtered.response, h);
+    // A listener may have put a response of its own in place.
+    return this.#finishWith(filtered.response.prepare(h.request), h);
   }
 
   /** `response`, after `kernel.finish_request`. */

@@ -3,9 +3,11 @@ export interface CookieOptions {
   /** Default `true`: scripts cannot read the cookie. */
   httpOnly?: boolean;
   /**
-   * Default `true`: sent over HTTPS only. Browsers also keep and send `Secure` cookies of
-   * `http://localhost` and loopback addresses (they count as secure contexts), so the default
-   * works in development; turn it off only for a plain-HTTP origin you cannot avoid.
+   * Sent over HTTPS only. Left out, it follows the request: `Secure` when the request is secure
+   * (HTTPS, or HTTPS at a trusted proxy), not over plain HTTP; the `Set-Cookie` line is written
+   * when the kernel prepares the response for its request, before `kernel.response`. Always
+   * `Secure` for `__Secure-` and `__Host-` names, `SameSite=None` and `partitioned`, which
+   * require it. `true` or `false` decides it whatever the request.
    */
   secure?: boolean;
   /** Default `'lax'`. `'none'` requires `secure`. */

@@ -16,11 +16,26 @@ const DOMAIN = /^\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61
 const PATH = /^\/[\u0021-\u003a\u003c-\u007e]*$/;
 
 /**
+ * Whether the cookie must be `Secure` whatever the request: its name carries the `__Secure-` or
+ * `__Host-` prefix, or it asks for `SameSite=None` or `Partitioned`, which browsers refuse without
+ * it. Such a cookie is `Secure` unless `secure: false` is given, which `validateCookie` refuses.
+ */
+export function requiresSecure(name: string, options: CookieOptions): boolean {
+  return hasSecurePrefix(name) || options.sameSite === 'none' || options.partitioned === true;
+}
+
+function hasSecurePrefix(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower.startsWith('__secure-') || lower.startsWith('__host-');
+}
+
+/**
  * Checks what `cookie`'s serialiser checks too (names, domains, paths), with messages that say
  * which rule failed, plus the rules it leaves to the caller: the `__Secure-` and `__Host-`
- * prefixes, and the attributes that require `Secure`.
+ * prefixes, and the attributes that require `Secure`. `secure` left out means it follows the
+ * request, which `requiresSecure` rules out for the cookies these rules are about.
  */
-export function validateCookie(name: string, options: Required<Pick<CookieOptions, 'secure' | 'path'>> & CookieOptions): void {
+export function validateCookie(name: string, options: Required<Pick<CookieOptions, 'path'>> & CookieOptions): void {
   if (!TOKEN.test(name)) throw new InvalidCookieError(`Cookie name ${JSON.stringify(name)} is not an HTTP token.`);
   if (!PATH.test(options.path))
     throw new InvalidCookieError(`Cookie path ${JSON.stringify(options.path)} must start with "/" and hold no ";" or control character.`);
@@ -30,13 +45,13 @@ export function validateCookie(name: string, options: Required<Pick<CookieOption
   if (options.maxAge !== undefined && !Number.isInteger(options.maxAge)) {
     throw new InvalidCookieError(`Cookie maxAge must be a whole number of seconds, got ${options.maxAge}.`);
   }
-  const lower = name.toLowerCase();
-  if ((lower.startsWith('__secure-') || lower.startsWith('__host-')) && !options.secure) {
+  const notSecure = options.secure === false;
+  if (hasSecurePrefix(name) && notSecure) {
     throw new InvalidCookieError(`Cookie "${name}": the ${name.slice(0, name.indexOf('-') + 1)} prefix requires Secure.`);
   }
-  if (lower.startsWith('__host-') && (options.domain !== undefined || options.path !== '/')) {
+  if (name.toLowerCase().startsWith('__host-') && (options.domain !== undefined || options.path !== '/')) {
     throw new InvalidCookieError(`Cookie "${name}": the __Host- prefix requires Path=/ and no Domain.`);
   }
-  if (options.sameSite === 'none' && !options.secure) throw new InvalidCookieError(`Cookie "${name}": SameSite=None requires Secure.`);
-  if (options.partitioned === true && !options.secure) throw new InvalidCookieError(`Cookie "${name}": Partitioned requires Secure.`);
+  if (options.sameSite === 'none' && notSecure) throw new InvalidCookieError(`Cookie "${name}": SameSite=None requires Secure.`);
+  if (options.partitioned === true && notSecure) throw new InvalidCookieError(`Cookie "${name}": Partitioned requires Secure.`);
 }
