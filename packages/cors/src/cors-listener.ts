@@ -10,6 +10,9 @@ import {
 import { CorsPolicyMap, type CorsConfig, type CorsPolicy } from './cors-policy.js';
 import { answerPreflight, isPreflight } from './preflight.js';
 
+/** Preflights and CORS headers concern what the client asked; an error sub-request asks nothing. */
+const MAIN_REQUEST_ONLY = { mainRequestOnly: true } as const;
+
 /** What the request step decided, read back by the response step. */
 interface CorsDecision {
   readonly origin: string;
@@ -47,16 +50,15 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': [this.onKernelRequest, CorsListener.REQUEST_PRIORITY],
+      'kernel.request': [this.onKernelRequest, CorsListener.REQUEST_PRIORITY, MAIN_REQUEST_ONLY],
       'kernel.response': [
-        [this.onKernelResponse, CorsListener.RESPONSE_PRIORITY],
-        [this.varyCacheableResponse, CorsListener.CACHEABLE_VARY_PRIORITY],
+        [this.onKernelResponse, CorsListener.RESPONSE_PRIORITY, MAIN_REQUEST_ONLY],
+        [this.varyCacheableResponse, CorsListener.CACHEABLE_VARY_PRIORITY, MAIN_REQUEST_ONLY],
       ],
     };
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (!event.isMainRequest()) return;
     const request = event.request;
     const origins = request.headers.getAll('origin');
     if (origins.length === 0) return;
@@ -70,7 +72,6 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest()) return;
     const decision = this.#decisions.get(event.request);
     if (decision === undefined) return;
     const headers = event.response.headers;
@@ -82,7 +83,7 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
   }
 
   varyCacheableResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest() || this.#decisions.has(event.request)) return;
+    if (this.#decisions.has(event.request)) return;
     if (!this.#policies.policyFor(event.request.rawPath).enabled) return;
     if (isSharedCacheable(event.response.headers.getAll('cache-control'))) addVary(event.response.headers, 'Origin');
   }

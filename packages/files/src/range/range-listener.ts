@@ -46,13 +46,13 @@ export class RangeListener implements EventSubscriber<KernelEventMap> {
   }
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
-    return { 'kernel.response': [this.onKernelResponse, RangeListener.RESPONSE_PRIORITY] };
+    return { 'kernel.response': [this.onKernelResponse, RangeListener.RESPONSE_PRIORITY, { mainRequestOnly: true }] };
   }
 
   onKernelResponse(event: ResponseEvent): void | Promise<void> {
     const { request, response } = event;
     const body = response.body;
-    if (!event.isMainRequest() || response.status !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
+    if (response.status !== 200 || (request.method !== 'GET' && request.method !== 'HEAD')) return;
     const seekable = isSeekableBody(body) ? body : null;
     if (seekable === null && typeof body !== 'string' && !(body instanceof Uint8Array)) return;
 

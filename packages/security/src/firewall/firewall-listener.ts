@@ -43,13 +43,12 @@ export class FirewallListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.request': [this.onKernelRequest, FirewallListener.REQUEST_PRIORITY],
+      'kernel.request': [this.onKernelRequest, FirewallListener.REQUEST_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
   /** Synchronous for requests no secured firewall handles, so they pay no promise. */
   onKernelRequest(event: RequestEvent): void | Promise<void> {
-    if (!event.isMainRequest()) return;
     const request = event.request;
     const firewall = this.map.match(request.path);
     if (firewall === null) return;

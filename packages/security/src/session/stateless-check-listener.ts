@@ -40,12 +40,11 @@ export class StatelessCheckListener implements EventSubscriber<KernelEventMap> {
 
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
-      'kernel.response': [this.onKernelResponse, StatelessCheckListener.RESPONSE_PRIORITY],
+      'kernel.response': [this.onKernelResponse, StatelessCheckListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
     };
   }
 
   onKernelResponse(event: ResponseEvent): void {
-    if (!event.isMainRequest()) return;
     const request = event.request;
     // Runs on every main request: only a stateless one is looked at further.
     if (!isStateless(request)) return;
