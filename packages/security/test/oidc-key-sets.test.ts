@@ -107,6 +107,15 @@ describe('key sets', () => {
     expect(subject.issuers[0]!.keySetState).toMatchObject({ status: 'stale', fetches: 3, failures: 1 });
   });
 
+  it('a provider saying max-age=0 is asked at most once per minCacheAge, not once per token', async () => {
+    const { idp, time, subject, token } = await afterFirstToken('max-age=0', { minCacheAge: 5 });
+    for (let index = 0; index < 20; index += 1) expect(await status(subject, token)).toBe('authenticated');
+    expect(idp.requests.jwks).toBe(1);
+    time.advance(6);
+    expect(await status(subject, token)).toBe('authenticated');
+    expect(idp.requests.jwks).toBe(2);
+  });
+
   it('Cache-Control: max-age is capped (maxCacheAge), Age counts, no-store means no reuse without a new fetch', () => {
     expect(freshnessLifetime('max-age=600', null)).toBe(600);
     expect(freshnessLifetime('public, max-age="600"', '100')).toBe(500);

@@ -15,6 +15,11 @@ export interface RemoteKeySetOptions {
   /** Upper bound on the provider's `max-age`, in seconds, so a rotation is seen within it. Default 86 400. */
   maxCacheAge?: number;
   /**
+   * Lower bound on the provider's `max-age`, in seconds: a provider that says `max-age=0` or
+   * `no-store` would otherwise cost it one fetch per token verified. Default 5.
+   */
+  minCacheAge?: number;
+  /**
    * Part of the set's lifetime after which a token's lookup refetches it in the background (the
    * token is verified with the cached keys meanwhile). Default 0.8.
    */
@@ -80,6 +85,7 @@ export class RemoteKeySet {
   readonly #cooldown: number;
   readonly #defaultCacheAge: number;
   readonly #maxCacheAge: number;
+  readonly #minCacheAge: number;
   readonly #refreshAhead: number;
   readonly #staleIfError: number;
   readonly #fetchOptions: { timeout: number; maxBytes: number };
@@ -99,6 +105,7 @@ export class RemoteKeySet {
     this.#cooldown = seconds('cooldown', options.cooldown ?? 30) * 1000;
     this.#defaultCacheAge = seconds('defaultCacheAge', options.defaultCacheAge ?? 600);
     this.#maxCacheAge = seconds('maxCacheAge', options.maxCacheAge ?? 86_400);
+    this.#minCacheAge = Math.min(seconds('minCacheAge', options.minCacheAge ?? 5), this.#maxCacheAge);
     this.#staleIfError = seconds('staleIfError', options.staleIfError ?? 3600) * 1000;
     this.#refreshAhead = options.refreshAhead ?? 0.8;
     if (!(this.#refreshAhead > 0 && this.#refreshAhead <= 1)) throw new RangeError('refreshAhead must be in (0, 1].');
@@ -198,7 +205,8 @@ export class RemoteKeySet {
     try {
       const fetched = await fetchJson(this.url, this.#fetchOptions);
       const keys = importKeys(fetched.body);
-      const lifetime = Math.min(freshnessLifetime(fetched.cacheControl, fetched.age) ?? this.#defaultCacheAge, this.#maxCacheAge);
+      const stated = freshnessLifetime(fetched.cacheControl, fetched.age) ?? this.#defaultCacheAge;
+      const lifetime = Math.min(Math.max(stated, this.#minCacheAge), this.#maxCacheAge);
       const byKid = new Map<string, CachedKey[]>();
       for (const key of keys) if (key.kid !== undefined) byKid.set(key.kid, [...(byKid.get(key.kid) ?? []), key]);
       this.#set = { keys, byKid, fetchedAt: this.#now().getTime(), lifetime: lifetime * 1000 };
