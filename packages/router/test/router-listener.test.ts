@@ -58,6 +58,10 @@ function appRoutes(): RouteCollection {
     .add('item_write', '/items/:id', { methods: ['PUT', 'POST'], controller: () => new Response('written') })
     .add('dir', '/docs/', { methods: 'GET', controller: () => new Response('docs') })
     .add('form', '/form', { methods: ['GET', 'POST'], controller: () => new Response('form') })
+    .add('pages', '/pages{/:page}', {
+      methods: ['GET'],
+      controller: defineController(['page'], (page: string | undefined) => new JsonResponse({ page: page ?? null })),
+    })
     .add('api', '/status', {
       host: ':version.api.example.com',
       controller: defineController(['version'], (version: string) => new Response(`api ${version}`)),
@@ -163,6 +167,11 @@ describe('RouterListener over a real server', () => {
     const error = app.errors[before] as BadRequestHttpError;
     expect(error).toBeInstanceOf(BadRequestHttpError);
     expect(error.cause).toBeInstanceOf(MalformedPathError);
+  });
+
+  it('gives an optional parameter the path left out, without a default, as undefined', async () => {
+    expect(await (await fetch(`${server.origin}/pages`)).json()).toEqual({ page: null });
+    expect(await (await fetch(`${server.origin}/pages/3`)).json()).toEqual({ page: '3' });
   });
 
   it('routes by host and gives the host parameters', async () => {

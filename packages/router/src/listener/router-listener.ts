@@ -168,6 +168,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       attributes.set(key, value);
       if (key !== '_route' && key !== '_controller') routeParams[key] = value;
     }
+    // An optional parameter the path left out, without a default: its argument gets `undefined`.
+    for (const variable of route.compiled.variables) if (!(variable in params)) attributes.set(variable, undefined);
     attributes.set('_route', name);
     attributes.set('_route_path', route.path);
     attributes.set('_route_params', routeParams);
