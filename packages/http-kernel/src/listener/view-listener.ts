@@ -3,7 +3,9 @@ import type { OwnedDeclarations } from '../declaration/route-declaration.js';
 import { NotAcceptableHttpError } from '../error/not-acceptable-http-error.js';
 import type { KernelEventMap } from '../event/kernel-events.js';
 import type { ViewEvent } from '../event/view-event.js';
-import { HeaderBag } from '../http/header-bag.js';
+import { HeaderBag, headerBagOfPairs, type HeaderInit } from '../http/header-bag.js';
+import { httpDate } from '../http/http-date.js';
+import type { Request } from '../http/request.js';
 import { MediaTypeNegotiator } from '../http/media-type-negotiator.js';
 import { addVary } from '../http/vary.js';
 import type { Encoder } from '../view/encoder.js';
@@ -53,20 +55,24 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
   onKernelView(event: ViewEvent): void {
     const result = event.controllerResult;
     if (result === undefined) return;
-    const { data, status, headers } = result instanceof View ? result : { data: result, status: 200, headers: undefined };
+    const isView = result instanceof View;
+    const data: unknown = isView ? result.data : result;
     const request = event.request;
     const stream = isAsyncIterable(data);
-    const offer = this.#offerOf(request.attributes.get(FORMATS_DEFAULT), stream, String(request.attributes.get('_route') ?? 'unnamed'));
+    const offer = this.#offerOf(request.attributes.get(FORMATS_DEFAULT), stream, request);
     const mediaType = offer.negotiator.negotiate(request.headers.getAll('accept').join(', ') || undefined);
     if (mediaType === null) throw new NotAcceptableHttpError(offer.negotiator.offered);
     const encoder = offer.encoders[offer.negotiator.offered.indexOf(mediaType)]!;
-    const bag = new HeaderBag(headers);
-    addVary(bag, 'Accept');
-    const context = { request, status, headers: bag };
+    const headers = isView ? result.headers : undefined;
+    const context = {
+      request,
+      status: isView ? result.status : 200,
+      headers: headers === undefined ? varyAcceptOnly() : varyAccept(headers),
+    };
     event.setResponse(stream ? encoder.encodeStream!(data, context) : encoder.encode!(data, context));
   }
 
-  #offerOf(formats: readonly string[] | undefined, stream: boolean, route: string): Offer {
+  #offerOf(formats: readonly string[] | undefined, stream: boolean, request: Request): Offer {
     const key = formats ?? (stream ? DEFAULT_STREAM_FORMATS : DEFAULT_FORMATS);
     let offers = this.#offers.get(key);
     if (offers === undefined) {
@@ -76,6 +82,7 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
     const kind = stream ? 'stream' : 'value';
     let offer = offers[kind];
     if (offer === undefined) {
+      const route = String(request.attributes.get('_route') ?? 'unnamed');
       const encoders = encodersOf(key, this.#encoders, route).filter(
         (encoder) => (stream ? encoder.encodeStream : encoder.encode) !== undefined,
       );
@@ -89,6 +96,18 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
     }
     return offer;
   }
+}
+
+/** The headers of an answer whose controller gave none: what every view answer starts with, made at once. */
+function varyAcceptOnly(): HeaderBag {
+  return headerBagOfPairs(['date', httpDate(), 'vary', 'Accept']);
+}
+
+/** A view's own headers, and `Accept` in their `Vary`. */
+function varyAccept(headers: HeaderInit): HeaderBag {
+  const bag = new HeaderBag(headers);
+  addVary(bag, 'Accept');
+  return bag;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
