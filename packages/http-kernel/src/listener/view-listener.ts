@@ -38,6 +38,8 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
   readonly #encoders: ReadonlyMap<string, Encoder>;
   /** Per `_formats` value (routes share their defaults), and per stream or value: parsed once. */
   readonly #offers = new WeakMap<readonly unknown[], { value?: Offer; stream?: Offer }>();
+  /** Those of the routes that declare no formats (most routes), without a map lookup. */
+  readonly #undeclared: { value?: Offer; stream?: Offer } = {};
 
   constructor(options: ViewListenerOptions = {}) {
     this.#encoders = encoderTable([...BUILT_IN_ENCODERS, ...(options.encoders ?? [])]);
@@ -73,15 +75,16 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
   }
 
   #offerOf(formats: readonly string[] | undefined, stream: boolean, request: Request): Offer {
-    const key = formats ?? (stream ? DEFAULT_STREAM_FORMATS : DEFAULT_FORMATS);
-    let offers = this.#offers.get(key);
+    let offers = formats === undefined ? this.#undeclared : this.#offers.get(formats);
     if (offers === undefined) {
       offers = {};
-      this.#offers.set(key, offers);
+      // Not a list (a mistake `encodersOf` names below): nothing to key the offers by.
+      if (typeof formats === 'object' && formats !== null) this.#offers.set(formats, offers);
     }
     const kind = stream ? 'stream' : 'value';
     let offer = offers[kind];
     if (offer === undefined) {
+      const key = formats ?? (stream ? DEFAULT_STREAM_FORMATS : DEFAULT_FORMATS);
       const route = String(request.attributes.get('_route') ?? 'unnamed');
       const encoders = encodersOf(key, this.#encoders, route).filter(
         (encoder) => (stream ? encoder.encodeStream : encoder.encode) !== undefined,
