@@ -13,7 +13,7 @@
  * - Switchboard's `JsonResponse` body without a schema: what the listener adds to an answer;
  * - fast-json-stringify, compiled once from the same JSON Schema (it drops undeclared members too).
  * Every contender's output is checked first (same members, same values). Each is timed at its
- * fastest of nine rounds taken in turn, so a busy phase of the machine touches all alike.
+ * fastest of 25 rounds taken in turn, so a busy phase of the machine touches all alike.
  * Run: `cd bench && node --import tsx response-filtering.bench.ts`
  */
 import './built-packages.js';
