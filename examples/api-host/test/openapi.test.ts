@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import type { OpenApiDocument } from '@switchboard/openapi';
+import type { OpenApiDocument, ResponseObject } from '@switchboard/openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_FILE, generateClientTypes, TYPES_FILE } from './client/generate-types.js';
 import { listCreateDelete } from './client/items-client.js';
@@ -116,7 +116,7 @@ describe.each([
     );
     expect(summary).toEqual([
       { op: 'GET /api/admin', security: 'bearer', body: '', parameters: '', statuses: '200,401,403,404,405' },
-      { op: 'GET /api/items', security: 'optional', body: '', parameters: '', statuses: '200,304,401,404,405' },
+      { op: 'GET /api/items', security: 'optional', body: '', parameters: '', statuses: '200,304,401,404,405,406' },
       {
         op: 'POST /api/items',
         security: 'bearer',
@@ -163,6 +163,10 @@ describe.each([
       $ref: '#/components/schemas/NewItem',
     });
     expect(committed.components.schemas['NewItem']).toMatchObject({ required: ['name', 'quantity'] });
+    // The list's formats (`_formats`) are its media types; an Accept that refuses them all is a 406.
+    const listed = committed.paths['/api/items']?.get?.responses['200'] as ResponseObject | undefined;
+    expect(Object.keys(listed?.content ?? {})).toEqual(['application/json', 'application/x-ndjson']);
+    expect(committed.paths['/api/items']?.get?.responses['406']).toEqual({ $ref: '#/components/responses/NotAcceptable' });
     // The item id's route schema (a positive integer) describes the parameter.
     expect(committed.paths['/api/items/{id}']?.get?.parameters?.[0]).toMatchObject({
       name: 'id',
@@ -183,6 +187,8 @@ describe.each([
     expect(shown.status).toBe(200);
     const statuses = [
       (await call('GET', '/api/items')).status,
+      (await call('GET', '/api/items', { headers: { accept: 'application/x-ndjson' } })).status,
+      (await call('GET', '/api/items', { headers: { accept: 'application/xml' } })).status,
       (await call('GET', `/api/items/${id}`, { headers: { 'if-none-match': shown.headers.get('etag')! } })).status,
       (await call('GET', '/api/items/999999')).status,
       (await call('POST', '/api/items', { token: tokens.user, body: JSON.stringify({ name: '', quantity: 1.5 }) })).status,
@@ -202,7 +208,7 @@ describe.each([
       (await call('GET', '/health')).status,
       (await call('DELETE', '/health')).status,
     ];
-    expect(statuses).toEqual([200, 304, 404, 422, 400, 415, 401, 401, 403, 204, 404, 405, 401, 200, 401, 403, 200, 200, 405]);
+    expect(statuses).toEqual([200, 200, 406, 304, 404, 422, 400, 415, 401, 401, 403, 204, 404, 405, 401, 200, 401, 403, 200, 200, 405]);
     expect(problems).toEqual([]);
   });
 

@@ -146,13 +146,16 @@ describe('HeaderBag', () => {
     expect([...HeaderBag.fromRawList(raw)].map(([name]) => name)).toEqual(['host', 'x-tag', 'accept']);
   });
 
-  it('answers get and has on a raw list it has not read yet as it does once read', () => {
+  it('answers get, getAll and has on a raw list it has not read yet as it does once read', () => {
     const raw = [':authority', 'a.example', 'Host', 'a.example', 'X-Tag', 'one', 'x-tag', 'two', 'Accept', '*/*'];
     const unread = (): HeaderBag => HeaderBag.fromRawList(raw);
     const read = HeaderBag.fromRawList(raw);
     read.names();
     for (const bag of [unread(), read]) {
       expect(bag.get('X-TAG')).toBe('one');
+      expect(bag.getAll('X-TAG')).toEqual(['one', 'two']);
+      expect(bag.getAll(':authority')).toEqual([]);
+      expect(bag.getAll('x-ta')).toEqual([]);
       expect(bag.get('accept')).toBe('*/*');
       expect(bag.has('HOST')).toBe(true);
       expect(bag.get(':authority')).toBeUndefined();

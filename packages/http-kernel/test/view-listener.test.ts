@@ -70,6 +70,7 @@ const app = viewKernel({
   '/null': { controller: () => null },
   '/unknown': { controller: () => items, formats: ['xml'] },
   '/only-streams': { controller: () => items, formats: ['event-stream'] },
+  '/not-a-list': { controller: () => items, formats: 'json' as unknown as readonly string[] },
 });
 
 describe('ViewListener', () => {
@@ -133,9 +134,10 @@ describe('ViewListener', () => {
     expect(await text((await app.get('/null')).body)).toBe('null');
   });
 
-  it('names an unknown format, and a route with no format for the value, in a 500', async () => {
+  it('names an unknown format, a route with no format for the value, and formats that are not a list, in a 500', async () => {
     expect(await text((await app.get('/unknown')).body)).toMatch(/offers the format "xml", which no encoder writes/);
     expect(await text((await app.get('/only-streams')).body)).toMatch(/no format that can write a value/);
+    expect(await text((await app.get('/not-a-list')).body)).toMatch(/_formats option of route "\/not-a-list" must be a non-empty list/);
   });
 
   it('takes encoders a user registers, by format name', async () => {

@@ -8,7 +8,15 @@ import { securityOpenApi } from '@switchboard/security/openapi';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOpenApiDocument, type OpenApiDocument, type Operation, SchemaConversionError } from '../src/index.js';
+import type { Encoder } from '@switchboard/http-kernel/view';
+import {
+  createOpenApiDocument,
+  defineResponses,
+  type OpenApiDocument,
+  type Operation,
+  type ResponseObject,
+  SchemaConversionError,
+} from '../src/index.js';
 import { FIREWALLS, sampleOptions, sampleRoutes } from './support/sample-app.js';
 
 const document = createOpenApiDocument(sampleRoutes(), sampleOptions);
@@ -199,6 +207,44 @@ describe('createOpenApiDocument', () => {
       schema: { $ref: '#/components/schemas/ValidationProblem' },
     });
     expect(document.components.schemas['Violation']).toMatchObject({ required: ['path', 'message'] });
+  });
+
+  it("lists a route's declared formats as its media types, and a 406 problem when it declares formats", async () => {
+    const Note = z.object({ id: z.number() });
+    const controller = defineController([], () => [{ id: 1 }]);
+    const csv: Encoder = { format: 'csv', mediaType: 'text/csv', encode: () => new JsonResponse(null) };
+    const routes = [
+      new Route('notes_list', '/notes', {
+        methods: 'GET',
+        controller,
+        defaults: { _formats: ['json', 'ndjson', 'csv'], _responses: defineResponses({ 200: z.array(Note) }) },
+      }),
+      new Route('notes_feed', '/feed', { methods: 'GET', controller, defaults: { _formats: ['ndjson'] } }),
+      new Route('notes_plain', '/plain', { methods: 'GET', controller, defaults: { _responses: defineResponses({ 200: z.array(Note) }) } }),
+    ];
+    const formatted = createOpenApiDocument(routes, { info: { title: 't', version: '1' }, encoders: [csv] });
+    const responses = (path: string) => formatted.paths[path]!.get!.responses;
+    const list = responses('/notes')['200'] as ResponseObject;
+    expect(Object.keys(list.content!)).toEqual(['application/json', 'application/x-ndjson', 'text/csv']);
+    // NDJSON sends a list one element a line: its schema is an element's.
+    expect(list.content!['application/x-ndjson']!.schema).toMatchObject({ type: 'object', properties: { id: { type: 'number' } } });
+    expect(list.content!['application/json']!.schema).toMatchObject({ type: 'array' });
+    expect(Object.keys(responses('/notes'))).toEqual(['200', '404', '405', '406']);
+    expect(responses('/notes')['406']).toEqual({ $ref: '#/components/responses/NotAcceptable' });
+    // Declaring formats is what makes a 406 possible, with or without declared answers.
+    expect(Object.keys(responses('/feed'))).toEqual(['404', '405', '406', '2XX']);
+    expect(Object.keys(responses('/plain'))).toEqual(['200', '404', '405']);
+    expect(Object.keys((responses('/plain')['200'] as ResponseObject).content!)).toEqual(['application/json']);
+    expect(formatted.components.responses['NotAcceptable']?.content?.['application/problem+json']).toEqual({
+      schema: { $ref: '#/components/schemas/NotAcceptableProblem' },
+    });
+    expect(formatted.components.schemas['NotAcceptableProblem']).toMatchObject({
+      allOf: [{ $ref: '#/components/schemas/Problem' }, { required: ['available'] }],
+    });
+    expect(await validateOpenApi(formatted)).toEqual({ valid: true });
+    // A format no encoder writes is named, as the view listener would name it.
+    const unknown = [new Route('x', '/x', { methods: 'GET', controller, defaults: { _formats: ['xml'] } })];
+    expect(() => createOpenApiDocument(unknown, { info: { title: 't', version: '1' } })).toThrow('Route "x" offers the format "xml"');
   });
 
   it('is deterministic: the same routes give the same text, whatever the order the options were written in', () => {

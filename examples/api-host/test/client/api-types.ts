@@ -204,6 +204,10 @@ export interface components {
             name: string;
             quantity: number;
         };
+        NotAcceptableProblem: components["schemas"]["Problem"] & {
+            /** @description The media types the route offers. */
+            available: string[];
+        };
         /** @description A problem document (RFC 9457). In debug mode it also carries the error class and trace. */
         Problem: {
             /** @description `about:blank`: the status says what happened. */
@@ -262,6 +266,17 @@ export interface components {
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
+                "text/html": string;
+                "text/plain": string;
+            };
+        };
+        /** @description The `Accept` header accepts none of the media types the route offers; `available` lists them. */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["NotAcceptableProblem"];
                 "text/html": string;
                 "text/plain": string;
             };
@@ -414,6 +429,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
         };
     };
     items_create: {

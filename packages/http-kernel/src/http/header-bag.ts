@@ -1,3 +1,10 @@
+/**
+ * A bag that takes `pairs` as its own list: names lower-case, each name's values next to each
+ * other. For the headers every response starts with (`date`, `content-type`), made without a
+ * lookup per name. Kernel-internal: not exported by the package.
+ */
+export let headerBagOfPairs: (pairs: string[]) => HeaderBag;
+
 export type HeaderValue = string | readonly string[];
 export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | Readonly<Record<string, HeaderValue | number | undefined>>;
 
@@ -10,6 +17,14 @@ export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | 
  * few headers need no map, and writing them is one copy of the list (docs/decisions.md D15).
  */
 export class HeaderBag implements Iterable<[string, string[]]> {
+  static {
+    headerBagOfPairs = (pairs) => {
+      const bag = new HeaderBag();
+      bag.#list = pairs;
+      return bag;
+    };
+  }
+
   /** The bag's own list, names lower-cased; made on the first write (or the first read of a raw list that needs it). */
   #list: string[] | null;
   /**
@@ -86,8 +101,10 @@ export class HeaderBag implements Iterable<[string, string[]]> {
 
   /** Every value in order (empty when absent). */
   getAll(name: string): string[] {
-    const list = this.#own();
     const key = name.toLowerCase();
+    // As `get`: a bag still equal to its raw list answers from it, without making its own list.
+    if (this.#list === null) return this.#raw === null ? [] : rawValues(this.#raw, key);
+    const list = this.#list;
     const values: string[] = [];
     for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
     return values;
@@ -211,6 +228,17 @@ function insertAfterRun(list: string[], key: string, value: string): void {
 function pushValues(list: string[], key: string, value: HeaderValue | number): void {
   if (typeof value === 'object') for (const one of value) list.push(key, one);
   else list.push(key, typeof value === 'number' ? String(value) : value);
+}
+
+/** The values of every field named `key` (lower-case) in a raw list, in order; pseudo-headers never match. */
+function rawValues(raw: readonly string[], key: string): string[] {
+  const values: string[] = [];
+  if (key.charCodeAt(0) === 58 /* ':' */) return values;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === key.length && name.toLowerCase() === key) values.push(raw[i + 1]!);
+  }
+  return values;
 }
 
 /** The value of the first field named `key` (lower-case) in a raw list; pseudo-headers never match. */

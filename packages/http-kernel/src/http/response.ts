@@ -1,4 +1,4 @@
-import { HeaderBag, type HeaderInit } from './header-bag.js';
+import { HeaderBag, headerBagOfPairs, type HeaderInit } from './header-bag.js';
 import { httpDate } from './http-date.js';
 import { ResponseCookies } from './cookies/response-cookies.js';
 import type { Request } from './request.js';
@@ -17,7 +17,7 @@ export class Response {
     this.#body = body;
     this.status = status;
     if (headers === undefined) {
-      this.headers = new HeaderBag().set('date', httpDate());
+      this.headers = headerBagOfPairs(['date', httpDate()]);
       return;
     }
     this.headers = headers instanceof HeaderBag ? headers : new HeaderBag(headers);
@@ -89,13 +89,20 @@ export class JsonResponse extends Response {
   #pending: boolean;
   /** Whether the body is, or will be, written from `#data`. */
   #fromData: boolean;
+  /**
+   * The body, once written or set. Kept here rather than in `Response`'s field: assigning through
+   * `super.body` is a runtime call in V8, about a tenth of a small answer's whole cost.
+   */
+  #written: ResponseBody;
 
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
-    super('', status, headers);
+    // Without headers of its own, the bag is made with its two pairs at once: what every JSON answer pays.
+    super('', status, headers ?? headerBagOfPairs(['date', httpDate(), 'content-type', contentType]));
     this.#data = data;
     this.#pending = true;
     this.#fromData = true;
-    if (headers === undefined || !this.headers.has('content-type')) this.headers.set('content-type', contentType);
+    this.#written = '';
+    if (headers !== undefined && !this.headers.has('content-type')) this.headers.set('content-type', contentType);
   }
 
   get data(): unknown {
@@ -116,15 +123,15 @@ export class JsonResponse extends Response {
   override get body(): ResponseBody {
     if (this.#pending) {
       this.#pending = false;
-      super.body = this.serialize(this.#data);
+      this.#written = this.serialize(this.#data);
     }
-    return super.body;
+    return this.#written;
   }
 
   override set body(body: ResponseBody) {
     this.#pending = false;
     this.#fromData = false;
-    super.body = body;
+    this.#written = body;
   }
 
   /** The body of `data`. */

@@ -3,7 +3,9 @@ import type { OwnedDeclarations } from '../declaration/route-declaration.js';
 import { NotAcceptableHttpError } from '../error/not-acceptable-http-error.js';
 import type { KernelEventMap } from '../event/kernel-events.js';
 import type { ViewEvent } from '../event/view-event.js';
-import { HeaderBag } from '../http/header-bag.js';
+import { HeaderBag, headerBagOfPairs, type HeaderInit } from '../http/header-bag.js';
+import { httpDate } from '../http/http-date.js';
+import type { Request } from '../http/request.js';
 import { MediaTypeNegotiator } from '../http/media-type-negotiator.js';
 import { addVary } from '../http/vary.js';
 import type { Encoder } from '../view/encoder.js';
@@ -36,6 +38,8 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
   readonly #encoders: ReadonlyMap<string, Encoder>;
   /** Per `_formats` value (routes share their defaults), and per stream or value: parsed once. */
   readonly #offers = new WeakMap<readonly unknown[], { value?: Offer; stream?: Offer }>();
+  /** Those of the routes that declare no formats (most routes), without a map lookup. */
+  readonly #undeclared: { value?: Offer; stream?: Offer } = {};
 
   constructor(options: ViewListenerOptions = {}) {
     this.#encoders = encoderTable([...BUILT_IN_ENCODERS, ...(options.encoders ?? [])]);
@@ -53,29 +57,35 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
   onKernelView(event: ViewEvent): void {
     const result = event.controllerResult;
     if (result === undefined) return;
-    const { data, status, headers } = result instanceof View ? result : { data: result, status: 200, headers: undefined };
+    const isView = result instanceof View;
+    const data: unknown = isView ? result.data : result;
     const request = event.request;
     const stream = isAsyncIterable(data);
-    const offer = this.#offerOf(request.attributes.get(FORMATS_DEFAULT), stream, String(request.attributes.get('_route') ?? 'unnamed'));
+    const offer = this.#offerOf(request.attributes.get(FORMATS_DEFAULT), stream, request);
     const mediaType = offer.negotiator.negotiate(request.headers.getAll('accept').join(', ') || undefined);
     if (mediaType === null) throw new NotAcceptableHttpError(offer.negotiator.offered);
     const encoder = offer.encoders[offer.negotiator.offered.indexOf(mediaType)]!;
-    const bag = new HeaderBag(headers);
-    addVary(bag, 'Accept');
-    const context = { request, status, headers: bag };
+    const headers = isView ? result.headers : undefined;
+    const context = {
+      request,
+      status: isView ? result.status : 200,
+      headers: headers === undefined ? varyAcceptOnly() : varyAccept(headers),
+    };
     event.setResponse(stream ? encoder.encodeStream!(data, context) : encoder.encode!(data, context));
   }
 
-  #offerOf(formats: readonly string[] | undefined, stream: boolean, route: string): Offer {
-    const key = formats ?? (stream ? DEFAULT_STREAM_FORMATS : DEFAULT_FORMATS);
-    let offers = this.#offers.get(key);
+  #offerOf(formats: readonly string[] | undefined, stream: boolean, request: Request): Offer {
+    let offers = formats === undefined ? this.#undeclared : this.#offers.get(formats);
     if (offers === undefined) {
       offers = {};
-      this.#offers.set(key, offers);
+      // Not a list (a mistake `encodersOf` names below): nothing to key the offers by.
+      if (typeof formats === 'object' && formats !== null) this.#offers.set(formats, offers);
     }
     const kind = stream ? 'stream' : 'value';
     let offer = offers[kind];
     if (offer === undefined) {
+      const key = formats ?? (stream ? DEFAULT_STREAM_FORMATS : DEFAULT_FORMATS);
+      const route = String(request.attributes.get('_route') ?? 'unnamed');
       const encoders = encodersOf(key, this.#encoders, route).filter(
         (encoder) => (stream ? encoder.encodeStream : encoder.encode) !== undefined,
       );
@@ -89,6 +99,18 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
     }
     return offer;
   }
+}
+
+/** The headers of an answer whose controller gave none: what every view answer starts with, made at once. */
+function varyAcceptOnly(): HeaderBag {
+  return headerBagOfPairs(['date', httpDate(), 'vary', 'Accept']);
+}
+
+/** A view's own headers, and `Accept` in their `Vary`. */
+function varyAccept(headers: HeaderInit): HeaderBag {
+  const bag = new HeaderBag(headers);
+  addVary(bag, 'Accept');
+  return bag;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

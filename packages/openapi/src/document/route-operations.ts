@@ -54,17 +54,19 @@ export function routeOperations(route: Route, context: OperationContext): Placed
   const headersAndCookies = values.map((value) => valueParameter(route, value, context));
   const requestBody = bodyOf(route, payloads, context);
   const server = hostServer(route);
+  const formats = declaredEncoders(route.defaults, context.encoders, route.name);
   const placed: PlacedOperation[] = [];
   pathVariants(route, (name) => parameterSchemaOf(route, name, context)).forEach((variant, index) => {
     const contributions = context.contributors.flatMap(
       (contributor) => contributor.describeOperation({ route, pathTemplate: variant.template }) ?? [],
     );
     const security = contributions.find((contribution) => contribution.security !== undefined)?.security;
-    const declared = declaredResponses(route, contributions, context);
+    const declared = declaredResponses(route, formats, contributions, context);
     const errors = errorResponsesFor({
       readsBody: requestBody !== undefined,
       readsQuery: query.length > 0,
       validatesParameters: Object.keys(route.params).length > 0 || values.length > 0,
+      negotiatesFormat: formats !== null,
       contributed: contributions.flatMap((contribution) => contribution.responses ?? []),
     });
     for (const method of methods) {
@@ -154,16 +156,19 @@ function embed(payload: RoutePayload, direction: 'input', route: Route, describe
   return context.components.embed(schema, `${route.name}.${payload.argument}`);
 }
 
-/** The responses of the route's `_responses` default; without one, a generic success. */
+/**
+ * The responses of the route's `_responses` default, each body under the media types of the
+ * route's `formats` (the view layer's encoders) when it declares some; without one, a generic success.
+ */
 function declaredResponses(
   route: Route,
+  formats: readonly Encoder[] | null,
   contributions: readonly OperationContribution[],
   context: OperationContext,
 ): Record<string, ResponseObject> {
   const value = route.defaults[RESPONSES_DEFAULT];
   if (value === undefined) return { '2XX': { description: 'Success (the answer is not declared: see the `_responses` route option).' } };
   assertResponseSchemas(value, route.name);
-  const formats = declaredEncoders(route.defaults, context.encoders, route.name);
   const successHeaders = [...new Set<SharedHeaderName>(contributions.flatMap((contribution) => contribution.successHeaders ?? []))];
   const responses: Record<string, ResponseObject> = {};
   for (const [status, declared] of Object.entries(value as ResponseSchemas)) {

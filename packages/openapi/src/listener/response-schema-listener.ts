@@ -11,10 +11,13 @@ import {
 } from '@switchboard/http-kernel';
 import { andThen } from '@switchboard/http-kernel/internal';
 import type { JsonSchema } from '../spec/openapi-types.js';
-import { declarationFor } from '../responses/declare-responses.js';
+import { declarationFor, type ResponseSchemas } from '../responses/declare-responses.js';
 import { jsonSchemaOf, type JsonSchemaConverter } from '../schema/json-schema-of.js';
 import { compileProjection } from './compile-projection.js';
 import { projectOntoSchema } from './project-onto-schema.js';
+
+/** A value reduced to what a schema declares. */
+type Projection = (value: unknown) => unknown;
 
 export interface ResponseSchemaListenerOptions {
   /** Checks each answer against its schema, and reports every mismatch and every dropped member. */
@@ -60,7 +63,13 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
   /** A schema is converted once, at the first answer that uses it. */
   readonly #jsonSchemas = new WeakMap<StandardSchemaV1, JsonSchema>();
   /** And its projection compiled once. */
-  readonly #projections = new WeakMap<JsonSchema, (value: unknown) => unknown>();
+  readonly #projections = new WeakMap<JsonSchema, Projection>();
+  /**
+   * Per `_responses` value (routes share their defaults) and status: the projection to apply, or
+   * `null` when that status declares no body schema. Looked up once, so an answer pays two map
+   * reads before its projection, not the declaration's resolution.
+   */
+  readonly #byStatus = new WeakMap<ResponseSchemas, Map<number, Projection | null>>();
 
   constructor(options: ResponseSchemaListenerOptions = {}) {
     this.#debug = options.debug ?? false;
@@ -82,20 +91,36 @@ export class ResponseSchemaListener implements EventSubscriber<KernelEventMap> {
     const response = event.response;
     // A body set directly is no longer described by `data`: there is nothing to filter it by.
     if (responses === undefined || !(response instanceof JsonResponse) || !response.writtenFromData) return;
+    if (!this.#debug) {
+      const projection = this.#projectionFor(responses, response.status, event);
+      if (projection !== null) response.data = projection(response.data);
+      return;
+    }
     const schema = declarationFor(responses, response.status)?.schema;
     if (schema === undefined) return;
     const route = String(event.request.attributes.get('_route') ?? 'unnamed');
-    const jsonSchema = this.#jsonSchemaOf(schema, route, response.status);
-    if (!this.#debug) {
-      response.data = this.#projectionOf(jsonSchema)(response.data);
-      return;
-    }
-    const { value, dropped } = projectOntoSchema(response.data, jsonSchema);
+    const { value, dropped } = projectOntoSchema(response.data, this.#jsonSchemaOf(schema, route, response.status));
     response.data = value;
     return andThen(schema['~standard'].validate(value), (outcome) => this.#report(event, route, dropped, outcome));
   }
 
-  #projectionOf(jsonSchema: JsonSchema): (value: unknown) => unknown {
+  #projectionFor(responses: ResponseSchemas, status: number, event: ResponseEvent): Projection | null {
+    let byStatus = this.#byStatus.get(responses);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.#byStatus.set(responses, byStatus);
+    }
+    let projection = byStatus.get(status);
+    if (projection === undefined) {
+      const schema = declarationFor(responses, status)?.schema;
+      const route = String(event.request.attributes.get('_route') ?? 'unnamed');
+      projection = schema === undefined ? null : this.#projectionOf(this.#jsonSchemaOf(schema, route, status));
+      byStatus.set(status, projection);
+    }
+    return projection;
+  }
+
+  #projectionOf(jsonSchema: JsonSchema): Projection {
     let projection = this.#projections.get(jsonSchema);
     if (projection === undefined) {
       projection = compileProjection(jsonSchema);

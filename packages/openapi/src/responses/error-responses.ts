@@ -38,6 +38,19 @@ const VALIDATION_PROBLEM: JsonSchema = {
   ],
 };
 
+const NOT_ACCEPTABLE_PROBLEM: JsonSchema = {
+  allOf: [
+    { $ref: '#/components/schemas/Problem' },
+    {
+      type: 'object',
+      properties: {
+        available: { type: 'array', items: { type: 'string' }, description: 'The media types the route offers.' },
+      },
+      required: ['available'],
+    },
+  ],
+};
+
 const AUTHENTICATION_FAILURE: JsonSchema = {
   type: 'object',
   description: 'The bearer authenticator’s refusal: no token, or an invalid or expired one.',
@@ -64,6 +77,7 @@ export const ERROR_RESPONSES = {
   Forbidden: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  NotAcceptable: 406,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   UnprocessableContent: 422,
@@ -81,6 +95,7 @@ const DESCRIPTIONS: Record<ErrorResponseName, string> = {
   Forbidden: 'The user may not do this (`_is_granted`).',
   NotFound: 'No such route or resource.',
   MethodNotAllowed: 'The path exists, but not for this method; `Allow` lists the methods it accepts.',
+  NotAcceptable: 'The `Accept` header accepts none of the media types the route offers; `available` lists them.',
   PayloadTooLarge: 'The body is larger than the limit, or the query string or form has too many fields.',
   UnsupportedMediaType: 'The body is not in a media type the route reads.',
   UnprocessableContent: 'The payload was read but is not valid; `violations` lists each reason.',
@@ -114,6 +129,8 @@ function errorResponse(name: ErrorResponseName): ResponseObject {
       return { description, headers: { 'Retry-After': headerRef('Retry-After') }, content: problemContent('Problem') };
     case 'UnprocessableContent':
       return { description, content: problemContent('ValidationProblem') };
+    case 'NotAcceptable':
+      return { description, content: problemContent('NotAcceptableProblem') };
     default:
       return { description, content: problemContent('Problem') };
   }
@@ -132,6 +149,7 @@ export function errorComponents(): Pick<OpenApiComponents, 'responses' | 'header
   return {
     schemas: {
       AuthenticationFailure: AUTHENTICATION_FAILURE,
+      NotAcceptableProblem: NOT_ACCEPTABLE_PROBLEM,
       Problem: PROBLEM,
       ValidationProblem: VALIDATION_PROBLEM,
       Violation: VIOLATION,
@@ -149,6 +167,8 @@ export interface ErrorFacts {
   readonly readsQuery: boolean;
   /** A path parameter, header or cookie has a schema (a refused value is a 400). */
   readonly validatesParameters: boolean;
+  /** The route declares the formats it answers in (the view layer's `_formats`): an `Accept` refusing them all is a 406. */
+  readonly negotiatesFormat: boolean;
   /** What the contributors said the route may answer besides (`Forbidden`, `TooManyRequests`…). */
   readonly contributed: readonly SharedResponseName[];
 }
@@ -160,6 +180,7 @@ export function errorResponsesFor(facts: ErrorFacts): Record<string, Reference> 
   if (facts.readsBody || facts.readsQuery) names.push('BadRequest', 'PayloadTooLarge', 'UnprocessableContent');
   if (facts.readsBody) names.push('UnsupportedMediaType');
   if (facts.validatesParameters && !names.includes('BadRequest')) names.push('BadRequest');
+  if (facts.negotiatesFormat) names.push('NotAcceptable');
   for (const name of facts.contributed) if (!names.includes(name)) names.push(name);
   const out: Record<string, Reference> = {};
   for (const name of names)
