@@ -48,7 +48,8 @@ export interface TestKernel {
   /** Requests that reached the route table, in order (empty without `routes`). */
   readonly handled: Request[];
   /** Every `kernel.terminate`, in order (empty without `recordTerminate`). */
-  readonly terminated: Array<{ request: Request; response: Response }>;
+  /** `responseFinished`: what the host said of the response (`TerminateEvent.responseFinished`). */
+  readonly terminated: Array<{ request: Request; response: Response; responseFinished: boolean | undefined }>;
 }
 
 /** A real `HttpKernel` on a real `EventDispatcher`, wired from `options`; nothing is mocked. */
@@ -60,9 +61,12 @@ export function testKernel(options: TestKernelOptions = {}): TestKernel {
   for (const subscriber of options.subscribers ?? []) dispatcher.addSubscriber(subscriber);
   const responder = options.textErrors === false ? null : new TextErrorResponder();
   if (responder !== null) dispatcher.addSubscriber(responder);
-  const terminated: Array<{ request: Request; response: Response }> = [];
+  const terminated: TestKernel['terminated'] = [];
   if (options.recordTerminate === true) {
-    dispatcher.on('kernel.terminate', (event) => void terminated.push({ request: event.request, response: event.response }));
+    dispatcher.on(
+      'kernel.terminate',
+      (event) => void terminated.push({ request: event.request, response: event.response, responseFinished: event.responseFinished }),
+    );
   }
   options.setup?.(dispatcher);
   const kernel = new HttpKernel({

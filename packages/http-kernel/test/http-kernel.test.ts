@@ -667,4 +667,27 @@ describe('HttpKernel terminate', () => {
     expect(ran).toEqual(['after the wait']);
     expect(h.logger.records.map((r) => r.message)).toEqual(['Error during kernel.terminate: Error: flush failed']);
   });
+
+  it("shares one clock reading per request start and one per end among the listeners that time it, and passes on the host's word on the response", async () => {
+    const h = harness();
+    const starts: number[] = [];
+    const ends: Array<[number, boolean | undefined]> = [];
+    for (const priority of [20, 10]) {
+      h.dispatcher.on('kernel.request', (event) => void starts.push(event.request.startTiming()), priority);
+      h.dispatcher.on('kernel.terminate', (event) => void ends.push([event.endTime, event.responseFinished]), priority);
+    }
+    const request = get('/', ok);
+    expect(request.startTime).toBe(undefined);
+    const response = await h.kernel.handle(request);
+    h.kernel.terminateEagerly(request, response, false);
+    expect(starts).toEqual([request.startTime, request.startTime]);
+    expect(ends).toEqual([
+      [ends[0]![0], false],
+      [ends[0]![0], false],
+    ]);
+    expect(ends[0]![0]).toBeGreaterThanOrEqual(request.startTime!);
+    // A host that does not say: undefined, and a new reading for this dispatch.
+    await h.kernel.terminate(request, response);
+    expect(ends[2]![1]).toBe(undefined);
+  });
 });

@@ -17,7 +17,7 @@ import { InvalidRequestError } from './request/invalid-request-error.js';
 import { isHttp2, NodeRequestFactory, type NodeIncomingRequest } from './request/node-request-factory.js';
 import { RequestCancellation } from './request/request-cancellation.js';
 import { declaredOverDiscardLimit, discardUnreadBody, hasBodyInTransit } from './request/unread-body.js';
-import { isClosed, type EndGate, type NodeServerResponse } from './response/node-response.js';
+import { isClosed, isFinished, isGone, type EndGate, type NodeServerResponse } from './response/node-response.js';
 import { writePlainResponse } from './response/plain-response.js';
 import { writeResponse } from './response/response-writer.js';
 import { SendTimeout } from './response/send-timeout.js';
@@ -215,6 +215,8 @@ export class NodeAdapter {
       this.#terminateWhenDone(res, request, response);
       return;
     }
+    // Read before writing: node reports a response ended on a connection already closed as finished.
+    const clientLeft = isGone(res);
     const endGate = this.#endGate(req, request, http2);
     if (!http2 && (this.#closingConnections || this.#endsConnection(req, request, response, endGate))) {
       response.headers.set('connection', 'close');
@@ -227,7 +229,7 @@ export class NodeAdapter {
       logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);
       writePlainResponse(res, 500, 'The response could not be written.', http2, endGate, this.#answerHeaders);
     }
-    this.#terminateWhenDone(res, request, response);
+    this.#terminateWhenDone(res, request, response, clientLeft);
   }
 
   /**
@@ -264,18 +266,19 @@ export class NodeAdapter {
   /**
    * Runs `kernel.terminate` once the response is finished or the client went away — exactly once,
    * and on a later turn of the event loop so it never delays the next response on the connection.
-   * Skipped entirely when the kernel says nobody listens.
+   * Skipped entirely when the kernel says nobody listens. `clientLeft`: the client had gone before
+   * the answer was written, so the response did not finish whatever node says of it.
    */
-  #terminateWhenDone(res: NodeServerResponse, request: Request, response: Response): void {
+  #terminateWhenDone(res: NodeServerResponse, request: Request, response: Response, clientLeft = false): void {
     const kernel = this.#kernel;
     if (kernel.terminate === undefined) return;
     if (kernel.dispatcher !== undefined && !kernel.dispatcher.hasListeners('kernel.terminate')) return;
-    this.#queueTermination(res, request, response);
+    this.#queueTermination(res, request, response, clientLeft);
   }
 
-  #queueTermination(res: NodeServerResponse, request: Request, response: Response): void {
+  #queueTermination(res: NodeServerResponse, request: Request, response: Response, clientLeft: boolean): void {
     // Counted from now, not from when it runs, so a shutdown waiting on drain() cannot miss it.
-    if (this.#queuedTerminations.push(res, request, response) === 3) setImmediate(this.#runQueuedTerminations);
+    if (this.#queuedTerminations.push(res, request, response, clientLeft) === 4) setImmediate(this.#runQueuedTerminations);
   }
 
   /**
@@ -285,22 +288,26 @@ export class NodeAdapter {
   readonly #runQueuedTerminations = (): void => {
     const queue = this.#queuedTerminations;
     this.#queuedTerminations = [];
-    for (let i = 0; i < queue.length; i += 3) {
+    for (let i = 0; i < queue.length; i += 4) {
       const res = queue[i] as NodeServerResponse;
       const request = queue[i + 1] as Request;
       const response = queue[i + 2] as Response;
-      if (isClosed(res)) this.#terminate(request, response);
-      else res.once('close', () => this.#queueTermination(res, request, response));
+      const clientLeft = queue[i + 3] as boolean;
+      // Closed before 'finish': the client went away (or a failing stream was cut) mid-response.
+      if (isClosed(res)) this.#terminate(request, response, !clientLeft && isFinished(res));
+      else res.once('close', () => this.#queueTermination(res, request, response, clientLeft));
     }
   };
 
   /** Tracked for drain() only when it has to wait: most `kernel.terminate` listeners return at once. */
-  #terminate(request: Request, response: Response): void {
+  #terminate(request: Request, response: Response, finished: boolean): void {
     const kernel = this.#kernel;
     let outcome: MaybePromise<void>;
     try {
       outcome = fromThenable(
-        kernel.terminateEagerly !== undefined ? kernel.terminateEagerly(request, response) : kernel.terminate!(request, response),
+        kernel.terminateEagerly !== undefined
+          ? kernel.terminateEagerly(request, response, finished)
+          : kernel.terminate!(request, response, finished),
       );
     } catch (error) {
       this.#terminateFailed(error);
@@ -317,8 +324,11 @@ export class NodeAdapter {
   }
 }
 
-/** Answered requests waiting for their `kernel.terminate`, three entries each: `res`, `request`, `response`. */
-type TerminationQueue = Array<NodeServerResponse | Request | Response>;
+/**
+ * Answered requests waiting for their `kernel.terminate`, four entries each: `res`, `request`,
+ * `response`, and whether the client had left before the answer was written.
+ */
+type TerminationQueue = Array<NodeServerResponse | Request | Response | boolean>;
 
 /** `(req, res)` listener that hands every request to `kernel`. */
 export function createRequestListener(kernel: HttpKernelInterface, options?: NodeAdapterOptions): NodeRequestListener {

@@ -20,11 +20,19 @@ describe('WHATWG fetch handler', () => {
         }),
       '/client': (request) => new Response(request.clientIp),
       '/multi': () => new Response('x', 200, { 'x-multi': ['a', 'b'] }),
+      '/text': () => new Response('x'),
       '/stream': () =>
         new Response(
           (async function* () {
             yield 'a';
             yield new Uint8Array([98]);
+          })(),
+        ),
+      '/cancelled': () =>
+        new Response(
+          (async function* () {
+            yield 'first';
+            yield 'never read';
           })(),
         ),
       '/lazy': () =>
@@ -62,6 +70,24 @@ describe('WHATWG fetch handler', () => {
     const response = await handler(new Request('http://localhost/stream'));
     expect(await response.text()).toBe('ab');
     await expect.poll(() => terminated.length).toBe(before + 1);
+    expect(terminated.at(-1)!.responseFinished).toBe(true);
+  });
+
+  it('tells kernel.terminate that a streamed body was cancelled before its end, and nothing of a text body', async () => {
+    // Found by path: a text body's termination runs on a timer, and may land during a later test.
+    const terminationOf = async (path: string) => {
+      await expect.poll(() => terminated.some(({ request }) => request.rawPath === path)).toBe(true);
+      return terminated.find(({ request }) => request.rawPath === path)!;
+    };
+    const streamed = await handler(new Request('http://localhost/cancelled'));
+    const reader = streamed.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    // What the runtime does when the client goes away mid-body.
+    await reader.cancel();
+    expect((await terminationOf('/cancelled')).responseFinished).toBe(false);
+    await (await handler(new Request('http://localhost/text'))).text();
+    // Handed to the runtime whole: whether it reached the client is not known here.
+    expect((await terminationOf('/text')).responseFinished).toBe(undefined);
   });
 
   it('starts a streamed body only when its reader asks (a body nobody reads opens no file)', async () => {

@@ -121,6 +121,8 @@ describe('response writing', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(terminated.length).toBe(before + 1);
     expect(terminated.at(-1)!.request.rawPath).toBe('/endless');
+    // The kernel is told that the response never went out in full (metrics count it as aborted).
+    expect(terminated.at(-1)!.responseFinished).toBe(false);
     // The server still answers.
     expect((await fetch(`${base}/bytes`)).status).toBe(200);
   });
@@ -144,5 +146,7 @@ describe('response writing', () => {
     await (await fetch(`${base}/bytes`)).text();
     await expect.poll(() => terminated.length).toBe(before + 1);
     expect(terminated.at(-1)!.response.status).toBe(200);
+    // Written in full: node said 'finish' before the response closed.
+    expect(terminated.at(-1)!.responseFinished).toBe(true);
   });
 });

@@ -19,13 +19,16 @@ export interface HttpKernelInterface {
    * `HttpKernel.handleEagerly`). Hosts call it in place of `handle` when it is there.
    */
   handleEagerly?(request: Request, type?: RequestType, catchErrors?: boolean): Response | Promise<Response>;
-  /** Runs `kernel.terminate` once the response was sent. */
-  terminate?(request: Request, response: Response): Promise<void>;
+  /**
+   * Runs `kernel.terminate` once the response was sent. `responseFinished`: whether it went out
+   * in full, when the host knows (false: the exchange closed first).
+   */
+  terminate?(request: Request, response: Response, responseFinished?: boolean): Promise<void>;
   /**
    * The same, returning nothing when no listener had to wait (see `HttpKernel.terminateEagerly`).
    * Hosts call it in place of `terminate` when it is there.
    */
-  terminateEagerly?(request: Request, response: Response): void | Promise<void>;
+  terminateEagerly?(request: Request, response: Response, responseFinished?: boolean): void | Promise<void>;
   /**
    * Throws when a route declares what no registered listener acts on (see
    * `HttpKernel.checkDeclarations`). Hosts call it before serving.

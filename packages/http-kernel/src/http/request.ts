@@ -101,6 +101,7 @@ export class Request {
   #signalSource: RequestSignalSource | undefined;
   #signal: AbortSignal | undefined;
   #cookies: RequestCookies | undefined;
+  #startTime: number | undefined;
   #stack: RequestStack | null;
   /** Where the kernel stands with this request while `#stack` is not made yet (see `requestStack`). */
   #stackState: StackState;
@@ -194,6 +195,24 @@ export class Request {
   /** The cookies of the `Cookie` header, parsed on first read. */
   get cookies(): RequestCookies {
     return (this.#cookies ??= new RequestCookies(this.headers.getAll('cookie')));
+  }
+
+  /**
+   * `performance.now()` when this request's timing began (`startTiming()`); undefined while
+   * nothing times it.
+   */
+  get startTime(): number | undefined {
+    return this.#startTime;
+  }
+
+  /**
+   * Starts timing this request, unless something did already, and returns the start. What times
+   * a request (metrics, the access log, `Server-Timing`) calls it from its first `kernel.request`
+   * listener: the first caller reads the clock, the others share that reading, and a request
+   * nothing times reads no clock at all.
+   */
+  startTiming(): number {
+    return (this.#startTime ??= performance.now());
   }
 
   /** Whether the client closed its connection: its answer would go nowhere. */

@@ -170,9 +170,13 @@ export class HttpKernel implements HttpKernelInterface {
     return answer instanceof Response ? answer : this.#handleError(answer.error, h);
   }
 
-  /** Dispatches `kernel.terminate` once the response was sent. Never rejects: failures are logged. */
-  terminate(request: Request, response: Response): Promise<void> {
-    return Promise.resolve(this.terminateEagerly(request, response));
+  /**
+   * Dispatches `kernel.terminate` once the response was sent; `responseFinished` (from the host
+   * that wrote it) says whether it went out in full (`TerminateEvent.responseFinished`). Never
+   * rejects: failures are logged.
+   */
+  terminate(request: Request, response: Response, responseFinished?: boolean): Promise<void> {
+    return Promise.resolve(this.terminateEagerly(request, response, responseFinished));
   }
 
   /**
@@ -180,11 +184,13 @@ export class HttpKernel implements HttpKernelInterface {
    * `kernel.terminate` listener has run, or a promise when one of them had to wait. For hosts,
    * which terminate every request. Never throws nor rejects: failures are logged.
    */
-  terminateEagerly(request: Request, response: Response): MaybePromise<void> {
+  terminateEagerly(request: Request, response: Response, responseFinished?: boolean): MaybePromise<void> {
     if (!this.dispatcher.isObserved('kernel.terminate')) return;
     let dispatched: MaybePromise<TerminateEvent>;
     try {
-      dispatched = fromThenable(this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response)));
+      dispatched = fromThenable(
+        this.dispatcher.dispatch('kernel.terminate', new TerminateEvent(this, request, response, responseFinished)),
+      );
     } catch (error) {
       this.#terminateFailed(error);
       return;

@@ -101,12 +101,14 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     const response = await kernel.handle(request);
 
     let terminated = false;
-    const terminate = (): void => {
+    // `finished` is known only for a streamed body (read to its end, or cancelled by the runtime
+    // when its client left); text and bytes are handed to the runtime whole, which tells nothing.
+    const terminate = (finished?: boolean): void => {
       if (terminated) return;
       terminated = true;
       if (kernel.terminate === undefined) return end();
       const work = kernel
-        .terminate(request, response)
+        .terminate(request, response, finished)
         .catch((error: unknown) => {
           logAt(logger, 'CRITICAL', { err: error }, `kernel.terminate failed: ${describeError(error)}`);
         })
@@ -116,7 +118,7 @@ export function createFetchHandler(kernel: HttpKernelInterface, options: FetchHa
     const noBody = incoming.method === 'HEAD' || response.isEmpty;
     if (noBody) releaseUnsentBody(response.body, logger);
     const body = noBody ? null : toBodyInit(response.body, terminate, () => cancellation.clientGone());
-    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(terminate, 0);
+    if (options.waitUntil !== undefined || !(body instanceof ReadableStream)) setTimeout(() => terminate(), 0);
     return new globalThis.Response(body, { status: response.status, headers: toHeaders(response) });
   };
   return Object.assign(handle, { drain: () => inFlight.drain() });
@@ -159,12 +161,13 @@ class FetchRequestCancellation {
 }
 
 /**
- * Text and bytes as they are; a stream as a ReadableStream that reports its end (or cancel) and
- * pulls nothing before a reader asks: a body nobody reads starts no work (opens no file).
+ * Text and bytes as they are; a stream as a ReadableStream that reports its end (`onDone(true)`;
+ * false when it was cancelled or failed) and pulls nothing before a reader asks: a body nobody
+ * reads starts no work (opens no file).
  */
 function toBodyInit(
   body: Response['body'],
-  onDone: () => void,
+  onDone: (finished: boolean) => void,
   onCancel: () => void,
 ): ConstructorParameters<typeof globalThis.Response>[0] {
   if (body === null || typeof body === 'string' || body instanceof Uint8Array) return body;
@@ -177,18 +180,18 @@ function toBodyInit(
           const next = await iterator.next();
           if (next.done) {
             controller.close();
-            onDone();
+            onDone(true);
           } else {
             controller.enqueue(typeof next.value === 'string' ? encoder.encode(next.value) : next.value);
           }
         } catch (error) {
           controller.error(error);
-          onDone();
+          onDone(false);
         }
       },
       async cancel() {
         onCancel();
-        onDone();
+        onDone(false);
         await iterator.return?.();
       },
     },

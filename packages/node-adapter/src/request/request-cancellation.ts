@@ -1,5 +1,5 @@
 import { ClientGoneError } from '@switchboard/http-kernel';
-import { isClosed, type NodeServerResponse } from '../response/node-response.js';
+import { isClosed, isFinished, type NodeServerResponse } from '../response/node-response.js';
 
 /**
  * The source of one request's `signal` under the node adapter. The `AbortController` is made only
@@ -34,9 +34,4 @@ export class RequestCancellation {
   abort(reason: Error): void {
     this.#controller?.abort(reason);
   }
-}
-
-/** The whole response went out. */
-function isFinished(res: NodeServerResponse): boolean {
-  return 'stream' in res ? res.stream.writableFinished : res.writableFinished;
 }

@@ -15,6 +15,11 @@ export function isClosed(res: NodeServerResponse): boolean {
   return res.closed || res.destroyed;
 }
 
+/** The whole response went out (node emitted 'finish'); false when the exchange closed before that. */
+export function isFinished(res: NodeServerResponse): boolean {
+  return 'stream' in res ? res.stream.writableFinished : res.writableFinished;
+}
+
 /** Ends the exchange abruptly: the client sees a truncated response or a reset stream. */
 export function destroyResponse(res: NodeServerResponse, error?: Error): void {
   if ('stream' in res) res.stream.destroy(error);

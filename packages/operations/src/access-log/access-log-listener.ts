@@ -10,13 +10,6 @@ import {
 import { knownBodyLength } from '@switchboard/http-kernel/internal';
 import { redactSecrets } from '@switchboard/http-kernel/redaction';
 
-declare module '@switchboard/http-kernel' {
-  interface RequestAttributes {
-    /** `performance.now()` when the first `kernel.request` listener ran (`AccessLogListener`). */
-    _access_log_started?: number;
-  }
-}
-
 export interface AccessLogListenerOptions {
   /** Where the lines go: its `access` channel, at INFO. */
   logger: Logger;
@@ -85,13 +78,14 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
   }
 
   onKernelRequest(event: RequestEvent): void {
-    if (this.#logs) event.request.attributes.set('_access_log_started', performance.now());
+    if (this.#logs) event.request.startTiming();
   }
 
   onKernelTerminate(event: TerminateEvent): void {
     const { request, response } = event;
-    const started = request.attributes.get('_access_log_started');
-    if (started === undefined) return;
+    // Not timed: refused by a listener placed before this one's (or the line would not be written).
+    const started = request.startTime;
+    if (started === undefined || !this.#logs) return;
     if (response.isSuccessful && this.#successSampleRate < 1 && this.#random() >= this.#successSampleRate) return;
     const target = request.queryString === '' ? request.rawPath : `${request.rawPath}?${request.queryString}`;
     const path = redactSecrets(target);
@@ -100,7 +94,7 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
       route: request.attributes.get('_route') ?? null,
       path,
       status: response.status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      durationMs: Math.round((event.endTime - started) * 1000) / 1000,
       bytes: knownBodyLength(request, response),
       clientIp: request.clientIp,
       requestId: request.attributes.get('_request_id') ?? null,

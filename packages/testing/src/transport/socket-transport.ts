@@ -152,9 +152,9 @@ function observedKernel(kernel: HttpKernelInterface, exchanges: Map<string, Exch
       file(request);
       return kernel.handle(request, type, catchErrors).catch((error: unknown) => failed(request, error));
     },
-    async terminate(request: Request, response: Response): Promise<void> {
+    async terminate(request: Request, response: Response, responseFinished?: boolean): Promise<void> {
       try {
-        await kernel.terminate?.(request, response);
+        await kernel.terminate?.(request, response, responseFinished);
       } finally {
         byRequest.get(request)?.markTerminated();
       }
