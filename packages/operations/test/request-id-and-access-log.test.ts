@@ -5,7 +5,8 @@
 import { defineController, JsonResponse, MemoryLogger, type LogRecord, type Request } from '@switchboard/http-kernel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHostServer, type TestServer } from '../../../test/kit/host-kernel.js';
-import { AccessLogListener, isSafeRequestId, RequestIdListener } from '../src/index.js';
+import { millisecondsText } from '../src/access-log/milliseconds-text.js';
+import { AccessLogListener, generateRequestId, isSafeRequestId, RequestIdListener } from '../src/index.js';
 
 const GENERATED = /^[0-9a-f]{12}-[0-9a-z]{8}$/;
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbGljZSJ9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
@@ -111,6 +112,18 @@ describe('RequestIdListener', () => {
     expect(failure).toMatchObject({ channel: 'request', context: { requestId: 'bound-2', route: 'GET /fail' } });
   });
 
+  it('makes ids of one length that count up in base 36, past every run of 36', () => {
+    const ids = Array.from({ length: 80 }, () => generateRequestId());
+    const prefix = ids[0]!.slice(0, 13);
+    const counters = ids.map((id) => {
+      expect(id).toMatch(GENERATED);
+      expect(id.slice(0, 13)).toBe(prefix);
+      return Number.parseInt(id.slice(13), 36);
+    });
+    expect(counters).toEqual(counters.map((_, index) => counters[0]! + index));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
   it('shows the id on the debug error page', async () => {
     const debug = await served({ trustLoopback: true, debug: true });
     try {
@@ -158,6 +171,12 @@ describe('AccessLogListener', () => {
     const [line] = accessLines(trusting.records);
     expect(line!.context['path']).toBe('/hello?password=[redacted]&api_key=[redacted]&token=[redacted]&code=[redacted]&status_code=200');
     expect(JSON.stringify(line)).not.toMatch(/-secret/);
+  });
+
+  it('writes the duration in the message as the number in its context is written', () => {
+    for (const micros of [0, 1, 10, 120, 999, 1000, 1001, 1500, 12_340, 999_999, 86_400_000_123, 2 ** 40 + 7]) {
+      expect(millisecondsText(micros), String(micros)).toBe(String(micros / 1000));
+    }
   });
 
   it('samples 2xx lines (rate 0: none) and always logs the others', async () => {

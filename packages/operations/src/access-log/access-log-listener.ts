@@ -9,6 +9,7 @@ import {
 } from '@switchboard/http-kernel';
 import { knownBodyLength } from '@switchboard/http-kernel/internal';
 import { redactSecrets } from '@switchboard/http-kernel/redaction';
+import { millisecondsText } from './milliseconds-text.js';
 
 declare module '@switchboard/http-kernel' {
   interface RequestAttributes {
@@ -95,12 +96,13 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
     if (response.isSuccessful && this.#successSampleRate < 1 && this.#random() >= this.#successSampleRate) return;
     const target = request.queryString === '' ? request.rawPath : `${request.rawPath}?${request.queryString}`;
     const path = redactSecrets(target);
+    const micros = Math.round((performance.now() - started) * 1000);
     const context: AccessLogContext = {
       method: request.method,
       route: request.attributes.get('_route') ?? null,
       path,
       status: response.status,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      durationMs: micros / 1000,
       bytes: knownBodyLength(request, response),
       clientIp: request.clientIp,
       requestId: request.attributes.get('_request_id') ?? null,
@@ -108,7 +110,7 @@ export class AccessLogListener implements EventSubscriber<KernelEventMap> {
     // The fields again in the message, for formats that print only the message.
     this.#logger.info(
       context,
-      `${context.method} ${path} ${context.status} ${context.durationMs} ms ${context.bytes ?? '-'} B ${context.clientIp} ${context.requestId ?? '-'}`,
+      `${context.method} ${path} ${context.status} ${millisecondsText(micros)} ms ${context.bytes ?? '-'} B ${context.clientIp} ${context.requestId ?? '-'}`,
     );
   }
 }

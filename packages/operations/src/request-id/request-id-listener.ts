@@ -48,11 +48,23 @@ export function isSafeRequestId(value: string): boolean {
  * as `generate` when ids must not reveal how many requests came before).
  */
 const PROCESS_PREFIX = globalThis.crypto.randomUUID().slice(0, 13).replace('-', '');
+const BASE_36_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 let requestCounter = 0;
+/**
+ * The id up to its last counter digit, the same for 36 ids in a row: an id is then one string
+ * joined to a digit, instead of a number written in base 36 and padded for every request.
+ */
+let idWithoutLastDigit = `${PROCESS_PREFIX}-0000000`;
 
 export function generateRequestId(): string {
   requestCounter += 1;
-  return `${PROCESS_PREFIX}-${requestCounter.toString(36).padStart(8, '0')}`;
+  const lastDigit = requestCounter % 36;
+  if (lastDigit === 0) {
+    idWithoutLastDigit = `${PROCESS_PREFIX}-${Math.floor(requestCounter / 36)
+      .toString(36)
+      .padStart(7, '0')}`;
+  }
+  return idWithoutLastDigit + BASE_36_DIGITS[lastDigit]!;
 }
 
 /**
