@@ -13,24 +13,12 @@
  */
 import './built-packages.js';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  defineController,
-  EventDispatcher,
-  HeaderBag,
-  HttpKernel,
-  JsonResponse,
-  nullLogger,
-  Request,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { HeaderBag, HttpKernel, Request } from '@switchboard/http-kernel';
 import { MetricsListener, ServerMetrics } from '@switchboard/metrics';
 import { OpenTelemetryMetrics } from '@switchboard/opentelemetry';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
+import { HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { PromClientMetricsListener } from './http/apps/prom-client-metrics.js';
-import { HeldReader } from './http/apps/switchboard.js';
+import { HeldReader, helloDispatcher } from './http/apps/switchboard.js';
 import { machineLine, reportJson } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 31);
@@ -39,14 +27,7 @@ const SETUPS = ['no metrics', '@switchboard/metrics', '+ OpenTelemetryMetrics (S
 type Setup = (typeof SETUPS)[number];
 
 function kernelFor(setup: Setup): HttpKernel {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  const routes = new RouteCollection().add('hello', HELLO_PATH, {
-    methods: ['GET'],
-    controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
-  });
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-  dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  const dispatcher = helloDispatcher();
   if (setup === 'prom-client, same instruments') dispatcher.addSubscriber(new PromClientMetricsListener());
   else if (setup !== 'no metrics') {
     const metrics = new ServerMetrics();
