@@ -8,11 +8,14 @@
  * bundled by http/compile.ts, so no loader shares the process; the profiler of debug mode turns
  * on promise hooks, which would slow every other contender of a shared process), warms up, has its
  * answers checked, then is measured. Rounds rotate the order; the cost of each contender is divided
- * by bare node:http's in the same round, and the median ratio is reported.
+ * by bare node:http's in the same round, and the median ratio is reported; for the Switchboard apps
+ * with an added part (`Switchboard + …`), the median of the per-round differences to the plain app.
  *
  * Run: `cd bench && node --import tsx http-inprocess.bench.ts`
  * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7),
  * BENCH_INPROC_ONLY (comma list of name parts; bare node:http always runs, as the baseline).
+ * BENCH_INPROC_PAIRED=<name part> (`request id`, `metrics`…) measures only what that `Switchboard + …`
+ * part adds, in one process with the plain app, batches in turn: the figure to trust on a busy machine.
  * Profile one contender and case: `node --cpu-prof .compiled/http-inprocess.bench.mjs` with
  * BENCH_INPROC_CONTENDER (its full name) and BENCH_INPROC_CASE (hello or 404).
  */
@@ -150,6 +153,60 @@ async function measureOne(name: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
+/**
+ * One added part's cost, paired: the plain Switchboard app and `name` in one process (so both see
+ * the same load, moment by moment), batches of each in turn; the median of the per-pair
+ * differences in µs per request, and in bytes per request.
+ */
+async function measurePaired(name: string): Promise<void> {
+  const plainName = 'Switchboard, debug off';
+  const pair = await Promise.all([plainName, name].map((each) => contenders.find(([contender]) => contender === each)![1]()));
+  const batch = 2_000;
+  const lines: string[] = [];
+  for (const c of cases) {
+    const answerBytes: number[] = [];
+    for (const listener of pair) {
+      const answer = await firstAnswer(listener, c.path);
+      check(name, answer, c.status, c.contentType, c.body);
+      answerBytes.push(Buffer.byteLength(answer, 'latin1'));
+      await measure(listener, c.path, requests / 2, answerBytes.at(-1)!);
+    }
+    const differences: number[] = [];
+    for (let turn = 0; turn < requests / batch; turn++) {
+      // Which one goes first alternates, so neither always follows the other's garbage.
+      const first = turn % 2;
+      const cost = [0, 0];
+      cost[first] = await measure(pair[first]!, c.path, batch, answerBytes[first]!);
+      cost[1 - first] = await measure(pair[1 - first]!, c.path, batch, answerBytes[1 - first]!);
+      differences.push(cost[1]! - cost[0]!);
+    }
+    const bytes: number[] = [];
+    for (const [i, listener] of pair.entries()) bytes.push(await measureAllocation(listener, c.path, requests / 2, answerBytes[i]!));
+    const sorted = differences.sort((a, b) => a - b);
+    lines.push(`${c.name} +${sorted[sorted.length >> 1]!.toFixed(2)} µs, +${Math.round(bytes[1]! - bytes[0]!)} bytes`);
+  }
+  console.log(
+    `${name}, paired with "${plainName}" in one process (${requests} requests per case in batches of ${batch}): ${lines.join('; ')}`,
+  );
+}
+
+const pairedPart = process.env.BENCH_INPROC_PAIRED?.toLowerCase();
+if (pairedPart !== undefined) {
+  const found = contenders.find(([each]) => each.startsWith('Switchboard + ') && each.toLowerCase().includes(pairedPart));
+  if (found === undefined) throw new Error(`BENCH_INPROC_PAIRED: no "Switchboard + …" contender names ${pairedPart}`);
+  const [name] = found;
+  if (process.env.BENCH_INPROC_CONTENDER === name) await measurePaired(name);
+  else {
+    execFileSync(process.execPath, [await compileEntry('http-inprocess.bench.ts')], {
+      cwd: new URL('.', import.meta.url),
+      env: { ...process.env, BENCH_INPROC_CONTENDER: name, NODE_ENV: 'production' },
+      stdio: 'inherit',
+      timeout: 600_000,
+    });
+  }
+  process.exit(0);
+}
+
 const child = process.env.BENCH_INPROC_CONTENDER;
 if (child !== undefined) {
   await measureOne(child);
@@ -213,5 +270,14 @@ for (const row of rows) {
     `| ${row.name} | ${(row.helloUs as number).toFixed(2)} | ${(row.helloRatio as number).toFixed(2)}× |${vsFastify(row, 'hello')} ${bytes(row.helloBytes)} | ` +
       `${(row['404Us'] as number).toFixed(2)} | ${(row['404Ratio'] as number).toFixed(2)}× |${vsFastify(row, '404')} ${bytes(row['404Bytes'])} |`,
   );
+}
+// What each added part costs: its median extra over the plain Switchboard app, round by round.
+const plain = 'Switchboard, debug off';
+for (const [name] of selected.filter(([name]) => name.startsWith('Switchboard + ') && costs.has(`${plain} hello`))) {
+  const added = cases.map((c) => {
+    const base = costs.get(`${plain} ${c.name}`)!;
+    return `${c.name} +${median(costs.get(`${name} ${c.name}`)!.map((cost, round) => cost - base[round]!)).toFixed(2)} µs`;
+  });
+  console.log(`- ${name}: ${added.join(', ')} over "${plain}" (median of the per-round differences)`);
 }
 reportJson('http-inprocess', rows);

@@ -15,26 +15,13 @@
  */
 import './built-packages.js';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
-import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  defineController,
-  EventDispatcher,
-  HeaderBag,
-  HttpKernel,
-  JsonResponse,
-  nullLogger,
-  Request,
-  type KernelEventMap,
-  type Logger,
-} from '@switchboard/http-kernel';
+import { HeaderBag, HttpKernel, Request } from '@switchboard/http-kernel';
 import { MetricsListener, ServerMetrics } from '@switchboard/metrics';
 import { OpenTelemetryMetrics } from '@switchboard/opentelemetry';
 import { AccessLogListener } from '@switchboard/operations';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
+import { HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { PromClientMetricsListener } from './http/apps/prom-client-metrics.js';
-import { HeldReader } from './http/apps/switchboard.js';
+import { droppingLogger, HeldReader, helloDispatcher } from './http/apps/switchboard.js';
 import { machineLine, reportJson } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 31);
@@ -59,18 +46,9 @@ const BASES: Record<Setup, Setup> = {
   'access line': 'no metrics',
   'access line + @switchboard/metrics': 'access line',
 };
-/** Keeps INFO, so the access line is built in full, then drops it. */
-const droppingLogger: Logger = { ...nullLogger, child: () => droppingLogger, isLevelEnabled: () => true };
 
 function kernelFor(setup: Setup): HttpKernel {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  const routes = new RouteCollection().add('hello', HELLO_PATH, {
-    methods: ['GET'],
-    controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
-  });
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-  dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  const dispatcher = helloDispatcher();
   // What any listener of kernel.terminate costs: the event and its dispatch, which the kernel skips when none listens.
   if (setup === 'an empty kernel.terminate listener') dispatcher.on('kernel.terminate', () => undefined);
   if (setup.startsWith('access line')) dispatcher.addSubscriber(new AccessLogListener({ logger: droppingLogger }));

@@ -15,21 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { context } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { BasicTracerProvider, NoopSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  defineController,
-  EventDispatcher,
-  HeaderBag,
-  HttpKernel,
-  JsonResponse,
-  nullLogger,
-  Request,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { HeaderBag, HttpKernel, Request } from '@switchboard/http-kernel';
 import { OpenTelemetryBridge } from '@switchboard/opentelemetry';
-import { RouteCollection, Router, RouterListener } from '@switchboard/router';
-import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
+import { helloDispatcher } from './http/apps/switchboard.js';
+import { HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { machineLine, reportJson } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_OTEL_ROUNDS ?? 25);
@@ -45,14 +34,7 @@ interface Row {
 
 /** In a child: one setup measured, its row printed as JSON. */
 function measure(setup: Setup): Row {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  const routes = new RouteCollection().add('hello', HELLO_PATH, {
-    methods: ['GET'],
-    controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
-  });
-  dispatcher.addSubscriber(new RouterListener(new Router(routes)));
-  dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  const dispatcher = helloDispatcher();
   const kernel = new HttpKernel({ dispatcher });
   if (setup !== 'no subscriber') {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());

@@ -39,6 +39,19 @@ export const droppingLogger: Logger = {
   isLevelEnabled: () => true,
 };
 
+/** The app's dispatcher without the added parts: the hello route, the router, the error listener, default cache-control. */
+export function helloDispatcher({ debug = false }: { debug?: boolean } = {}): EventDispatcher<KernelEventMap> {
+  const dispatcher = new EventDispatcher<KernelEventMap>();
+  const routes = new RouteCollection().add('hello', HELLO_PATH, {
+    methods: ['GET'],
+    controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
+  });
+  dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
+  dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
+  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  return dispatcher;
+}
+
 export function createListener({
   debug = false,
   operations,
@@ -48,14 +61,7 @@ export function createListener({
   operations?: 'request-id+access-log' | 'pressure';
   metrics?: 'switchboard' | 'switchboard+opentelemetry' | 'prom-client';
 } = {}): RequestListener {
-  const dispatcher = new EventDispatcher<KernelEventMap>();
-  const routes = new RouteCollection().add('hello', HELLO_PATH, {
-    methods: ['GET'],
-    controller: defineController([], () => new JsonResponse(HELLO_BODY), 'hello'),
-  });
-  dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
-  dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
+  const dispatcher = helloDispatcher({ debug });
   if (operations === 'request-id+access-log') {
     dispatcher.addSubscriber(new RequestIdListener({ logger: droppingLogger }));
     dispatcher.addSubscriber(new AccessLogListener({ logger: droppingLogger }));
