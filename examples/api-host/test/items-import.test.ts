@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { IMPORT_BATCH_ROWS, insertItems } from '../src/items/item-import.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';
 
 /** `POST /api/items/import` in the whole host (security, rate limit, payload, database), on a database of its own. */
@@ -73,6 +74,19 @@ describe('POST /api/items/import', () => {
       '/lines/4/quantity',
     ]);
     expect(await itemNames()).toEqual(before);
+  });
+
+  it('stores nothing when a statement fails partway: the staged rows and the pending import are removed, no change recorded', async () => {
+    // The database refuses the second statement (a negative quantity), after the first was stored.
+    const items = Array.from({ length: IMPORT_BATCH_ROWS + 10 }, (_, index) => ({
+      name: `partial ${index}`,
+      quantity: index === IMPORT_BATCH_ROWS + 5 ? -1 : 1,
+    }));
+    await expect(insertItems(app.database.connection, items)).rejects.toThrow(/check constraint/);
+    const count = async (sql: string) => Number((await app.database.connection.query<{ n: string }>(sql)).rows[0]!.n);
+    expect(await count(`SELECT count(*) AS n FROM items WHERE name LIKE 'partial %'`)).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM pending_item_imports')).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM item_changes WHERE item->>'name' LIKE 'partial %'`)).toBe(0);
   });
 
   it('refuses an empty file, and a part that is not a file', async () => {
