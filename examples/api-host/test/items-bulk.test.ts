@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgliteDataFolder, type PgliteDataFolder } from '../../../test/kit/services/pglite-data.js';
 import { ITEMS_EXPORT_PAGE } from '../src/items/item-export.js';
 import { ITEM_EXPORTS_RATE_LIMIT } from '../src/wiring/item-export.js';
-import { itemImportMaxBytes } from '../src/wiring/item-import.js';
 import { loginToken } from './support/clients.js';
 import { jwtKeyEnv, startHostProcess, type HostProcess } from './support/start-host.js';
+import { largestImportFile } from './support/largest-import-file.js';
 
 /**
  * Bulk item traffic against the host process, on each database: an import of the largest file the
@@ -17,19 +17,6 @@ import { jwtKeyEnv, startHostProcess, type HostProcess } from './support/start-h
 const scratch = mkdtempSync(join(tmpdir(), 'api-host-bulk-'));
 const keyEnv = jwtKeyEnv(scratch);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** A JSON Lines file just under the default import limit: about 34,000 short items. */
-function largestImportFile(): { text: string; count: number } {
-  const limit = itemImportMaxBytes({});
-  const lines: string[] = [];
-  let bytes = 0;
-  for (;;) {
-    const line = `${JSON.stringify({ name: `item ${lines.length}`, quantity: lines.length % 7 })}\n`;
-    if (bytes + line.length > limit) return { text: lines.join(''), count: lines.length };
-    lines.push(line);
-    bytes += line.length;
-  }
-}
 
 const DATABASES = [
   { name: 'embedded PGlite', folder: true },
