@@ -89,6 +89,33 @@ describe('POST /api/items/import', () => {
     expect(await count(`SELECT count(*) AS n FROM item_changes WHERE item->>'name' LIKE 'partial %'`)).toBe(0);
   });
 
+  it('records the changes of an import once it is published, and removes the rows of an import abandoned an hour ago', async () => {
+    const db = app.database.connection;
+    // What a process that crashed midway leaves: a pending import and its staged rows.
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO pending_item_imports (started_at) VALUES (now() - interval '2 hours') RETURNING id`,
+    );
+    const abandoned = rows[0]!.id;
+    await db.query(
+      `INSERT INTO items (name, quantity, import_id) SELECT 'abandoned ' || n, 1, $1::integer FROM generate_series(1, 1500) AS n`,
+      [abandoned],
+    );
+    expect(await itemNames()).not.toContain('abandoned 1');
+
+    expect(await importFile(admin, '{"name":"published 1","quantity":1}\n{"name":"published 2","quantity":2}\n')).toHaveStatus(201);
+    const count = async (sql: string, values: unknown[] = []) => Number((await db.query<{ n: string }>(sql, values)).rows[0]!.n);
+    expect(await count('SELECT count(*) AS n FROM items WHERE import_id = $1', [abandoned])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM pending_item_imports')).toBe(0);
+    const { rows: changes } = await db.query<{ kind: string; item: Record<string, unknown> }>(
+      `SELECT kind, item FROM item_changes WHERE item->>'name' LIKE 'published %' OR item->>'name' LIKE 'abandoned %' ORDER BY id`,
+    );
+    expect(changes.map((change) => [change.kind, change.item['name']])).toEqual([
+      ['created', 'published 1'],
+      ['created', 'published 2'],
+    ]);
+    expect(Object.keys(changes[0]!.item).sort()).toEqual(['created_at', 'id', 'name', 'quantity']);
+  });
+
   it('refuses an empty file, and a part that is not a file', async () => {
     expect(await importFile(admin, '\n\n')).toMatchProblem({ status: 422 });
     const form = new FormData();

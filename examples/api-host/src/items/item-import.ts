@@ -68,9 +68,10 @@ export async function readItemLines(file: File): Promise<NewItem[]> {
  * pending import in statements of `IMPORT_BATCH_ROWS` rows, each its own turn of the database (on
  * PGlite, other requests' queries run between them), hidden from readers (`visible_items`) until
  * one short statement publishes the import. On a failure the staged rows are removed, in batches
- * too. Resolves with the count.
+ * too (and those of an import abandoned by a crash, by the next import). Resolves with the count.
  */
 export async function insertItems(db: PgQueryable, items: readonly NewItem[]): Promise<number> {
+  await discardAbandonedImports(db);
   const { rows } = await db.query<{ id: number }>('INSERT INTO pending_item_imports DEFAULT VALUES RETURNING id');
   const pending = rows[0]!.id;
   try {
@@ -88,6 +89,15 @@ export async function insertItems(db: PgQueryable, items: readonly NewItem[]): P
     throw error;
   }
   return items.length;
+}
+
+/**
+ * Removes the imports pending for more than an hour: their process stopped midway (a crash), so
+ * their rows would stay hidden for good. No import of the largest file takes more than seconds.
+ */
+async function discardAbandonedImports(db: PgQueryable): Promise<void> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM pending_item_imports WHERE started_at < now() - interval '1 hour'`);
+  for (const { id } of rows) await discardImport(db, id);
 }
 
 /** Removes the staged rows of an import that is still pending (never a published one), then its pending row. */
