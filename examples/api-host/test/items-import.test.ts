@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { createApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { IMPORT_BATCH_ROWS, insertItems } from '../src/items/item-import.js';
 import { itemImportMaxBytes } from '../src/wiring/item-import.js';
 
 /** `POST /api/items/import` in the whole host (security, rate limit, payload, database), on a database of its own. */
@@ -73,6 +74,46 @@ describe('POST /api/items/import', () => {
       '/lines/4/quantity',
     ]);
     expect(await itemNames()).toEqual(before);
+  });
+
+  it('stores nothing when a statement fails partway: the staged rows and the pending import are removed, no change recorded', async () => {
+    // The database refuses the second statement (a negative quantity), after the first was stored.
+    const items = Array.from({ length: IMPORT_BATCH_ROWS + 10 }, (_, index) => ({
+      name: `partial ${index}`,
+      quantity: index === IMPORT_BATCH_ROWS + 5 ? -1 : 1,
+    }));
+    await expect(insertItems(app.database.connection, items)).rejects.toThrow(/check constraint/);
+    const count = async (sql: string) => Number((await app.database.connection.query<{ n: string }>(sql)).rows[0]!.n);
+    expect(await count(`SELECT count(*) AS n FROM items WHERE name LIKE 'partial %'`)).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM pending_item_imports')).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM item_changes WHERE item->>'name' LIKE 'partial %'`)).toBe(0);
+  });
+
+  it('records the changes of an import once it is published, and removes the rows of an import abandoned an hour ago', async () => {
+    const db = app.database.connection;
+    // What a process that crashed midway leaves: a pending import and its staged rows.
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO pending_item_imports (started_at) VALUES (now() - interval '2 hours') RETURNING id`,
+    );
+    const abandoned = rows[0]!.id;
+    await db.query(
+      `INSERT INTO items (name, quantity, import_id) SELECT 'abandoned ' || n, 1, $1::integer FROM generate_series(1, 1500) AS n`,
+      [abandoned],
+    );
+    expect(await itemNames()).not.toContain('abandoned 1');
+
+    expect(await importFile(admin, '{"name":"published 1","quantity":1}\n{"name":"published 2","quantity":2}\n')).toHaveStatus(201);
+    const count = async (sql: string, values: unknown[] = []) => Number((await db.query<{ n: string }>(sql, values)).rows[0]!.n);
+    expect(await count('SELECT count(*) AS n FROM items WHERE import_id = $1', [abandoned])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM pending_item_imports')).toBe(0);
+    const { rows: changes } = await db.query<{ kind: string; item: Record<string, unknown> }>(
+      `SELECT kind, item FROM item_changes WHERE item->>'name' LIKE 'published %' OR item->>'name' LIKE 'abandoned %' ORDER BY id`,
+    );
+    expect(changes.map((change) => [change.kind, change.item['name']])).toEqual([
+      ['created', 'published 1'],
+      ['created', 'published 2'],
+    ]);
+    expect(Object.keys(changes[0]!.item).sort()).toEqual(['created_at', 'id', 'name', 'quantity']);
   });
 
   it('refuses an empty file, and a part that is not a file', async () => {

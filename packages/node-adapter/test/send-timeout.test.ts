@@ -1,13 +1,19 @@
-import { createReadStream, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
 import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { handlerRoutes, startTestServer, type TestServer } from '../../../test/kit/index.js';
+import {
+  closesOn,
+  descriptorsOpenOn,
+  largeFile,
+  nonReadingClient,
+  sendTimeoutLines,
+  until,
+} from '../../../test/kit/non-reading-clients.js';
 import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 
 /**
@@ -16,35 +22,11 @@ import { createTestCertificate } from '../../../test/kit/services/certificate.js
  */
 const SEND_TIMEOUT_MS = 1_000;
 const CLIENTS = 40;
-/** Far more than the kernel's socket buffers on both sides hold, so every response backs up. */
-const FILE_BYTES = 16 * 1024 * 1024;
-/** Catches a hang only; the release itself takes about one send timeout. */
-const HANG_MS = 25_000;
-
-const folder = mkdtempSync(join(tmpdir(), 'switchboard-send-timeout-'));
-const file = join(folder, 'large.bin');
-writeFileSync(file, Buffer.alloc(FILE_BYTES, 'x'));
+/** Large enough that every response backs up. */
+const { file, remove } = largeFile('switchboard-send-timeout-');
 
 /** File descriptors of this process open on the large file: one per response reading it. */
-function openOnFile(): number {
-  let count = 0;
-  for (const fd of readdirSync('/proc/self/fd')) {
-    try {
-      if (readlinkSync(`/proc/self/fd/${fd}`) === file) count += 1;
-    } catch {
-      // Closed between the listing and the look.
-    }
-  }
-  return count;
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + HANG_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`Still waiting after ${HANG_MS} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const openOnFile = (): number => descriptorsOpenOn(file);
 
 const streams: EventStreamResponse[] = [];
 
@@ -79,32 +61,7 @@ const routes = handlerRoutes({
   'GET /quiet-events': quietStream,
 });
 
-function sendTimeoutLines(logger: MemoryLogger, protocol: string): number {
-  return logger.records.filter((record) => record.message.startsWith('Send timeout:') && record.context['protocol'] === protocol).length;
-}
-
-/** Opens a connection, sends one request and never reads. */
-function nonReadingClient(connect: () => net.Socket, event: string, path: string): net.Socket {
-  const socket = connect();
-  socket.once(event, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
-  // Paused from the start: node stops reading once its own small buffer is full, then the kernel's
-  // fills. (A paused client does not see the server close either: counted on the server's side.)
-  socket.pause();
-  socket.on('error', () => undefined);
-  return socket;
-}
-
-/** Counts the connections (or HTTP/2 streams) `server` opened and those that closed since. */
-function closesOn(server: TestServer, event: 'connection' | 'stream'): { opened: number; closed: number } {
-  const counts = { opened: 0, closed: 0 };
-  server.server.on(event, (opened: net.Socket | http2.ServerHttp2Stream) => {
-    counts.opened += 1;
-    opened.once('close', () => (counts.closed += 1));
-  });
-  return counts;
-}
-
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+afterAll(remove);
 
 describe('send timeout, HTTP/1.1', () => {
   const logger = new MemoryLogger();
@@ -212,6 +169,23 @@ describe('send timeout, TLS server', () => {
       expect(session.destroyed).toBe(false);
       await until(() => openOnFile() === 0, 'every file descriptor closed');
       expect(sendTimeoutLines(logger, 'HTTP/2')).toBe(CLIENTS);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it('resets an HTTP/2 event stream whose events and heartbeats the client no longer takes in', async () => {
+    const session = http2.connect(server.origin, { rejectUnauthorized: false });
+    session.on('error', () => undefined);
+    const before = { streams: streams.length, lines: sendTimeoutLines(logger, 'HTTP/2') };
+    try {
+      const stream = session.request({ ':path': '/crowded-events' });
+      stream.pause();
+      stream.on('error', () => undefined);
+      await until(() => streams.length === before.streams + 1, 'the stream to start');
+      await until(() => streams[before.streams]!.outcome !== null, 'the stream to end');
+      expect(streams[before.streams]!.outcome!.ending).toBe('client-gone');
+      expect(sendTimeoutLines(logger, 'HTTP/2')).toBe(before.lines + 1);
     } finally {
       session.destroy();
     }

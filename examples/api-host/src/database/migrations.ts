@@ -54,6 +54,59 @@ export const MIGRATIONS: readonly string[] = [
      FOR EACH STATEMENT EXECUTE FUNCTION record_item_changes();
    CREATE TRIGGER items_deleted AFTER DELETE ON items REFERENCING OLD TABLE AS deleted_items
      FOR EACH STATEMENT EXECUTE FUNCTION record_item_changes()`,
+  // An import stages its items in short statements, hidden from readers while its import is
+  // pending, then publishes them all at once by deleting the pending row (publish_item_import):
+  // readers see all of an import or none, and other queries run between its statements.
+  // Staged rows leave no change until published; publishing records the import's newest 1,000
+  // items, as many changes as are kept. A change's item is the row without its import.
+  `CREATE TABLE pending_item_imports (
+     id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     started_at timestamptz NOT NULL DEFAULT now()
+   );
+   ALTER TABLE items ADD COLUMN import_id integer;
+   CREATE INDEX items_by_import ON items (import_id, id) WHERE import_id IS NOT NULL;
+   CREATE VIEW visible_items AS
+     SELECT id, name, quantity, created_at FROM items
+     WHERE import_id IS NULL OR import_id NOT IN (SELECT id FROM pending_item_imports);
+   CREATE FUNCTION announce_item_changes(newest integer) RETURNS void LANGUAGE plpgsql AS $$
+   BEGIN
+     IF newest IS NOT NULL THEN
+       DELETE FROM item_changes WHERE id <= newest - 1000;
+       PERFORM pg_notify('item_changes', newest::text);
+     END IF;
+   END $$;
+   CREATE OR REPLACE FUNCTION record_item_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+   DECLARE newest integer;
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       WITH recorded AS (
+         INSERT INTO item_changes (kind, item)
+         SELECT 'created', to_jsonb(row) - 'import_id' FROM created_items row WHERE row.import_id IS NULL ORDER BY row.id RETURNING id
+       ) SELECT max(id) INTO newest FROM recorded;
+     ELSE
+       WITH recorded AS (
+         INSERT INTO item_changes (kind, item)
+         SELECT 'deleted', to_jsonb(row) - 'import_id' FROM deleted_items row
+         WHERE row.import_id IS NULL OR row.import_id NOT IN (SELECT id FROM pending_item_imports) ORDER BY row.id RETURNING id
+       ) SELECT max(id) INTO newest FROM recorded;
+     END IF;
+     PERFORM announce_item_changes(newest);
+     RETURN NULL;
+   END $$;
+   CREATE FUNCTION publish_item_import(pending integer) RETURNS void LANGUAGE plpgsql AS $$
+   DECLARE newest integer;
+   BEGIN
+     DELETE FROM pending_item_imports WHERE id = pending;
+     IF NOT FOUND THEN
+       RAISE EXCEPTION 'The item import % is not pending.', pending;
+     END IF;
+     WITH recorded AS (
+       INSERT INTO item_changes (kind, item)
+       SELECT 'created', to_jsonb(row) - 'import_id'
+       FROM (SELECT * FROM items WHERE import_id = pending ORDER BY id DESC LIMIT 1000) row ORDER BY row.id RETURNING id
+     ) SELECT max(id) INTO newest FROM recorded;
+     PERFORM announce_item_changes(newest);
+   END $$`,
 ];
 
 /** Held (per transaction) while the schema is checked or changed: hosts starting together migrate one at a time. */

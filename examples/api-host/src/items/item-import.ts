@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { TransactionalQueryable } from '@switchboard/database';
+import type { PgQueryable } from '@switchboard/database';
 import { UnprocessableEntityHttpError } from '@switchboard/http-kernel';
 import type { Violation } from '@switchboard/payload';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ export const ItemImportResultSchema = z.object({ imported: z.number().int().min(
 /**
  * Rows per statement of an import, and lines validated between two turns of the event loop: the
  * embedded database runs each statement on the event loop, so a statement's size bounds how long
- * other requests wait for it.
+ * other requests wait for it (and every statement of an import touches at most this many rows).
  */
 export const IMPORT_BATCH_ROWS = 1_000;
 
@@ -64,23 +64,55 @@ export async function readItemLines(file: File): Promise<NewItem[]> {
 }
 
 /**
- * Inserts the items in one transaction of statements of `IMPORT_BATCH_ROWS` rows, letting the event
- * loop serve other requests between them: all of them, or (on any failure) none. Resolves with the count.
+ * Inserts the items all or none, without holding the database: they are staged under a new
+ * pending import in statements of `IMPORT_BATCH_ROWS` rows, each its own turn of the database (on
+ * PGlite, other requests' queries run between them), hidden from readers (`visible_items`) until
+ * one short statement publishes the import. On a failure the staged rows are removed, in batches
+ * too (and those of an import abandoned by a crash, by the next import). Resolves with the count.
  */
-export function insertItems(db: TransactionalQueryable, items: readonly NewItem[]): Promise<number> {
-  return db.transaction(async (tx) => {
-    let inserted = 0;
+export async function insertItems(db: PgQueryable, items: readonly NewItem[]): Promise<number> {
+  await discardAbandonedImports(db);
+  const { rows } = await db.query<{ id: number }>('INSERT INTO pending_item_imports DEFAULT VALUES RETURNING id');
+  const pending = rows[0]!.id;
+  try {
     for (let start = 0; start < items.length; start += IMPORT_BATCH_ROWS) {
-      if (start > 0) await nextTurn();
+      await nextTurn();
       const batch = items.slice(start, start + IMPORT_BATCH_ROWS);
-      const result = await tx.query('INSERT INTO items (name, quantity) SELECT * FROM unnest($1::text[], $2::integer[])', [
-        batch.map((item) => item.name),
-        batch.map((item) => item.quantity),
-      ]);
-      inserted += result.rowCount ?? batch.length;
+      await db.query(
+        'INSERT INTO items (name, quantity, import_id) SELECT name, quantity, $3::integer FROM unnest($1::text[], $2::integer[]) AS batch (name, quantity)',
+        [batch.map((item) => item.name), batch.map((item) => item.quantity), pending],
+      );
     }
-    return inserted;
-  });
+    await db.query('SELECT publish_item_import($1::integer)', [pending]);
+  } catch (error) {
+    await discardImport(db, pending).catch(() => undefined);
+    throw error;
+  }
+  return items.length;
+}
+
+/**
+ * Removes the imports pending for more than an hour: their process stopped midway (a crash), so
+ * their rows would stay hidden for good. No import of the largest file takes more than seconds.
+ */
+async function discardAbandonedImports(db: PgQueryable): Promise<void> {
+  const { rows } = await db.query<{ id: number }>(`SELECT id FROM pending_item_imports WHERE started_at < now() - interval '1 hour'`);
+  for (const { id } of rows) await discardImport(db, id);
+}
+
+/** Removes the staged rows of an import that is still pending (never a published one), then its pending row. */
+async function discardImport(db: PgQueryable, pending: number): Promise<void> {
+  for (;;) {
+    const removed = await db.query(
+      `DELETE FROM items WHERE id IN (
+         SELECT id FROM items WHERE import_id = $1 AND $1 IN (SELECT id FROM pending_item_imports) LIMIT ${IMPORT_BATCH_ROWS}
+       )`,
+      [pending],
+    );
+    if ((removed.rowCount ?? 0) === 0) break;
+    await nextTurn();
+  }
+  await db.query('DELETE FROM pending_item_imports WHERE id = $1', [pending]);
 }
 
 function refused(violations: Violation[]): UnprocessableEntityHttpError {

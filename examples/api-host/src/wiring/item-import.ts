@@ -31,8 +31,8 @@ export function itemImportBodyBytes(env: NodeJS.ProcessEnv): number {
 
 /**
  * `POST /api/items/import` (admins only): a multipart upload whose `file` part is a JSON Lines
- * file of items; every line is validated, and the items are inserted in one transaction only when all
- * are valid (201 `{ imported }`), else 422 with each bad line's violations. The file is refused
+ * file of items; every line is validated, and the items are stored, all or none (`insertItems`), only
+ * when all are valid (201 `{ imported }`), else 422 with each bad line's violations. The file is refused
  * with 413 as soon as it grows past its limit, while it streams.
  */
 export function wireItemImport(host: Pick<HostContext, 'env'>, database: Database): Wiring {
