@@ -135,8 +135,11 @@ class DispatchRecording implements DispatchTrace {
   readonly #tracer: DispatchTracer;
   /** Whether each call is also published on the listener tracing channel. */
   readonly #published: boolean;
-  /** Duration of each listener called, in call order. */
-  readonly #durations: number[] = [];
+  /**
+   * Duration of each listener called, in call order: made at the first call, cut to its length
+   * when the dispatch ends (a profiler keeps traces for hundreds of requests).
+   */
+  #durations: number[] | null = null;
   /** Index of the listener that threw or failed the event; -1 when none did. */
   #threwAt = -1;
   /** When the last listener ended (or the dispatch started): the next one starts then, one clock read per call. */
@@ -155,7 +158,7 @@ class DispatchRecording implements DispatchTrace {
   }
 
   get called(): ReadonlyArray<ListenerCall> {
-    this.#called ??= this.#durations.map((durationMs, index) => {
+    this.#called ??= (this.#durations ?? []).map((durationMs, index) => {
       const { name, priority } = this.#listeners[index]!;
       return index === this.#threwAt ? { name, priority, durationMs, threw: true } : { name, priority, durationMs };
     });
@@ -165,7 +168,7 @@ class DispatchRecording implements DispatchTrace {
   /** Listeners not called because propagation was stopped (empty when a listener threw). */
   get notCalled(): ReadonlyArray<ListenerInfo> {
     if (this.stoppedBy === null) return [];
-    return this.#listeners.slice(this.#durations.length).map(({ name, priority }) => ({ name, priority }));
+    return this.#listeners.slice(this.#durations?.length ?? 0).map(({ name, priority }) => ({ name, priority }));
   }
 
   /**
@@ -214,7 +217,8 @@ class DispatchRecording implements DispatchTrace {
   /** Records the duration of the listener that just ended, from the previous mark. */
   #mark(): void {
     const now = performance.now();
-    this.#durations.push(now - this.#lastMark);
+    if (this.#durations === null) this.#durations = [now - this.#lastMark];
+    else this.#durations.push(now - this.#lastMark);
     this.#lastMark = now;
   }
 
@@ -238,6 +242,7 @@ class DispatchRecording implements DispatchTrace {
 
   #finish(event: unknown): void {
     this.durationMs = performance.now() - this.startedAt;
+    if (this.#durations !== null && this.#durations.length > 1) this.#durations = this.#durations.slice();
     this.#tracer(this, event as object);
   }
 }
