@@ -135,10 +135,13 @@ export class ChainRecording {
   }
 
   add(recording: RequestRecording): RequestRecording {
-    if (this.requests.length > 0) {
-      this.#byRequest ??= new Map(this.requests.map((existing) => [existing.request, existing]));
-      this.#byRequest.set(recording.request, recording);
+    if (this.requests.length === 0) {
+      // A list of one holds one: most chains have no sub-request.
+      this.requests = [recording];
+      return recording;
     }
+    this.#byRequest ??= new Map(this.requests.map((existing) => [existing.request, existing]));
+    this.#byRequest.set(recording.request, recording);
     this.requests.push(recording);
     return recording;
   }
@@ -147,7 +150,7 @@ export class ChainRecording {
   close(): void {
     this.closed = true;
     for (const recording of this.requests) recording.close();
-    this.requests = this.requests.slice();
+    if (this.requests.length > 1) this.requests = this.requests.slice();
     // Looked up only while the chain records (a closed recording holds a copy of its request).
     this.#byRequest = null;
   }
