@@ -53,6 +53,17 @@ describe('flattenError', () => {
     expect(top.excerpt!.lines[2]).toContain('return new NotFoundHttpError(`${helper} missing`);');
   });
 
+  it('locates the frames of errors made at the same place once, whatever their messages', () => {
+    const errors = ['a', 'b', 'c'].map((helper) => notFoundFrom(helper));
+    const [first, ...others] = errors.map((error) => flattenError(error));
+    expect(first!.frames[0]).toMatchObject({ function: 'notFoundFrom', file: THIS_FILE, line: lineOf('// throw-site-helper') });
+    for (const other of others) expect(other.frames).toBe(first!.frames);
+    expect(Object.isFrozen(first!.frames)).toBe(true);
+    expect(errors.map((error) => flattenError(error).message)).toEqual(['a missing', 'b missing', 'c missing']);
+    // An error made elsewhere has frames of its own.
+    expect(flattenError(new NotFoundHttpError('elsewhere')).frames).not.toBe(first!.frames);
+  });
+
   it('flattens a 3-level cause chain and stops at cycles', () => {
     const root = new Error('connection refused');
     const middle = new Error('query failed', { cause: root });

@@ -83,6 +83,25 @@ describe('ProblemJsonErrorRenderer', () => {
     expect(looped.loop).toEqual({ name: 'loop', next: '[circular]' });
   });
 
+  it('in debug mode writes class, trace and causes after the details, also beside details plain JSON refuses', () => {
+    const renderer = new ProblemJsonErrorRenderer({ debug: true });
+    const error = new HttpError(502, 'Bad gateway to billing', { cause: chained(), details: { attempts: 2n, upstream: 'billing' } });
+    const body = renderer.render(flattenError(error)).body;
+    const problem = JSON.parse(body) as Record<string, unknown>;
+    expect(Object.keys(problem)).toEqual(['type', 'title', 'status', 'detail', 'attempts', 'upstream', 'class', 'trace', 'causes']);
+    expect(problem).toMatchObject({ attempts: '2', class: 'HttpError' });
+    expect((problem['causes'] as Array<{ class: string; message: string }>).map((cause) => cause.message)).toEqual([
+      'Bad gateway to billing',
+      'upstream call failed',
+      'socket hang up',
+    ]);
+    const flattened = flattenError(error);
+    const expectedTrace = flattened.frames.map(({ function: fn, file, line, column }) => ({ function: fn, file, line, column }));
+    expect(problem['trace']).toEqual(expectedTrace);
+    // The same error written again: the same document.
+    expect(renderer.render(flattenError(error)).body).toBe(body);
+  });
+
   it('writes an object that details share in two places twice (only cycles are cut)', () => {
     const shared = { id: 7 };
     const error = flattenError(new HttpError(422, 'bad', { details: { first: shared, second: shared } }));

@@ -39,6 +39,18 @@ export interface ProfilerOptions {
   tokenLength?: number;
 }
 
+/** The child tokens of a profile without sub-requests (most of them): one list for all. */
+const NO_CHILD_TOKENS: readonly string[] = Object.freeze([]);
+
+/** Tokens of the profiled sub-requests of `recording`, in the order they started. */
+function childTokensOf(recording: RequestRecording, chain: ChainRecording): readonly string[] {
+  let tokens: string[] | null = null;
+  for (const child of chain.requests) {
+    if (child.parent === recording && child.token !== null) (tokens ??= []).push(child.token);
+  }
+  return tokens ?? NO_CHILD_TOKENS;
+}
+
 /** Tokens handed out recently but perhaps not saved yet; a ring of this size keeps them unique. */
 const RECENT_TOKENS = 4096;
 
@@ -118,9 +130,7 @@ export class Profiler {
     for (const recording of chain.requests) {
       if (recording.token === null) continue;
       const summary = this.#summaryOf(recording);
-      const childTokens = chain.requests
-        .filter((child) => child.parent === recording && child.token !== null)
-        .map((child) => child.token as string);
+      const childTokens = childTokensOf(recording, chain);
       const build = () => this.#build(recording, chain, summary, childTokens);
       profiles.push(new RecordedProfile(summary, childTokens, recording.estimatedBytes(), build));
     }

@@ -135,6 +135,42 @@ describe('debug token headers (docs/profiler.md)', () => {
     }
   });
 
+  it('gives a response shared caches may store the link as the path and query the URL parser reads', async () => {
+    const links = [
+      'http://127.0.0.1:8080/_profiler/abc123',
+      'https://example.test/_profiler/abc123?panel=time&x=a%2Fb',
+      'http://example.test/a/./b/../c?x=1 2#frag',
+      'http://example.test?q/x',
+      'http://example.test\\x/y',
+      'https://example.test/p?',
+      'http://example.test:99999/p',
+      'not a url',
+    ];
+    const linkOf = async (link: string, cacheControl?: string): Promise<string | undefined> => {
+      const dispatcher = new EventDispatcher<KernelEventMap>();
+      const kernel = new HttpKernel({ dispatcher: registerProfiler(dispatcher, new Profiler(), { linkFor: () => link }) });
+      const request = Request.fromUrl('http://localhost/');
+      const headers: Record<string, string> = cacheControl === undefined ? {} : { 'cache-control': cacheControl };
+      request.attributes.set('_controller', () => new Response('ok', 200, headers));
+      return (await kernel.handle(request)).headers.get('x-debug-token-link');
+    };
+    for (const link of links) {
+      const parsed = URL.canParse(link) ? new URL(link) : null;
+      expect(await linkOf(link)).toBe(parsed === null ? link : `${parsed.pathname}${parsed.search}`);
+    }
+    // Only an unqualified private or a no-store keeps the whole link.
+    const plain = links[0]!;
+    for (const [cacheControl, whole] of [
+      ['public, max-age=60', false],
+      ['private=set-cookie', false],
+      ['max-age=5, PRIVATE', true],
+      ['no-store="x"', true],
+      ['no-storex', false],
+    ] as const) {
+      expect(await linkOf(plain, cacheControl)).toBe(whole ? plain : '/_profiler/abc123');
+    }
+  });
+
   it('sets x-debug-error instead of a link when the URL cannot be generated', async () => {
     const dispatcher = new EventDispatcher<KernelEventMap>();
     const profiler = new Profiler();

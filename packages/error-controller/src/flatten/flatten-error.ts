@@ -2,7 +2,7 @@ import { DeferredHttpError, HttpError, type HeaderValue } from '@switchboard/htt
 import { statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { SourceExcerptReader, type SourceExcerpt } from './source-excerpt.js';
 import { originalPosition } from './source-position.js';
-import { findFrame, parseStack, type StackFrame } from './stack-frame.js';
+import { findFrame, isFrameLine, parseStack, type StackFrame } from './stack-frame.js';
 
 /** A frame as shown: positions mapped to the TypeScript source, code around it in debug mode. */
 export interface FlattenedFrame extends StackFrame {
@@ -158,17 +158,44 @@ function stackOf(error: unknown): string | undefined {
   }
 }
 
-function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | null): FlattenedFrame[] {
+function framesOf(error: unknown, radius: number, reader: SourceExcerptReader | null): readonly FlattenedFrame[] {
   const stack = stackOf(error);
   if (stack === undefined) return [];
-  return parseStack(stack).map((frame): FlattenedFrame => {
-    // Node's own code and dependencies are collapsed on the page: neither mapped nor read.
+  const located = locatedFrames(stack);
+  if (reader === null) return located;
+  return located.map((frame): FlattenedFrame => {
+    // Node's own code and dependencies are collapsed on the page: not read.
     if (frame.file === null || frame.line === null || frame.vendor) return frame;
-    const mapped = originalPosition({ file: frame.file, line: frame.line, column: frame.column ?? 1 });
-    const located = { ...frame, file: mapped.file, line: mapped.line, column: mapped.column };
-    const excerpt = reader?.excerpt(located.file, located.line, radius) ?? null;
-    return excerpt === null ? located : { ...located, excerpt };
+    const excerpt = reader.excerpt(frame.file, frame.line, radius);
+    return excerpt === null ? frame : { ...frame, excerpt };
   });
+}
+
+/**
+ * Frames already located, by the stack text below its first line: errors made at the same place
+ * (every routing miss of a debug host) have the same frames under different messages.
+ */
+const locatedStacks = new Map<string, readonly StackFrame[]>();
+const MAX_CACHED_STACKS = 256;
+
+/** The frames of `stack`, positions mapped to the source; shared and frozen. */
+function locatedFrames(stack: string): readonly StackFrame[] {
+  const firstLineEnd = stack.indexOf('\n');
+  // A first line that reads as a frame (an error named '' whose message starts with "at ") is one.
+  const key = firstLineEnd < 0 || isFrameLine(stack.slice(0, firstLineEnd)) ? stack : stack.slice(firstLineEnd);
+  const known = locatedStacks.get(key);
+  if (known !== undefined) return known;
+  const frames = Object.freeze(
+    parseStack(key).map((frame): StackFrame => {
+      // Node's own code and dependencies are collapsed on the page: not mapped.
+      if (frame.file === null || frame.line === null || frame.vendor) return frame;
+      const mapped = originalPosition({ file: frame.file, line: frame.line, column: frame.column ?? 1 });
+      return Object.freeze({ ...frame, file: mapped.file, line: mapped.line, column: mapped.column });
+    }),
+  );
+  if (locatedStacks.size >= MAX_CACHED_STACKS) locatedStacks.delete(locatedStacks.keys().next().value as string);
+  locatedStacks.set(key, frames);
+  return frames;
 }
 
 /**

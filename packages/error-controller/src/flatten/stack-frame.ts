@@ -30,6 +30,11 @@ export function parseStack(stack: string): StackFrame[] {
   return frames;
 }
 
+/** Whether a line of `error.stack` is a frame (`    at …`). */
+export function isFrameLine(line: string): boolean {
+  return FRAME_LINE.test(line);
+}
+
 /** The first frame `accept` takes, parsing no further: the log line needs only the throw site. */
 export function findFrame(stack: string, accept: (frame: StackFrame) => boolean): StackFrame | undefined {
   for (const line of stack.split('\n')) {

@@ -9,12 +9,31 @@ export const MAX_DEBUG_MESSAGE_BYTES = 2000;
  */
 export function debugExceptionHeaders(error: FlattenedError): Record<string, string> {
   const headers: Record<string, string> = {
-    'x-debug-exception': encodeRfc3986(Buffer.from(error.message, 'utf8').subarray(0, MAX_DEBUG_MESSAGE_BYTES)),
+    'x-debug-exception': encodeTextRfc3986(error.message, MAX_DEBUG_MESSAGE_BYTES),
   };
   if (error.file !== null) {
-    headers['x-debug-exception-file'] = `${encodeRfc3986(Buffer.from(error.file, 'utf8'))}:${error.line ?? 0}`;
+    headers['x-debug-exception-file'] = `${encodeTextRfc3986(error.file, Number.POSITIVE_INFINITY)}:${error.line ?? 0}`;
   }
   return headers;
+}
+
+/** Characters `encodeURIComponent` leaves as they are that RFC 3986 reserves. */
+const SUB_DELIMS = /[!'()*]/g;
+
+/**
+ * `encodeRfc3986` of `text`'s UTF-8 bytes, the first `maxBytes` of them. A text that fits and is
+ * well-formed UTF-16 is encoded by `encodeURIComponent`, which gives the same string without
+ * copying bytes; a cut or a lone surrogate goes through the bytes.
+ */
+function encodeTextRfc3986(text: string, maxBytes: number): string {
+  if (text.length * 3 <= maxBytes || Buffer.byteLength(text, 'utf8') <= maxBytes) {
+    try {
+      return encodeURIComponent(text).replace(SUB_DELIMS, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+    } catch {
+      // A lone surrogate: its bytes are those of U+FFFD, as Buffer.from writes them.
+    }
+  }
+  return encodeRfc3986(Buffer.from(text, 'utf8').subarray(0, maxBytes));
 }
 
 const HEX = '0123456789ABCDEF';

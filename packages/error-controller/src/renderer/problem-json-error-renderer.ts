@@ -65,16 +65,18 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
       if (!RESERVED_MEMBERS.has(name)) problem[name] = value;
     }
     if (requestId !== undefined) problem['requestId'] = requestId;
-    if (this.options.debug) {
-      problem['class'] = error.class;
-      problem['trace'] = error.frames.map(traceEntry);
-      const causes: Array<Record<string, unknown>> = [];
-      for (let cause = error.cause; cause !== null; cause = cause.cause) {
-        causes.push({ class: cause.class, message: cause.message, trace: cause.frames.map(traceEntry) });
+    const document = safeStringify(problem);
+    if (!this.options.debug) return document;
+    // The debug members last, as plain JSON: the traces are the same from one error to the next.
+    let debugMembers = `"class":${JSON.stringify(error.class)},"trace":${traceJson(error.frames)}`;
+    if (error.cause !== null) {
+      let causes = '';
+      for (let cause: FlattenedError | null = error.cause; cause !== null; cause = cause.cause) {
+        causes += `${causes === '' ? '' : ','}{"class":${JSON.stringify(cause.class)},"message":${JSON.stringify(cause.message)},"trace":${traceJson(cause.frames)}}`;
       }
-      if (causes.length > 0) problem['causes'] = causes;
+      debugMembers += `,"causes":[${causes}]`;
     }
-    return safeStringify(problem);
+    return `${document.slice(0, -1)},${debugMembers}}`;
   }
 
   #detailOf(error: FlattenedError): string {
@@ -91,6 +93,17 @@ function hasMembers(record: Readonly<Record<string, unknown>>): boolean {
 
 function traceEntry(frame: FlattenedFrame): Record<string, unknown> {
   return { function: frame.function, file: frame.file, line: frame.line, column: frame.column };
+}
+
+/** The `trace` member of frames flattened once and shared (frozen): written once. */
+const traceJsons = new WeakMap<readonly FlattenedFrame[], string>();
+
+function traceJson(frames: readonly FlattenedFrame[]): string {
+  const known = traceJsons.get(frames);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(frames.map(traceEntry));
+  if (Object.isFrozen(frames)) traceJsons.set(frames, json);
+  return json;
 }
 
 /**

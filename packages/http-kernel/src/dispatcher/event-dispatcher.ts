@@ -37,9 +37,18 @@ export function isSubRequestEvent(event: unknown): boolean {
   return (event as DispatchableEvent).requestType === RequestType.SUB;
 }
 
+/** A frozen registered list's listeners for sub-requests, made at its first sub-request dispatch. */
+const subRequestListeners = new WeakMap<ReadonlyArray<RegisteredListener<never>>, ReadonlyArray<RegisteredListener<never>>>();
+
 /** The listeners a dispatch of `event` calls, in order. */
 export function listenersFor<E>(registered: ReadonlyArray<RegisteredListener<E>>, event: unknown): ReadonlyArray<RegisteredListener<E>> {
-  return isSubRequestEvent(event) ? registered.filter((entry) => !entry.mainRequestOnly) : registered;
+  if (!isSubRequestEvent(event)) return registered;
+  const known = subRequestListeners.get(registered as ReadonlyArray<RegisteredListener<never>>);
+  if (known !== undefined) return known as ReadonlyArray<RegisteredListener<E>>;
+  const filtered = Object.freeze(registered.filter((entry) => !entry.mainRequestOnly));
+  // A list that may still change is filtered anew each time.
+  if (Object.isFrozen(registered)) subRequestListeners.set(registered as ReadonlyArray<RegisteredListener<never>>, filtered);
+  return filtered;
 }
 
 /**

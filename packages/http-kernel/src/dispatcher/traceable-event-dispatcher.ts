@@ -122,6 +122,9 @@ export class TraceableEventDispatcher<M extends EventMap = Record<string, Dispat
   }
 }
 
+/** The durations of a dispatch without listeners: nothing is ever written to it. */
+const NO_DURATIONS: number[] = [];
+
 /**
  * One dispatch being run and recorded: the listeners in call order and, per call, one number (its
  * duration). The `ListenerCall` objects of the trace are made when someone reads them.
@@ -135,8 +138,12 @@ class DispatchRecording implements DispatchTrace {
   readonly #tracer: DispatchTracer;
   /** Whether each call is also published on the listener tracing channel. */
   readonly #published: boolean;
-  /** Duration of each listener called, in call order. */
-  readonly #durations: number[] = [];
+  /**
+   * Duration of each listener called, in call order, the first `#calledCount` slots: one slot per
+   * listener from the start, so the list never grows (a profiler keeps traces for hundreds of requests).
+   */
+  readonly #durations: number[];
+  #calledCount = 0;
   /** Index of the listener that threw or failed the event; -1 when none did. */
   #threwAt = -1;
   /** When the last listener ended (or the dispatch started): the next one starts then, one clock read per call. */
@@ -152,20 +159,26 @@ class DispatchRecording implements DispatchTrace {
     this.#listeners = listeners;
     this.#tracer = tracer;
     this.#published = published;
+    this.#durations = listeners.length === 0 ? NO_DURATIONS : new Array<number>(listeners.length);
   }
 
   get called(): ReadonlyArray<ListenerCall> {
-    this.#called ??= this.#durations.map((durationMs, index) => {
-      const { name, priority } = this.#listeners[index]!;
-      return index === this.#threwAt ? { name, priority, durationMs, threw: true } : { name, priority, durationMs };
-    });
+    if (this.#called === null) {
+      const called: ListenerCall[] = [];
+      for (let index = 0; index < this.#calledCount; index++) {
+        const { name, priority } = this.#listeners[index]!;
+        const durationMs = this.#durations[index]!;
+        called.push(index === this.#threwAt ? { name, priority, durationMs, threw: true } : { name, priority, durationMs });
+      }
+      this.#called = called;
+    }
     return this.#called;
   }
 
   /** Listeners not called because propagation was stopped (empty when a listener threw). */
   get notCalled(): ReadonlyArray<ListenerInfo> {
     if (this.stoppedBy === null) return [];
-    return this.#listeners.slice(this.#durations.length).map(({ name, priority }) => ({ name, priority }));
+    return this.#listeners.slice(this.#calledCount).map(({ name, priority }) => ({ name, priority }));
   }
 
   /**
@@ -214,7 +227,7 @@ class DispatchRecording implements DispatchTrace {
   /** Records the duration of the listener that just ended, from the previous mark. */
   #mark(): void {
     const now = performance.now();
-    this.#durations.push(now - this.#lastMark);
+    this.#durations[this.#calledCount++] = now - this.#lastMark;
     this.#lastMark = now;
   }
 

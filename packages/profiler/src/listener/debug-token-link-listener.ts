@@ -58,18 +58,42 @@ export class DebugTokenLinkListener implements EventSubscriber<KernelEventMap> {
   }
 }
 
+/** An unqualified `private`, or `no-store` with or without a value, among comma-separated directives. */
+const KEEPS_OUT_OF_SHARED_CACHES = /(?:^|,)\s*(?:private|no-store(?:=[^,]*)?)\s*(?:,|$)/i;
+
 /** Conservative: only an unqualified `private` or a `no-store` keeps a response out of shared caches. */
 function sharedCachesMayStore(cacheControl: string | undefined): boolean {
-  if (cacheControl === undefined) return true;
-  const directives = cacheControl
-    .toLowerCase()
-    .split(',')
-    .map((directive) => directive.trim());
-  return !directives.includes('private') && !directives.some((directive) => directive === 'no-store' || directive.startsWith('no-store='));
+  return cacheControl === undefined || !KEEPS_OUT_OF_SHARED_CACHES.test(cacheControl);
 }
 
+/** A path and query the URL parser leaves as they are: no dot segment, nothing it would encode or drop. */
+const PLAIN_PATH_AND_QUERY = /^\/[A-Za-z0-9\-_~!$&'()*+,;=:@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]+)?$/;
+/** An authority of letters, digits, dots, dashes, colons and brackets only (no user info, no `?`, `#` or `\\`). */
+const PLAIN_AUTHORITY = /^https?:\/\/[A-Za-z0-9.\-:[\]]+$/;
+/** Origins already checked by the URL parser; links share a few of them. */
+const parsedOrigins = new Map<string, boolean>();
+const MAX_PARSED_ORIGINS = 64;
+
+/** The path and query of `link` as the URL parser gives them; `link` itself when it does not parse. */
 function pathOf(link: string): string {
+  // Most links are an origin already seen and a plain path: sliced, not parsed.
+  const authorityStart = link.startsWith('https://') ? 8 : link.startsWith('http://') ? 7 : -1;
+  const pathStart = authorityStart < 0 ? -1 : link.indexOf('/', authorityStart);
+  if (pathStart > authorityStart) {
+    const path = link.slice(pathStart);
+    if (PLAIN_PATH_AND_QUERY.test(path) && originParses(link.slice(0, pathStart))) return path;
+  }
   if (!URL.canParse(link)) return link;
   const url = new URL(link);
   return `${url.pathname}${url.search}`;
+}
+
+function originParses(origin: string): boolean {
+  let parses = parsedOrigins.get(origin);
+  if (parses === undefined) {
+    parses = PLAIN_AUTHORITY.test(origin) && URL.canParse(origin);
+    if (parsedOrigins.size >= MAX_PARSED_ORIGINS) parsedOrigins.delete(parsedOrigins.keys().next().value as string);
+    parsedOrigins.set(origin, parses);
+  }
+  return parses;
 }

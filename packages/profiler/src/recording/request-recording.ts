@@ -32,7 +32,8 @@ export class RequestRecording {
   finishedAt: number | null = null;
   /** Epoch ms when the profile was created. */
   time = 0;
-  readonly traces: DispatchTrace[] = [];
+  /** Cut to their number when the recording is closed: a storage keeps hundreds of recordings. */
+  traces: DispatchTrace[] = [];
   readonly logs: LogRecord[] = [];
   /** The profile token, once kernel.response gave it one. */
   token: string | null = null;
@@ -67,6 +68,7 @@ export class RequestRecording {
     if (this.snapshot === null) this.takeSnapshot();
     if (response instanceof EventStreamResponse) this.eventStream = response.outcome;
     this.responseEvent = null;
+    if (this.traces.length > 0) this.traces = this.traces.slice();
     this.request = withoutTransport(this.request);
     this.memory = memoryReading();
   }
@@ -119,16 +121,26 @@ function withoutTransport(request: Request): Request {
 
 /** The recordings of one main request and its sub-requests, in the order they started. */
 export class ChainRecording {
-  readonly requests: RequestRecording[] = [];
-  readonly #byRequest = new Map<Request, RequestRecording>();
+  /** Cut to their number when the chain is closed. */
+  requests: RequestRecording[] = [];
+  /** Each request's recording, once the chain has a sub-request; a chain of one looks at `requests[0]`. */
+  #byRequest: Map<Request, RequestRecording> | null = null;
   /** Set at kernel.terminate: later dispatches (the terminate dispatch itself) are not recorded. */
   closed = false;
 
   get(request: Request): RequestRecording | undefined {
-    return this.#byRequest.get(request);
+    if (this.#byRequest !== null) return this.#byRequest.get(request);
+    const only = this.requests[0];
+    return only !== undefined && only.request === request ? only : undefined;
   }
 
   add(recording: RequestRecording): RequestRecording {
+    if (this.requests.length === 0) {
+      // A list of one holds one: most chains have no sub-request.
+      this.requests = [recording];
+      return recording;
+    }
+    this.#byRequest ??= new Map(this.requests.map((existing) => [existing.request, existing]));
     this.#byRequest.set(recording.request, recording);
     this.requests.push(recording);
     return recording;
@@ -138,8 +150,9 @@ export class ChainRecording {
   close(): void {
     this.closed = true;
     for (const recording of this.requests) recording.close();
-    // Looked up only while the chain records.
-    this.#byRequest.clear();
+    if (this.requests.length > 1) this.requests = this.requests.slice();
+    // Looked up only while the chain records (a closed recording holds a copy of its request).
+    this.#byRequest = null;
   }
 
   /** Tokens given in this chain: a token already on a response from this chain came from a sub-request. */
