@@ -14,10 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nullLogger } from '@switchboard/http-kernel';
 import { securityConfigFromEnv } from '../../examples/api-host/src/security/security-config.js';
+import { itemImportMaxBytes } from '../../examples/api-host/src/wiring/item-import.js';
+import { largestImportFile } from '../../test/kit/largest-import-file.js';
 import { startPostgres } from '../../test/kit/services/database-servers.js';
 import { machineLine } from '../report.js';
 import { login, startBenchHost } from './host-process.js';
-import { largestImportFile } from '../../examples/api-host/test/support/largest-import-file.js';
 
 const rounds = Number(process.env.ROUNDS ?? 2);
 /** Stops a probe loop that the import never ends (a hang), and bounds the requests of an idle baseline. */
@@ -95,7 +96,7 @@ async function measure(database: string, env: Record<string, string>, file: { te
   }
 }
 
-const file = largestImportFile();
+const file = largestImportFile(itemImportMaxBytes({}));
 const rows: Row[] = [];
 try {
   rows.push(...(await measure('PGlite', { PGLITE_DATA_DIR: 'memory://' }, file)));

@@ -15,6 +15,7 @@ import * as httpKernel from '@switchboard/http-kernel';
 import * as httpKernelLocale from '@switchboard/http-kernel/locale';
 import * as httpKernelTracing from '@switchboard/http-kernel/tracing';
 import * as httpKernelView from '@switchboard/http-kernel/view';
+import * as metrics from '@switchboard/metrics';
 import { EventDispatcher, type EventSubscriber, type KernelEventMap, KernelEvents, nullLogger } from '@switchboard/http-kernel';
 import * as nodeAdapter from '@switchboard/node-adapter';
 import * as openapi from '@switchboard/openapi';
@@ -47,6 +48,7 @@ const PACKAGES: Record<string, object> = {
   files,
   'http-cache': httpCache,
   'http-kernel': { ...httpKernel, ...httpKernelLocale, ...httpKernelTracing, ...httpKernelView },
+  metrics,
   'node-adapter': nodeAdapter,
   openapi,
   operations,
@@ -121,6 +123,7 @@ beforeAll(async () => {
       API_HOST_CONFIG: '',
       APP_DEBUG: '1',
       RATE_LIMIT: '1000/60s',
+      METRICS: '1',
       DATABASE_URL: hostDatabase.connectionString,
     };
     app = await createApp(loadConfig({ ...process.env, ...env }), { logger: nullLogger });

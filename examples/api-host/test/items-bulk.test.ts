@@ -7,7 +7,8 @@ import { ITEMS_EXPORT_PAGE } from '../src/items/item-export.js';
 import { ITEM_EXPORTS_RATE_LIMIT } from '../src/wiring/item-export.js';
 import { loginToken } from './support/clients.js';
 import { jwtKeyEnv, startHostProcess, type HostProcess } from './support/start-host.js';
-import { largestImportFile } from './support/largest-import-file.js';
+import { largestImportFile } from '../../../test/kit/largest-import-file.js';
+import { itemImportMaxBytes } from '../src/wiring/item-import.js';
 
 /**
  * Bulk item traffic against the host process, on each database: an import of the largest file the
@@ -29,7 +30,7 @@ describe.each(DATABASES)('on $name', ({ folder: embedded }) => {
   let base: string;
   let adminToken: string;
   let demoToken: string;
-  const file = largestImportFile();
+  const file = largestImportFile(itemImportMaxBytes({}));
 
   beforeAll(async () => {
     folder = embedded ? await pgliteDataFolder() : undefined;
