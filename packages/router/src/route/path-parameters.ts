@@ -15,10 +15,20 @@ export interface PathParameterNames {
 
 /** The parameters of a pattern; a pattern that is not a literal gives every name as optional. */
 export type PathParameters<P extends string> = string extends P
-  ? { required: never; optional: string; wildcard: never }
+  ? Names<never, string, never>
   : P extends `${string}${':' | '*'}${string}`
     ? Scan<P, [], never, never, never>
-    : { required: never; optional: never; wildcard: never };
+    : Names<never, never, never>;
+
+/**
+ * The result, through an alias of its own: a type literal written inside the conditional types
+ * would be taken by the checker for possibly generic, and with it every route map holding it.
+ */
+type Names<Required extends string, Optional extends string, Wildcard extends string> = {
+  readonly required: Required;
+  readonly optional: Optional;
+  readonly wildcard: Wildcard;
+};
 
 /** Characters that end a parameter name (path-to-regexp names are identifier characters). */
 type NameEnd =
@@ -92,4 +102,4 @@ type Scan<
                 : Scan<After, Depth, Required, Optional | Name, Wildcard | Name>
               : never
             : Scan<Rest, Depth, Required, Optional, Wildcard>
-  : { required: Required; optional: Optional; wildcard: Wildcard };
+  : Names<Required, Optional, Wildcard>;
