@@ -28,6 +28,8 @@ if (config === undefined) throw new Error(`cannot read ${configPath}`);
 
 const started = performance.now();
 const program = ts.createProgram(config.fileNames, config.options);
+// The checker binds every file when it is made: tsc counts that as bind time, not check time.
+program.getTypeChecker();
 const beforeCheck = process.cpuUsage();
 const checkStarted = performance.now();
 const diagnostics = ts.getPreEmitDiagnostics(program);

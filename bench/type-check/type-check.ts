@@ -115,12 +115,24 @@ function ms(value: number): string {
   return `${value.toFixed(0).padStart(6)} ms`;
 }
 
+/** Each variant is checked this many times, the variants in turn; the run with the least check CPU counts. */
+const ROUNDS = 2;
+const VARIANTS = ['switchboard', 'switchboard+schemas', 'hono'] as const;
+
 const sizes = process.argv.slice(2).map(Number);
 mkdirSync(join(bench, 'type-check'), { recursive: true });
 for (const routes of sizes.length > 0 ? sizes : [250, 500, 1000]) {
-  const hono = measure('hono', routes);
-  for (const variant of ['switchboard', 'switchboard+schemas', 'hono'] as const) {
-    const result = variant === 'hono' ? hono : measure(variant, routes);
+  const best = new Map<Variant, Measure>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const variant of VARIANTS) {
+      const result = measure(variant, routes);
+      const kept = best.get(variant);
+      if (kept === undefined || result.checkCpuMs < kept.checkCpuMs) best.set(variant, result);
+    }
+  }
+  const hono = best.get('hono')!;
+  for (const variant of VARIANTS) {
+    const result = best.get(variant)!;
     console.log(
       `${variant.padEnd(20)} ${String(routes).padStart(5)} routes  wall ${ms(result.wallMs)}  check ${ms(result.checkWallMs)}  check CPU ${ms(result.checkCpuMs)}  ${String(result.instantiations).padStart(9)} instantiations  ${String(result.types).padStart(7)} types  ${result.memoryMb.toFixed(0)} MB  check CPU ÷ hono ${(result.checkCpuMs / hono.checkCpuMs).toFixed(2)}`,
     );

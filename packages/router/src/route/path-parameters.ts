@@ -17,8 +17,29 @@ export interface PathParameterNames {
 export type PathParameters<P extends string> = string extends P
   ? Names<never, string, never>
   : P extends `${string}${':' | '*'}${string}`
-    ? Scan<P, [], never, never, never>
+    ? P extends `${string}${'{' | '}' | '*' | '\\' | '"'}${string}`
+      ? Scan<P, [], never, never, never>
+      : Names<RequiredNames<P, never>, never, never>
     : Names<never, never, never>;
+
+/**
+ * The names of a pattern with `:name` parameters only (no group, wildcard, quote or escape), the
+ * common case: found a parameter at a time rather than a character at a time.
+ */
+type RequiredNames<S extends string, Found extends string> = S extends `${string}:${infer Rest}`
+  ? ReadSegmentName<Rest> extends [infer Name extends string, infer After extends string]
+    ? RequiredNames<After, Found | Name>
+    : never
+  : Found;
+
+/** `[name, rest]` at a name's first character: a whole segment when it holds nothing but the name. */
+type ReadSegmentName<S extends string> = S extends `${infer Segment}/${infer After}`
+  ? Segment extends `${string}${NameEnd}${string}`
+    ? ReadBareName<S, ''>
+    : [Segment, `/${After}`]
+  : S extends `${string}${NameEnd}${string}`
+    ? ReadBareName<S, ''>
+    : [S, ''];
 
 /**
  * The result, through an alias of its own: a type literal written inside the conditional types

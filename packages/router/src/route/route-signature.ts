@@ -87,12 +87,16 @@ type StoredSignature<N extends PathParameterNames, Outputs extends Entry, Defaul
   readonly input: InputFrom<N, Outputs, Defaults>;
 };
 
-/** The signature of a route declared with path `P`, host `H`, parameter schemas `S` and defaults `D`. */
-export type SignatureOf<P extends string, H extends string, S, D> = StoredSignature<
-  RouteParameterNames<P, H>,
-  SchemaOutputs<S>,
-  DefaultValues<D, RouteParameterNames<P, H>>
->;
+/**
+ * The signature of a route declared with path `P`, host `H`, parameter schemas `S` and defaults
+ * `D`. Reached through a conditional type that always holds, so that the type is known by what it
+ * stores, not as `SignatureOf` of these arguments (the route's `params` object literal among
+ * them): routes with the same names and types share one signature, and the collection types built
+ * on it are shared too.
+ */
+export type SignatureOf<P extends string, H extends string, S, D> = [P] extends [string]
+  ? StoredSignature<RouteParameterNames<P, H>, SchemaOutputs<S>, DefaultValues<D, RouteParameterNames<P, H>>>
+  : never;
 
 /**
  * The map entry `add` contributes. Its own alias, so that the entry's type arguments are the name
@@ -109,9 +113,14 @@ interface RoutedSources extends RequestAttributes {
 }
 
 /** What a route gives its controller by name: its parameters, its other defaults and the request's sources. */
-export type RouteArgumentSources<P extends string, H extends string, S, D> = SignatureOf<P, H, S, D>['params'] & {
-  readonly [K in keyof D as K extends RouteParameterNames<P, H>['required' | 'optional'] ? never : K]: D[K];
-} & RoutedSources;
+export type RouteArgumentSources<P extends string, H extends string, S, D> = [P] extends [string]
+  ? SignatureOf<P, H, S, D>['params'] & OtherDefaults<D, RouteParameterNames<P, H>> & RoutedSources
+  : never;
+
+/** The defaults of `D` that are not parameters of `N`. */
+type OtherDefaults<D, N extends PathParameterNames> = {
+  readonly [K in keyof D as K extends N['required'] | N['optional'] ? never : K]: D[K];
+};
 
 /** A controller a route accepts: a plain function, or a typed one whose needs the route's values satisfy. */
 export type RouteController<Sources> = UntypedController | (Controller & RouteArguments<Sources>);
