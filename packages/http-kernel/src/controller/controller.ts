@@ -57,10 +57,10 @@ export type ControllerNeeds<Names extends ReadonlyArray<string | ArgumentDeclara
   ? NeedsFrom<NeedEntries<Names, Params>>
   : never;
 
-/** `[name, type]` per plain name. */
-type NeedEntries<Names, Params> = {
-  [K in keyof Names & `${number}`]: Names[K] extends string ? [Names[K], K extends keyof Params ? Params[K] : unknown] : never;
-}[keyof Names & `${number}`];
+/** `[name, type]` per plain name: a mapped tuple, which the compiler maps element by element. */
+type NeedEntries<Names extends readonly unknown[], Params> = {
+  [K in keyof Names]: Names[K] extends string ? [Names[K], K extends keyof Params ? Params[K] : unknown] : never;
+}[number];
 
 /**
  * The needs as an object type, known by the names and types only (reached through a conditional
