@@ -24,6 +24,10 @@ describe('typed routes', () => {
     expect(sameType<Names['optional'], 'page' | 'sub page'>(true)).toBe(true);
     expect(sameType<Names['wildcard'], 'rest'>(true)).toBe(true);
     expect(sameType<PathParameters<'/static/path'>['required'], never>(true)).toBe(true);
+    // Only `:name` parameters: read a segment at a time, with the same names.
+    expect(sameType<PathParameters<'/a/:id/b/:c'>['required'], 'id' | 'c'>(true)).toBe(true);
+    expect(sameType<PathParameters<'/a/:id.:ext/:b-c/:d'>['required'], 'id' | 'ext' | 'b' | 'd'>(true)).toBe(true);
+    expect(sameType<PathParameters<'/a/:id.:ext/:b-c/:d'>['optional'], never>(true)).toBe(true);
   });
 
   it('types generate by the collection: names, required parameters, schema output types', () => {

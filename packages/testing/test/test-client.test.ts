@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routerMatchExplainer } from '@switchboard/profiler';
+import { RouteCollection, Router } from '@switchboard/router';
 import type { EventsData, ExceptionData, LogRecordData, LoggerData, RouterData } from '@switchboard/profiler/collector';
 import { createTestClient, TestResponse } from '../src/index.js';
 import { sampleApp, type Inspection } from './support/sample-app.js';
@@ -109,6 +110,27 @@ describe('createTestClient: requests', () => {
     expect(response.status).toBe(500);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(response.text()).not.toContain('the controller failed');
+  });
+});
+
+describe('createTestClient: routes by name', () => {
+  // Generates with a typed router of its own; the sample app's kernel serves the path.
+  const typed = new Router(new RouteCollection().add('item', '/items/:id', { requirements: { id: /\d+/ } }));
+
+  it('requests a route by name: the path is generated from the name and the parameters', async () => {
+    const client = createTestClient(sampleApp().kernel);
+    const response = await client.route(typed, 'GET', 'item', { id: 7 }, { headers: { accept: 'application/json' } });
+    expect(response.status).toBe(200);
+    expect(response.url).toBe('http://localhost/items/7');
+    expect(response.json()).toEqual({ id: '7' });
+  });
+
+  it('refuses at compile time what generate refuses, and throws on it before sending', () => {
+    const client = createTestClient(sampleApp().kernel);
+    // @ts-expect-error an unknown route name
+    expect(() => client.route(typed, 'GET', 'itme', { id: 7 })).toThrow('Unable to generate a URL for the named route "itme"');
+    // @ts-expect-error a missing parameter
+    expect(() => client.route(typed, 'GET', 'item', {})).toThrow('mandatory parameters are missing ("id")');
   });
 });
 

@@ -51,9 +51,24 @@ export type UntypedController = Controller & { readonly [ROUTE_ARGUMENTS]?: unde
  * the parameter at its position. A declaration object is left out: its resolver or its default
  * supplies the value.
  */
-export type ControllerNeeds<Names extends ReadonlyArray<string | ArgumentDeclaration>, Params extends readonly unknown[]> = {
-  [K in keyof Names & `${number}` as Names[K] extends string ? Names[K] : never]: K extends keyof Params ? Params[K] : unknown;
-};
+export type ControllerNeeds<Names extends ReadonlyArray<string | ArgumentDeclaration>, Params extends readonly unknown[]> = [
+  Names,
+] extends [unknown]
+  ? NeedsFrom<NeedEntries<Names, Params>>
+  : never;
+
+/** `[name, type]` per plain name: a mapped tuple, which the compiler maps element by element. */
+type NeedEntries<Names extends readonly unknown[], Params> = {
+  [K in keyof Names]: Names[K] extends string ? [Names[K], K extends keyof Params ? Params[K] : unknown] : never;
+}[number];
+
+/**
+ * The needs as an object type, known by the names and types only (reached through a conditional
+ * type that always holds, not as `ControllerNeeds` of the function's own parameter list): the
+ * controllers that need the same get the same type, and the compiler checks a route against it
+ * once.
+ */
+type NeedsFrom<Entries extends [string, unknown]> = { [Entry in Entries as Entry[0]]: Entry[1] };
 
 /**
  * Declares a controller's arguments explicitly (what it receives, in order), and optionally a

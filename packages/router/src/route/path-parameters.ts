@@ -15,10 +15,41 @@ export interface PathParameterNames {
 
 /** The parameters of a pattern; a pattern that is not a literal gives every name as optional. */
 export type PathParameters<P extends string> = string extends P
-  ? { required: never; optional: string; wildcard: never }
+  ? Names<never, string, never>
   : P extends `${string}${':' | '*'}${string}`
-    ? Scan<P, [], never, never, never>
-    : { required: never; optional: never; wildcard: never };
+    ? P extends `${string}${'{' | '}' | '*' | '\\' | '"'}${string}`
+      ? Scan<P, [], never, never, never>
+      : Names<RequiredNames<P, never>, never, never>
+    : Names<never, never, never>;
+
+/**
+ * The names of a pattern with `:name` parameters only (no group, wildcard, quote or escape), the
+ * common case: found a parameter at a time rather than a character at a time.
+ */
+type RequiredNames<S extends string, Found extends string> = S extends `${string}:${infer Rest}`
+  ? ReadSegmentName<Rest> extends [infer Name extends string, infer After extends string]
+    ? RequiredNames<After, Found | Name>
+    : never
+  : Found;
+
+/** `[name, rest]` at a name's first character: a whole segment when it holds nothing but the name. */
+type ReadSegmentName<S extends string> = S extends `${infer Segment}/${infer After}`
+  ? Segment extends `${string}${NameEnd}${string}`
+    ? ReadBareName<S, ''>
+    : [Segment, `/${After}`]
+  : S extends `${string}${NameEnd}${string}`
+    ? ReadBareName<S, ''>
+    : [S, ''];
+
+/**
+ * The result, through an alias of its own: a type literal written inside the conditional types
+ * would be taken by the checker for possibly generic, and with it every route map holding it.
+ */
+type Names<Required extends string, Optional extends string, Wildcard extends string> = {
+  readonly required: Required;
+  readonly optional: Optional;
+  readonly wildcard: Wildcard;
+};
 
 /** Characters that end a parameter name (path-to-regexp names are identifier characters). */
 type NameEnd =
@@ -92,4 +123,4 @@ type Scan<
                 : Scan<After, Depth, Required, Optional | Name, Wildcard | Name>
               : never
             : Scan<Rest, Depth, Required, Optional, Wildcard>
-  : { required: Required; optional: Optional; wildcard: Wildcard };
+  : Names<Required, Optional, Wildcard>;

@@ -1,7 +1,15 @@
 import type { Controller } from '@switchboard/http-kernel';
 import { argumentMetadataOf } from '@switchboard/http-kernel/internal';
 import { Route, type RouteOptions } from './route.js';
-import type { MountedRoutes, NoRoutes, ParameterSchemas, RouteArgumentSources, RouteController, SignatureOf } from './route-signature.js';
+import type {
+  MountedRoutes,
+  NamedRoute,
+  NoRoutes,
+  ParameterSchemas,
+  RouteArgumentSources,
+  RouteController,
+  SignatureOf,
+} from './route-signature.js';
 
 /**
  * `RouteOptions` as `add` reads them from a literal: the controller must be satisfied by the
@@ -51,11 +59,7 @@ export class RouteCollection<Routes extends object = NoRoutes> implements Iterab
     const H extends string = '',
     S extends ParameterSchemas = Record<never, never>,
     D extends Readonly<Record<string, unknown>> = Record<never, never>,
-  >(
-    name: Name,
-    path: P,
-    options?: TypedRouteOptions<P, H, S, D>,
-  ): RouteCollection<Routes & { readonly [K in Name]: SignatureOf<P, H, S, D> }>;
+  >(name: Name, path: P, options?: TypedRouteOptions<P, H, S, D>): RouteCollection<Routes & NamedRoute<Name, SignatureOf<P, H, S, D>>>;
   add(route: Route): this;
   add(nameOrRoute: string | Route, path?: string, options?: RouteOptions): RouteCollection<Routes> {
     const route = nameOrRoute instanceof Route ? nameOrRoute : new Route(nameOrRoute, path ?? '/', options);
