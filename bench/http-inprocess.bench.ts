@@ -14,8 +14,9 @@
  * Run: `cd bench && node --import tsx http-inprocess.bench.ts`
  * Env: BENCH_INPROC_REQUESTS (per round and case, default 40000), BENCH_INPROC_ROUNDS (default 7),
  * BENCH_INPROC_ONLY (comma list of name parts; bare node:http always runs, as the baseline).
- * BENCH_INPROC_PAIRED=<name part> (`request id`, `metrics`…) measures only what that `Switchboard + …`
- * part adds, in one process with the plain app, batches in turn: the figure to trust on a busy machine.
+ * BENCH_INPROC_PAIRED=<name part> (`request id`, `metrics`, `fastify`…) measures that contender against
+ * the plain Switchboard app in one process, batches in turn: what a `Switchboard + …` part adds, or
+ * how the plain app compares with a peer (the ratio); the figures to trust on a busy machine.
  * Profile one contender and case: `node --cpu-prof .compiled/http-inprocess.bench.mjs` with
  * BENCH_INPROC_CONTENDER (its full name) and BENCH_INPROC_CASE (hello or 404).
  */
@@ -172,6 +173,7 @@ async function measurePaired(name: string): Promise<void> {
       await measure(listener, c.path, requests / 2, answerBytes.at(-1)!);
     }
     const differences: number[] = [];
+    const ratios: number[] = [];
     for (let turn = 0; turn < requests / batch; turn++) {
       // Which one goes first alternates, so neither always follows the other's garbage.
       const first = turn % 2;
@@ -179,11 +181,14 @@ async function measurePaired(name: string): Promise<void> {
       cost[first] = await measure(pair[first]!, c.path, batch, answerBytes[first]!);
       cost[1 - first] = await measure(pair[1 - first]!, c.path, batch, answerBytes[1 - first]!);
       differences.push(cost[1]! - cost[0]!);
+      ratios.push(cost[0]! / cost[1]!);
     }
     const bytes: number[] = [];
     for (const [i, listener] of pair.entries()) bytes.push(await measureAllocation(listener, c.path, requests / 2, answerBytes[i]!));
-    const sorted = differences.sort((a, b) => a - b);
-    lines.push(`${c.name} +${sorted[sorted.length >> 1]!.toFixed(2)} µs, +${Math.round(bytes[1]! - bytes[0]!)} bytes`);
+    const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
+    lines.push(
+      `${c.name} +${median(differences).toFixed(2)} µs, +${Math.round(bytes[1]! - bytes[0]!)} bytes (the plain app's cost ${median(ratios).toFixed(2)}× of it)`,
+    );
   }
   console.log(
     `${name}, paired with "${plainName}" in one process (${requests} requests per case in batches of ${batch}): ${lines.join('; ')}`,
@@ -192,8 +197,8 @@ async function measurePaired(name: string): Promise<void> {
 
 const pairedPart = process.env.BENCH_INPROC_PAIRED?.toLowerCase();
 if (pairedPart !== undefined) {
-  const found = contenders.find(([each]) => each.startsWith('Switchboard + ') && each.toLowerCase().includes(pairedPart));
-  if (found === undefined) throw new Error(`BENCH_INPROC_PAIRED: no "Switchboard + …" contender names ${pairedPart}`);
+  const found = contenders.find(([each]) => each !== 'Switchboard, debug off' && each.toLowerCase().includes(pairedPart));
+  if (found === undefined) throw new Error(`BENCH_INPROC_PAIRED: no contender names ${pairedPart}`);
   const [name] = found;
   if (process.env.BENCH_INPROC_CONTENDER === name) await measurePaired(name);
   else {
