@@ -37,7 +37,7 @@ function countCalls(owner: object, name: string, onCall: (text: unknown) => void
   const methods = owner as Record<string, (...args: unknown[]) => unknown>;
   const original = methods[name]!;
   methods[name] = function (this: unknown, ...args: unknown[]) {
-    onCall(readsThis ? this : args[0]);
+    if (!readsThis || !calledByNode()) onCall(readsThis ? this : args[0]);
     return original.apply(this, args);
   };
   return () => {
@@ -46,10 +46,22 @@ function countCalls(owner: object, name: string, onCall: (text: unknown) => void
 }
 
 /**
+ * Whether the string method being counted was called from one of Node's own modules (`node:…`):
+ * from Node 24 on, its query parser calls `indexOf` on the whole query once per value, which is
+ * Node's parse, not redaction. Frames: this function, the counting wrapper, then the caller.
+ */
+function calledByNode(): boolean {
+  const prepare = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_error, sites) => sites;
+  const sites = new Error().stack as unknown as NodeJS.CallSite[];
+  Error.prepareStackTrace = prepare;
+  return sites[2]?.getFileName()?.startsWith('node:') ?? false;
+}
+
+/**
  * The work of handling a request with `count` secret values and building its profile: texts
  * scanned and characters read by the one-pass `SecretMatcher`, by the kernel's `TextRedactor`, and
- * by any string search (`includes`, `split`…) made meanwhile (Node's own modules keep their
- * originals, so these are the application's).
+ * by any string search (`includes`, `split`…) the application made meanwhile (see `calledByNode`).
  */
 async function redactionWork(count: number): Promise<{ scans: number; characters: number }> {
   const work = { scans: 0, characters: 0 };
