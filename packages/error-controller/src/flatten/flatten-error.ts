@@ -49,6 +49,8 @@ export interface FlattenOptions {
   causes?: boolean;
 }
 
+const NO_FRAMES: readonly FlattenedFrame[] = Object.freeze([]);
+
 /** Longer chains are cut: a cause chain is for reading, not for recursion without end. */
 const MAX_CAUSE_DEPTH = 16;
 
@@ -84,13 +86,13 @@ function flattenDescribed(error: DeferredHttpError): FlattenedError {
   return {
     status: error.status,
     statusText: statusText(error.status),
-    headers: { ...error.headers },
+    headers: error.headers,
     message: error.message,
     class: error.name,
-    details: { ...error.details },
+    details: error.details,
     file: null,
     line: null,
-    frames: [],
+    frames: NO_FRAMES,
     cause: null,
     exposeMessage: error.exposeMessage,
   };

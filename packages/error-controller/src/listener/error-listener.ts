@@ -37,6 +37,9 @@ declare module '@switchboard/http-kernel' {
  * Log levels by status: an exact status (`404`) or a class (`'4xx'`, `'5xx'`), the exact one first.
  * `{ '4xx': 'info', '5xx': 'error' }` is the value recommended for an API.
  */
+/** `logLevels`' key for each status class, by its first digit. */
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
 export type StatusLogLevels = Readonly<Partial<Record<number | '4xx' | '5xx', LogLevelName>>>;
 
 export interface ErrorListenerOptions extends DefaultErrorRenderersOptions {
@@ -96,8 +99,11 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     this.#logger = this.#controllerLogger.child({ channel: 'request' });
     this.#controller = options.controller ?? createErrorController(options);
     this.#controllerTakesDeferred = options.controller === undefined;
+    // Statuses as numbers, classes as `4xx`: looked up without writing a key per error.
     this.#logLevels = new Map(
-      Object.entries(options.logLevels ?? {}).flatMap(([key, name]) => (name === undefined ? [] : [[key, toLogLevel(name)] as const])),
+      Object.entries(options.logLevels ?? {}).flatMap(([key, name]) =>
+        name === undefined ? [] : [[key.endsWith('xx') ? key : Number(key), toLogLevel(name)] as const],
+      ),
     );
   }
 
@@ -145,7 +151,7 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     const http = error instanceof HttpError || error instanceof DeferredHttpError;
     if (http && error.logLevel !== null) return error.logLevel;
     const status = statusOf(error);
-    const byStatus = this.#logLevels.get(String(status)) ?? this.#logLevels.get(`${Math.floor(status / 100)}xx`);
+    const byStatus = this.#logLevels.get(status) ?? this.#logLevels.get(STATUS_CLASSES[Math.floor(status / 100)] ?? '');
     return byStatus ?? (status < 500 && http ? 'ERROR' : 'CRITICAL');
   }
 

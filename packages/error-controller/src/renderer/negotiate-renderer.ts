@@ -6,21 +6,30 @@ export interface Negotiable {
   readonly accepts: readonly string[];
 }
 
-/** One negotiator per list of formats, made at its first use. */
-const negotiators = new WeakMap<readonly Negotiable[], MediaTypeNegotiator>();
+/** A list of formats' negotiator, and the format of each media type it offers. */
+interface FormatNegotiation<F> {
+  readonly negotiator: MediaTypeNegotiator;
+  readonly formatOf: ReadonlyMap<string, F>;
+}
+
+/** One per list of formats, made at its first use. */
+const negotiations = new WeakMap<readonly Negotiable[], FormatNegotiation<Negotiable>>();
 
 /**
  * The format an `Accept` header prefers, by the kernel's `MediaTypeNegotiator` over every media
  * type of every format in order; `null` when it accepts none of them.
  */
 export function acceptedRenderer<F extends Negotiable>(accept: string | undefined, formats: readonly [F, ...F[]]): F | null {
-  let negotiator = negotiators.get(formats);
-  if (negotiator === undefined) {
-    negotiator = new MediaTypeNegotiator(formats.flatMap((format) => format.accepts));
-    negotiators.set(formats, negotiator);
+  let negotiation = negotiations.get(formats) as FormatNegotiation<F> | undefined;
+  if (negotiation === undefined) {
+    const formatOf = new Map<string, F>();
+    // A media type two formats answer to belongs to the first, as the negotiator's order says.
+    for (const format of formats) for (const mediaType of format.accepts) if (!formatOf.has(mediaType)) formatOf.set(mediaType, format);
+    negotiation = { negotiator: new MediaTypeNegotiator([...formatOf.keys()]), formatOf };
+    negotiations.set(formats, negotiation);
   }
-  const mediaType = negotiator.negotiate(accept);
-  return mediaType === null ? null : formats.find((format) => format.accepts.includes(mediaType))!;
+  const mediaType = negotiation.negotiator.negotiate(accept);
+  return mediaType === null ? null : negotiation.formatOf.get(mediaType)!;
 }
 
 /**

@@ -11,8 +11,8 @@ export interface RequestAttributes {
   _route_path?: string;
   /** The controller to call: a function, or a name the ControllerResolver knows. */
   _controller?: Controller | string;
-  /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. */
-  _route_params?: Record<string, unknown>;
+  /** Route parameters (route defaults overlaid by captured values), without `_route`/`_controller`. Read-only. */
+  _route_params?: Readonly<Record<string, unknown>>;
   _locale?: string;
   /** The formats a route answers in (`ViewListener`), by encoder name: `['json', 'ndjson']`. */
   _formats?: readonly string[];
@@ -57,6 +57,20 @@ export class AttributeBag {
       }
     }
     entries.push(key, value);
+    return this;
+  }
+
+  /**
+   * Sets each key of `pairs` (`[key, value, key, value…]`) to the value after it. An empty bag
+   * takes a copy of the list at once: attributes that are the same on every request (a static
+   * route's) can be built once and set in one step.
+   */
+  setPairs(pairs: readonly unknown[]): this {
+    if (this.#entries === null || this.#entries.length === 0) {
+      this.#entries = pairs.slice();
+      return this;
+    }
+    for (let i = 0; i < pairs.length; i += 2) this.set(pairs[i] as string, pairs[i + 1]);
     return this;
   }
 

@@ -60,6 +60,12 @@ interface Offer {
 export class MediaTypeNegotiator {
   readonly offered: readonly string[];
   readonly #offers: readonly Offer[];
+  /**
+   * The last header negotiated and its choice: clients send the same `Accept` again and again,
+   * and the choice is a pure function of it (the offers never change).
+   */
+  #lastAccept: string | undefined;
+  #lastChoice: string | null = null;
 
   constructor(offered: readonly string[]) {
     if (offered.length === 0) throw new RangeError('A negotiator needs at least one media type to offer.');
@@ -76,6 +82,14 @@ export class MediaTypeNegotiator {
   /** The preferred offer, or `null` when the header accepts none. */
   negotiate(accept: string | undefined): string | null {
     if (accept === undefined) return this.offered[0]!;
+    if (accept !== this.#lastAccept) {
+      this.#lastChoice = this.#choose(accept);
+      this.#lastAccept = accept;
+    }
+    return this.#lastChoice;
+  }
+
+  #choose(accept: string): string | null {
     // A single media type without parameters (what API clients send) needs no parsing.
     if (!accept.includes(',') && !accept.includes(';')) {
       const mediaType = accept.trim().toLowerCase();

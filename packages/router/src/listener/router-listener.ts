@@ -64,6 +64,8 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   readonly #restored = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
+  /** The routing attributes of each match the router keeps whole, by its matched values. */
+  readonly #fixedAttributes = new WeakMap<Readonly<Record<string, unknown>>, readonly unknown[]>();
 
   constructor(
     private readonly router: Router,
@@ -161,18 +163,18 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
       const logger = request.attributes.has('_request_id') ? request.logger.child({ channel: 'request' }) : this.#logger;
       logger.info({ route: name, route_parameters: params, request_uri: request.uri, method: request.method }, `Matched route "${name}".`);
     }
-    const attributes = request.attributes;
-    const routeParams: Record<string, unknown> = {};
-    for (const key of Object.keys(params)) {
-      const value = params[key];
-      attributes.set(key, value);
-      if (key !== '_route' && key !== '_controller') routeParams[key] = value;
+    // A match the router keeps whole (frozen: a route without path parameters) sets the same
+    // attributes on every request: built once.
+    if (Object.isFrozen(params)) {
+      let fixed = this.#fixedAttributes.get(params);
+      if (fixed === undefined) {
+        fixed = routingAttributes(route, params);
+        this.#fixedAttributes.set(params, fixed);
+      }
+      request.attributes.setPairs(fixed);
+      return;
     }
-    // An optional parameter the path left out, without a default: its argument gets `undefined`.
-    for (const variable of route.compiled.variables) if (!(variable in params)) attributes.set(variable, undefined);
-    attributes.set('_route', name);
-    attributes.set('_route_path', route.path);
-    attributes.set('_route_params', routeParams);
+    request.attributes.setPairs(routingAttributes(route, params));
   }
 
   /**
@@ -190,6 +192,28 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 }
 
 const ROUTING_ATTRIBUTES = ['_route', '_route_path', '_route_params', '_controller'] as const;
+
+/**
+ * The attributes a match sets, as pairs for `AttributeBag.setPairs`: each matched value (route
+ * defaults overlaid by the path's values), `undefined` for an optional parameter the path left
+ * out without a default (its argument gets `undefined`), then `_route`, `_route_path` and
+ * `_route_params` (the values without `_route` and `_controller`, frozen).
+ */
+const ROUTE_FACTS = new Set(['_route', '_route_path', '_route_params']);
+
+function routingAttributes(route: Route, params: Readonly<Record<string, unknown>>): unknown[] {
+  const pairs: unknown[] = [];
+  const routeParams: Record<string, unknown> = {};
+  for (const key of Object.keys(params)) {
+    const value = params[key];
+    // The three set last are the router's own, whatever a default says.
+    if (!ROUTE_FACTS.has(key)) pairs.push(key, value);
+    if (key !== '_route' && key !== '_controller') routeParams[key] = value;
+  }
+  for (const variable of route.compiled.variables) if (!(variable in params)) pairs.push(variable, undefined);
+  pairs.push('_route', route.name, '_route_path', route.path, '_route_params', Object.freeze(routeParams));
+  return pairs;
+}
 
 /** Options of both errors: their messages quote the URL and the Referer, for the log and not the client. */
 const ROUTING_ERROR = { thrownBy: THROWN_BY, exposeMessage: false } as const;

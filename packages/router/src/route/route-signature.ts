@@ -108,7 +108,7 @@ export type NamedRoute<Name extends string, Signature> = { readonly [K in Name]:
 interface RoutedSources extends RequestAttributes {
   readonly _route: string;
   readonly _route_path: string;
-  readonly _route_params: Record<string, unknown>;
+  readonly _route_params: Readonly<Record<string, unknown>>;
   readonly request: Request;
 }
 
