@@ -56,12 +56,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   static readonly FINISH_REQUEST_PRIORITY = 0;
 
   readonly #logger: Logger;
-  /**
-   * Per request chain, once a sub-request has finished: the parent request whose context is back
-   * in force, from the sub-request's `kernel.finish_request` until the next sub-request starts or
-   * the main request finishes. Otherwise the request on top of the chain's stack is the one.
-   */
-  readonly #restored = new WeakMap<RequestStack, Request>();
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
   /** The routing attributes of each match the router keeps whole, by its matched values. */
@@ -108,9 +102,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   /** Sets the routing attributes, or returns the HTTP error the request gets instead. */
   #route(event: RequestEvent): HttpError | RouteMiss | null {
     const request = event.request;
-    // A new sub-request: the chain's context is the top of its stack again.
-    // (The main request's stack is not asked for: it is made on first read.)
-    if (!event.isMainRequest() && event.requestStack !== null) this.#restored.delete(event.requestStack);
     if (request.attributes.has('_controller')) return null;
 
     let result: MatchResult;
@@ -137,23 +128,27 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     }
   }
 
-  /** After a sub-request, the chain's context is the parent request's again; after the main request nothing is kept. */
+  /**
+   * After a sub-request, the chain's context is the parent request's again: marked on the
+   * sub-request, which stays on top of the stack until its handling ends.
+   */
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    // A main request whose stack nobody made had no sub-request: nothing was restored.
+    // A main request (whose stack may not even be made) keeps its own context until it is done.
     const stack = event.request.existingRequestStack;
-    if (stack === null) return;
-    const parent = stack.getParentRequest();
-    if (parent === null) this.#restored.delete(stack);
-    else this.#restored.set(stack, parent);
+    if (stack === null || stack.getParentRequest() === null) return;
+    event.request.attributes.set('_routing_context_restored', true);
   }
 
   /**
    * The context of the request being handled on a chain (`event.requestStack`), for URL
-   * generation; `undefined` once the chain's main request is done.
+   * generation: the request on top of the stack, or its parent once that sub-request is
+   * finishing; `undefined` once the chain's main request is done.
    */
   contextOf(stack: RequestStack): RequestContext | undefined {
-    const request = this.#restored.get(stack) ?? stack.getCurrentRequest();
-    return request === null ? undefined : this.router.contextFor(request);
+    const current = stack.getCurrentRequest();
+    if (current === null) return undefined;
+    const restored = current.attributes.get('_routing_context_restored') === true;
+    return this.router.contextFor(restored ? (stack.getParentRequest() ?? current) : current);
   }
 
   #apply(request: Request, route: Route, params: Readonly<Record<string, unknown>>): void {
