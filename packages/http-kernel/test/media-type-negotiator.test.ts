@@ -68,6 +68,20 @@ describe('MediaTypeNegotiator', () => {
     expect(negotiateMediaType(accept, offered)).toBe(expected);
   });
 
+  it('answers each header for itself when one negotiator sees several in turn, and the same one again', () => {
+    const negotiator = new MediaTypeNegotiator(['text/html', 'application/json']);
+    const headers = ['application/json', 'text/html', 'image/png', 'application/json', 'text/*;q=0.1, application/json;q=0.9'];
+    expect(headers.map((accept) => negotiator.negotiate(accept))).toEqual([
+      'application/json',
+      'text/html',
+      null,
+      'application/json',
+      'application/json',
+    ]);
+    expect(negotiator.negotiate(undefined)).toBe('text/html');
+    expect(negotiator.negotiate('image/png')).toBeNull();
+  });
+
   it('matches a range’s parameters against the offer’s, a parameter making a range more specific', () => {
     const levels = new MediaTypeNegotiator(['text/html;level=1', 'text/html', 'text/plain']);
     expect(levels.negotiate('text/html;level=1')).toBe('text/html;level=1');

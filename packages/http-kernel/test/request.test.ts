@@ -72,6 +72,34 @@ describe('Request', () => {
   });
 });
 
+describe('AttributeBag.setPairs', () => {
+  it('sets every pair into an empty bag, a bag with other keys and a bag holding some of them, never sharing the list', () => {
+    const pairs = ['_route', 'hello', '_route_path', '/hello'];
+    const empty = new Request({ method: 'GET', path: '/' }).attributes.setPairs(pairs);
+    expect(empty.all()).toEqual({ _route: 'hello', _route_path: '/hello' });
+    empty.set('_route', 'changed');
+    expect(pairs[1]).toBe('hello');
+
+    const others = new Request({ method: 'GET', path: '/', attributes: [['_request_id', 'r1']] }).attributes.setPairs(pairs);
+    expect([...others.keys()]).toEqual(['_request_id', '_route', '_route_path']);
+    expect(others.get('_route_path')).toBe('/hello');
+
+    const overlapping = new Request({
+      method: 'GET',
+      path: '/',
+      attributes: [
+        ['_route', 'old'],
+        ['x', 1],
+      ],
+    }).attributes.setPairs(pairs);
+    expect([...overlapping.entries()]).toEqual([
+      ['_route', 'hello'],
+      ['x', 1],
+      ['_route_path', '/hello'],
+    ]);
+  });
+});
+
 describe('Request stack made on demand', () => {
   it('makes a main request its stack only when asked: the request at the bottom while handled, empty after', async () => {
     const dispatcher = new EventDispatcher<KernelEventMap>();
