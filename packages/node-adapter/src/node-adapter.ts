@@ -83,9 +83,6 @@ export class NodeAdapter {
    */
   handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
     const http2 = isHttp2(req);
-    // Watched from the start (one that may fall through once it is known not to): on a pipelined
-    // connection, the timer the previous response set is still running.
-    if (next === undefined) this.#sendTimeout.watch(res);
     let request: Request;
     const cancellation = new RequestCancellation(res, this.#cancellations);
     try {
@@ -140,7 +137,6 @@ export class NodeAdapter {
       next();
       return;
     }
-    if (next !== undefined) this.#sendTimeout.watch(res);
     if (response instanceof EventStreamResponse) this.#trackEventStream(res, cancellation);
     this.#send(req, res, request, response, http2);
   }
@@ -223,7 +219,8 @@ export class NodeAdapter {
     }
     try {
       // A streamed body settles on its own (errors are logged inside); nothing waits for it here.
-      void writeResponse(res, response, req.method === 'HEAD', http2, this.#logger, endGate);
+      const streaming = writeResponse(res, response, req.method === 'HEAD', http2, this.#logger, endGate);
+      this.#sendTimeout.watchIfWaiting(res, streaming !== undefined);
     } catch (error) {
       // Typically a header value the application built with a forbidden character.
       logAt(this.#logger, 'CRITICAL', { err: error }, `The response could not be written: ${describeError(error)}`);

@@ -7,6 +7,7 @@ import { MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
 import { EventStreamResponse } from '@switchboard/http-kernel/sse';
 import { handlerRoutes, startTestServer, type TestServer } from '../../../test/kit/index.js';
 import {
+  BACKED_UP_BYTES,
   closesOn,
   descriptorsOpenOn,
   largeFile,
@@ -57,6 +58,8 @@ async function* waitForAbort(signal: AbortSignal): AsyncGenerator<never> {
 
 const routes = handlerRoutes({
   'GET /file': () => new Response(createReadStream(file), 200, { 'content-type': 'application/octet-stream' }),
+  // Handed to node whole: the response is finished only once the client took it all in.
+  'GET /bytes': () => new Response(new Uint8Array(BACKED_UP_BYTES), 200, { 'content-type': 'application/octet-stream' }),
   'GET /crowded-events': crowdedStream,
   'GET /quiet-events': quietStream,
 });
@@ -86,6 +89,18 @@ describe('send timeout, HTTP/1.1', () => {
       expect(line.context['sendTimeout']).toBe(SEND_TIMEOUT_MS);
     } finally {
       for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  it('releases a client that stopped reading a body handed over whole, too large to go out at once', async () => {
+    const connections = closesOn(server, 'connection');
+    const before = sendTimeoutLines(logger, 'HTTP/1');
+    const socket = nonReadingClient(() => net.connect({ port: server.port, host: '127.0.0.1' }), 'connect', '/bytes');
+    try {
+      await until(() => connections.closed === 1, 'the server closing the connection');
+      expect(sendTimeoutLines(logger, 'HTTP/1')).toBe(before + 1);
+    } finally {
+      socket.destroy();
     }
   });
 

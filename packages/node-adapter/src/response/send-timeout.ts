@@ -2,7 +2,10 @@ import type { Logger } from '@switchboard/http-kernel';
 import { destroyResponse, isGone, type NodeServerResponse } from './node-response.js';
 
 /**
- * Bounds how long a response's written bytes may wait for the client to take them in. It uses
+ * Bounds how long a response's written bytes may wait for the client to take them in. Only a
+ * response that may wait is watched: one whose body streams, or whose written bytes did not all
+ * go out at once. A body handed over whole is finished once written, and its idle keep-alive
+ * connection is then node's to close (`keepAliveTimeout`), so most answers arm no timer. It uses
  * node's idle timer of the connection (HTTP/1) or stream (HTTP/2), which restarts with every byte
  * read and every write the client took in (a large write counts each part that went out), so a
  * slow client that keeps reading is never cut. When the timer runs out while output is still
@@ -17,20 +20,29 @@ export class SendTimeout {
     private readonly logger: Logger,
   ) {}
 
-  /** Watches `res` until it finished; call once per response, before anything is written. */
-  watch(res: NodeServerResponse): void {
-    res.setTimeout(this.ms, () => this.#expired(res));
+  /**
+   * Watches `res` until it finished, when it may wait for its client: `streamed` (its body is
+   * written over time), or bytes still queued. Call once per response, right after handing its
+   * body to node.
+   */
+  watchIfWaiting(res: NodeServerResponse, streamed: boolean): void {
+    if (streamed || queuedBytes(res) > 0) res.setTimeout(this.ms, () => this.#expired(res));
   }
 
   #expired(res: NodeServerResponse): void {
     const http2 = 'stream' in res;
-    const queuedBytes = http2 ? res.stream.writableLength : res.writableLength;
-    if (queuedBytes === 0 || isGone(res)) return;
+    const queued = queuedBytes(res);
+    if (queued === 0 || isGone(res)) return;
     // A client's doing, not a server fault: below ERROR, so no client can fill the error log at will.
     this.logger.info(
-      { sendTimeout: this.ms, queuedBytes, protocol: http2 ? 'HTTP/2' : 'HTTP/1' },
-      `Send timeout: the client took in nothing of its response for ${this.ms} ms; its ${http2 ? 'stream was reset' : 'connection was closed'} (${queuedBytes} bytes unsent).`,
+      { sendTimeout: this.ms, queuedBytes: queued, protocol: http2 ? 'HTTP/2' : 'HTTP/1' },
+      `Send timeout: the client took in nothing of its response for ${this.ms} ms; its ${http2 ? 'stream was reset' : 'connection was closed'} (${queued} bytes unsent).`,
     );
     destroyResponse(res);
   }
+}
+
+/** Bytes written to `res` that its client has not taken in yet (still in node or its stream). */
+function queuedBytes(res: NodeServerResponse): number {
+  return 'stream' in res ? res.stream.writableLength : res.writableLength;
 }
