@@ -60,6 +60,11 @@ const routes = handlerRoutes({
   'GET /file': () => new Response(createReadStream(file), 200, { 'content-type': 'application/octet-stream' }),
   // Handed to node whole: the response is finished only once the client took it all in.
   'GET /bytes': () => new Response(new Uint8Array(BACKED_UP_BYTES), 200, { 'content-type': 'application/octet-stream' }),
+  // Answers after three send timeouts without a byte on its connection.
+  'GET /slow': async () => {
+    await new Promise((resolve) => setTimeout(resolve, 3 * SEND_TIMEOUT_MS));
+    return new Response('slow answer', 200, { 'content-type': 'text/plain' });
+  },
   'GET /crowded-events': crowdedStream,
   'GET /quiet-events': quietStream,
 });
@@ -99,6 +104,28 @@ describe('send timeout, HTTP/1.1', () => {
     try {
       await until(() => connections.closed === 1, 'the server closing the connection');
       expect(sendTimeoutLines(logger, 'HTTP/1')).toBe(before + 1);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('answers a slow request pipelined behind a response that had to wait, however long the connection is quiet', async () => {
+    const socket = net.connect({ port: server.port, host: '127.0.0.1' });
+    const ending = 'slow answer';
+    try {
+      const received = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        let tail = '';
+        socket.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          tail = (tail + chunk.toString('latin1')).slice(-ending.length);
+          if (tail === ending) resolve(Buffer.concat(chunks).toString('latin1'));
+        });
+        socket.on('close', () => reject(new Error('The server closed the connection before the slow answer.')));
+        socket.on('error', reject);
+        socket.write('GET /bytes HTTP/1.1\r\nHost: localhost\r\n\r\nGET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      });
+      expect(received.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
     } finally {
       socket.destroy();
     }

@@ -15,6 +15,9 @@ import { destroyResponse, isGone, type NodeServerResponse } from './node-respons
  * events) is left alone.
  */
 export class SendTimeout {
+  /** Responses watched from their start (a few pipelined ones), so that none is watched twice. */
+  readonly #watched = new WeakSet<NodeServerResponse>();
+
   constructor(
     private readonly ms: number,
     private readonly logger: Logger,
@@ -26,7 +29,17 @@ export class SendTimeout {
    * body to node.
    */
   watchIfWaiting(res: NodeServerResponse, streamed: boolean): void {
-    if (streamed || queuedBytes(res) > 0) res.setTimeout(this.ms, () => this.#expired(res));
+    if ((streamed || queuedBytes(res) > 0) && !this.#watched.has(res)) this.watch(res);
+  }
+
+  /**
+   * Watches `res` from now on. For a response queued behind another on its HTTP/1 connection
+   * (pipelined), from the start: the connection's timer is the one the response before it set,
+   * and when it runs out node closes the connection unless the response it then finds is watched.
+   */
+  watch(res: NodeServerResponse): void {
+    this.#watched.add(res);
+    res.setTimeout(this.ms, () => this.#expired(res));
   }
 
   #expired(res: NodeServerResponse): void {
