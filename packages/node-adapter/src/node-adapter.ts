@@ -84,7 +84,7 @@ export class NodeAdapter {
   handle(req: NodeIncomingRequest, res: NodeServerResponse, next?: () => void): void {
     const http2 = isHttp2(req);
     // A timer already running on the connection was set for a response before this one (pipelined).
-    if (next === undefined && !http2 && (req as IncomingMessage).socket.timeout! > 0) this.#sendTimeout.watch(res);
+    if (next === undefined && !http2 && ((req as IncomingMessage).socket.timeout ?? 0) > 0) this.#sendTimeout.watchFromStart(res);
     let request: Request;
     const cancellation = new RequestCancellation(res, this.#cancellations);
     try {

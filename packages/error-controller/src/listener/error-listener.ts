@@ -37,10 +37,10 @@ declare module '@switchboard/http-kernel' {
  * Log levels by status: an exact status (`404`) or a class (`'4xx'`, `'5xx'`), the exact one first.
  * `{ '4xx': 'info', '5xx': 'error' }` is the value recommended for an API.
  */
+export type StatusLogLevels = Readonly<Partial<Record<number | '4xx' | '5xx', LogLevelName>>>;
+
 /** `logLevels`' key for each status class, by its first digit. */
 const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
-
-export type StatusLogLevels = Readonly<Partial<Record<number | '4xx' | '5xx', LogLevelName>>>;
 
 export interface ErrorListenerOptions extends DefaultErrorRenderersOptions {
   /**

@@ -15,8 +15,8 @@ import { destroyResponse, isGone, type NodeServerResponse } from './node-respons
  * events) is left alone.
  */
 export class SendTimeout {
-  /** Responses watched from their start (a few pipelined ones), so that none is watched twice. */
-  readonly #watched = new WeakSet<NodeServerResponse>();
+  /** Responses watched from their start (pipelined ones, few), so that none is watched twice. */
+  readonly #watchedFromStart = new WeakSet<NodeServerResponse>();
 
   constructor(
     private readonly ms: number,
@@ -29,16 +29,20 @@ export class SendTimeout {
    * body to node.
    */
   watchIfWaiting(res: NodeServerResponse, streamed: boolean): void {
-    if ((streamed || queuedBytes(res) > 0) && !this.#watched.has(res)) this.watch(res);
+    if ((streamed || queuedBytes(res) > 0) && !this.#watchedFromStart.has(res)) this.#watch(res);
   }
 
   /**
-   * Watches `res` from now on. For a response queued behind another on its HTTP/1 connection
-   * (pipelined), from the start: the connection's timer is the one the response before it set,
-   * and when it runs out node closes the connection unless the response it then finds is watched.
+   * Watches `res` from before it is handled: for a response queued behind another on its HTTP/1
+   * connection (pipelined). The connection's timer is the one the response before it set, and when
+   * it runs out node closes the connection unless the response it then finds is watched.
    */
-  watch(res: NodeServerResponse): void {
-    this.#watched.add(res);
+  watchFromStart(res: NodeServerResponse): void {
+    this.#watchedFromStart.add(res);
+    this.#watch(res);
+  }
+
+  #watch(res: NodeServerResponse): void {
     res.setTimeout(this.ms, () => this.#expired(res));
   }
 

@@ -188,14 +188,15 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
 const ROUTING_ATTRIBUTES = ['_route', '_route_path', '_route_params', '_controller'] as const;
 
+/** The attributes about the route itself, which a match always sets last. */
+const ROUTE_FACTS = new Set(['_route', '_route_path', '_route_params']);
+
 /**
  * The attributes a match sets, as pairs for `AttributeBag.setPairs`: each matched value (route
  * defaults overlaid by the path's values), `undefined` for an optional parameter the path left
  * out without a default (its argument gets `undefined`), then `_route`, `_route_path` and
  * `_route_params` (the values without `_route` and `_controller`, frozen).
  */
-const ROUTE_FACTS = new Set(['_route', '_route_path', '_route_params']);
-
 function routingAttributes(route: Route, params: Readonly<Record<string, unknown>>): unknown[] {
   const pairs: unknown[] = [];
   const routeParams: Record<string, unknown> = {};
