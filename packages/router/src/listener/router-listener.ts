@@ -163,13 +163,15 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
     if (Object.isFrozen(params)) {
       let fixed = this.#fixedAttributes.get(params);
       if (fixed === undefined) {
-        fixed = routingAttributes(route, params);
+        const list = new PairList();
+        setRoutingAttributes(list, route, params, true);
+        fixed = list.pairs;
         this.#fixedAttributes.set(params, fixed);
       }
       request.attributes.setPairs(fixed);
       return;
     }
-    request.attributes.setPairs(routingAttributes(route, params));
+    setRoutingAttributes(request.attributes, route, params, false);
   }
 
   /**
@@ -191,24 +193,40 @@ const ROUTING_ATTRIBUTES = ['_route', '_route_path', '_route_params', '_controll
 /** The attributes about the route itself, which a match always sets last. */
 const ROUTE_FACTS = new Set(['_route', '_route_path', '_route_params']);
 
+/** Where a match's attributes go: a request's bag, or the list built once for a static route. */
+interface AttributeTarget {
+  set(key: string, value: unknown): unknown;
+}
+
+/** Collects attributes as `[key, value…]` pairs, for `AttributeBag.setPairs`. */
+class PairList implements AttributeTarget {
+  readonly pairs: unknown[] = [];
+
+  set(key: string, value: unknown): this {
+    this.pairs.push(key, value);
+    return this;
+  }
+}
+
 /**
- * The attributes a match sets, as pairs for `AttributeBag.setPairs`: each matched value (route
- * defaults overlaid by the path's values), `undefined` for an optional parameter the path left
- * out without a default (its argument gets `undefined`), then `_route`, `_route_path` and
- * `_route_params` (the values without `_route` and `_controller`, frozen).
+ * The attributes a match sets, in order: each matched value (route defaults overlaid by the
+ * path's values), `undefined` for an optional parameter the path left out without a default (its
+ * argument gets `undefined`), then `_route`, `_route_path` and `_route_params` (the values without
+ * `_route` and `_controller`; frozen when `shared` by every request of a route, so that none can
+ * change it for the others).
  */
-function routingAttributes(route: Route, params: Readonly<Record<string, unknown>>): unknown[] {
-  const pairs: unknown[] = [];
+function setRoutingAttributes(into: AttributeTarget, route: Route, params: Readonly<Record<string, unknown>>, shared: boolean): void {
   const routeParams: Record<string, unknown> = {};
   for (const key of Object.keys(params)) {
     const value = params[key];
     // The three set last are the router's own, whatever a default says.
-    if (!ROUTE_FACTS.has(key)) pairs.push(key, value);
+    if (!ROUTE_FACTS.has(key)) into.set(key, value);
     if (key !== '_route' && key !== '_controller') routeParams[key] = value;
   }
-  for (const variable of route.compiled.variables) if (!(variable in params)) pairs.push(variable, undefined);
-  pairs.push('_route', route.name, '_route_path', route.path, '_route_params', Object.freeze(routeParams));
-  return pairs;
+  for (const variable of route.compiled.variables) if (!(variable in params)) into.set(variable, undefined);
+  into.set('_route', route.name);
+  into.set('_route_path', route.path);
+  into.set('_route_params', shared ? Object.freeze(routeParams) : routeParams);
 }
 
 /** Options of both errors: their messages quote the URL and the Referer, for the log and not the client. */
