@@ -187,13 +187,16 @@ async function measurePaired(name: string): Promise<void> {
     for (const [i, listener] of pair.entries()) bytes.push(await measureAllocation(listener, c.path, requests / 2, answerBytes[i]!));
     const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
     lines.push(
-      `${c.name} +${median(differences).toFixed(2)} µs, +${Math.round(bytes[1]! - bytes[0]!)} bytes (the plain app's cost ${median(ratios).toFixed(2)}× of it)`,
+      `${c.name} ${signed(median(differences).toFixed(2))} µs, ${signed(String(Math.round(bytes[1]! - bytes[0]!)))} bytes (the plain app's cost ${median(ratios).toFixed(2)}× of it)`,
     );
   }
   console.log(
     `${name}, paired with "${plainName}" in one process (${requests} requests per case in batches of ${batch}): ${lines.join('; ')}`,
   );
 }
+
+/** A difference with its sign: `+1.20`, `-0.40`. */
+const signed = (figure: string): string => (figure.startsWith('-') ? figure : `+${figure}`);
 
 const pairedPart = process.env.BENCH_INPROC_PAIRED?.toLowerCase();
 if (pairedPart !== undefined) {

@@ -112,10 +112,19 @@ describe('ErrorListener', () => {
   });
 
   it('gives a plain response with the original status and logs both errors when the error controller throws', async () => {
-    const failing = defineController([], () => {
+    const throwing = defineController([], () => {
       throw new RangeError('renderer exploded');
     });
-    for (const debug of [true, false]) {
+    // The same failure after a wait: the sub-request's promise rejects instead.
+    const rejecting = defineController([], async () => {
+      await Promise.resolve();
+      throw new RangeError('renderer exploded');
+    });
+    for (const [debug, failing] of [
+      [true, throwing],
+      [false, throwing],
+      [false, rejecting],
+    ] as const) {
       const app = errorKernel(
         (d) =>
           d.on('kernel.request', (event) => {

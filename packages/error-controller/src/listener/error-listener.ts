@@ -15,11 +15,12 @@ import {
   toLogLevel,
   type LogLevel,
   type LogLevelName,
+  type MaybePromise,
   type Request,
   type ResponseEvent,
   type SubscribedEvents,
 } from '@switchboard/http-kernel';
-import { andThen, attempt, fromThenable, handleEagerlyWith, isAbandonment, statusOf, statusText } from '@switchboard/http-kernel/internal';
+import { fromThenable, handleEagerlyWith, isAbandonment, statusOf, statusText } from '@switchboard/http-kernel/internal';
 import { createErrorController, type DefaultErrorRenderersOptions } from '../controller/error-controller.js';
 import { describeThrowSite, flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -166,12 +167,21 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
         ['logger', this.#controllerLogger],
       ],
     });
-    return attempt(
-      () =>
-        andThen(fromThenable(handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false)), (response) =>
-          this.#answer(event, response),
-        ),
-      (failure) => this.#subRequestFailed(event, error, failure),
+    let response: MaybePromise<Response>;
+    try {
+      response = fromThenable(handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false));
+    } catch (failure) {
+      this.#subRequestFailed(event, error, failure);
+      return;
+    }
+    // Only a sub-request that had to wait gets its promise continued (with closures).
+    if (!(response instanceof Promise)) {
+      this.#answer(event, response);
+      return;
+    }
+    return response.then(
+      (answer) => this.#answer(event, answer),
+      (failure: unknown) => this.#subRequestFailed(event, error, failure),
     );
   }
 
