@@ -58,6 +58,9 @@ const contenders: Array<[string, () => RequestListener | Promise<RequestListener
   ['Express', express],
 ];
 
+/** A difference with its sign: `+1.20`, `-0.40`. */
+const signed = (figure: string): string => (figure.startsWith('-') ? figure : `+${figure}`);
+
 const requestFor = (path: string): Buffer =>
   Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: application/json\r\nUser-Agent: bench\r\n\r\n`);
 
@@ -195,9 +198,6 @@ async function measurePaired(name: string): Promise<void> {
   );
 }
 
-/** A difference with its sign: `+1.20`, `-0.40`. */
-const signed = (figure: string): string => (figure.startsWith('-') ? figure : `+${figure}`);
-
 const pairedPart = process.env.BENCH_INPROC_PAIRED?.toLowerCase();
 if (pairedPart !== undefined) {
   const found = contenders.find(([each]) => each !== 'Switchboard, debug off' && each.toLowerCase().includes(pairedPart));
@@ -284,7 +284,7 @@ const plain = 'Switchboard, debug off';
 for (const [name] of selected.filter(([name]) => name.startsWith('Switchboard + ') && costs.has(`${plain} hello`))) {
   const added = cases.map((c) => {
     const base = costs.get(`${plain} ${c.name}`)!;
-    return `${c.name} +${median(costs.get(`${name} ${c.name}`)!.map((cost, round) => cost - base[round]!)).toFixed(2)} µs`;
+    return `${c.name} ${signed(median(costs.get(`${name} ${c.name}`)!.map((cost, round) => cost - base[round]!)).toFixed(2))} µs`;
   });
   console.log(`- ${name}: ${added.join(', ')} over "${plain}" (median of the per-round differences)`);
 }

@@ -8,7 +8,7 @@ import {
   type ResponseEvent,
   type SubscribedEvents,
 } from '../src/index.js';
-import { TraceableEventDispatcher, type DispatchTrace } from '../src/tracing.js';
+import { kernelListenerChannel, TraceableEventDispatcher, type DispatchTrace } from '../src/tracing.js';
 
 class Recorded extends Event {
   readonly calls: string[] = [];
@@ -405,7 +405,7 @@ describe('TraceableEventDispatcher', () => {
   });
 });
 
-describe('EventDispatcher main-request-only listeners', () => {
+describe('EventDispatcher main-request-only and sub-request-only listeners', () => {
   class Handled extends Event {
     readonly calls: string[] = [];
     constructor(readonly requestType: RequestType) {
@@ -420,6 +420,7 @@ describe('EventDispatcher main-request-only listeners', () => {
         step: [
           [this.always, 10],
           [this.mainOnly, 0, { mainRequestOnly: true }],
+          [this.subOnly, -5, { subRequestOnly: true }],
         ],
       };
     }
@@ -429,30 +430,71 @@ describe('EventDispatcher main-request-only listeners', () => {
     mainOnly(event: Handled): void {
       event.calls.push('main only');
     }
+    subOnly(event: Handled): void {
+      event.calls.push('sub only');
+    }
   }
 
-  it('skips listeners declared mainRequestOnly for a sub-request, in every dispatcher', () => {
+  it('skips listeners declared mainRequestOnly for a sub-request and subRequestOnly for a main request, in every dispatcher', () => {
     const dispatcher = new EventDispatcher<RequestEvents>().addSubscriber(new StepListener());
     dispatcher.on('step', (event) => void event.calls.push('on, main only'), -10, { mainRequestOnly: true });
     const traces: DispatchTrace[] = [];
     const traced = new TraceableEventDispatcher(dispatcher, (trace) => traces.push(trace));
+    const tracedCalls: string[][] = [];
+    // The listener tracing channel wraps every call; the same listeners must be called through it.
+    const ignore = (): void => {};
+    const subscriber = { start: ignore, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore };
+    kernelListenerChannel.subscribe(subscriber);
+    try {
+      const main = new Handled(RequestType.MAIN);
+      const sub = new Handled(RequestType.SUB);
+      dispatcher.dispatch('step', main);
+      dispatcher.dispatch('step', sub);
+      tracedCalls.push(main.calls, sub.calls);
+    } finally {
+      kernelListenerChannel.unsubscribe(subscriber);
+    }
+    expect(tracedCalls).toEqual([
+      ['always', 'main only', 'on, main only'],
+      ['always', 'sub only'],
+    ]);
     for (const d of [dispatcher, traced]) {
       const main = new Handled(RequestType.MAIN);
       const sub = new Handled(RequestType.SUB);
       d.dispatch('step', main);
       d.dispatch('step', sub);
       expect(main.calls).toEqual(['always', 'main only', 'on, main only']);
-      expect(sub.calls).toEqual(['always']);
+      expect(sub.calls).toEqual(['always', 'sub only']);
     }
     expect(traces.map((trace) => trace.called.map((call) => call.name))).toEqual([
       ['StepListener.always', 'StepListener.mainOnly', 'anonymous'],
-      ['StepListener.always'],
+      ['StepListener.always', 'StepListener.subOnly'],
     ]);
-    expect(dispatcher.getListeners('step').map((l) => [l.name, l.mainRequestOnly])).toEqual([
-      ['StepListener.always', false],
-      ['StepListener.mainOnly', true],
-      ['anonymous', true],
+    expect(dispatcher.getListeners('step').map((l) => [l.name, l.mainRequestOnly, l.subRequestOnly])).toEqual([
+      ['StepListener.always', false, false],
+      ['StepListener.mainOnly', true, false],
+      ['StepListener.subOnly', false, true],
+      ['anonymous', true, false],
     ]);
+  });
+
+  it('is observed for a request type only when a listener is called for it', () => {
+    const d = new EventDispatcher<RequestEvents>();
+    d.on('step', () => {}, 0, { subRequestOnly: true });
+    expect([d.isObserved('step'), d.isObserved('step', RequestType.MAIN), d.isObserved('step', RequestType.SUB)]).toEqual([
+      false,
+      false,
+      true,
+    ]);
+    d.on('step', () => {}, 0, { mainRequestOnly: true });
+    expect([d.isObserved('step', RequestType.MAIN), d.isObserved('step', RequestType.SUB)]).toEqual([true, true]);
+  });
+
+  it('refuses a listener declared both mainRequestOnly and subRequestOnly', () => {
+    const d = new EventDispatcher<RequestEvents>();
+    expect(() => d.on('step', () => {}, 0, { mainRequestOnly: true, subRequestOnly: true })).toThrow(
+      'A listener for "step" cannot be both mainRequestOnly and subRequestOnly.',
+    );
   });
 });
 

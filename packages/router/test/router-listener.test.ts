@@ -329,7 +329,7 @@ describe('RouterListener in the kernel', () => {
     const listener = new RouterListener(new Router(new RouteCollection()));
     const events = listener.getSubscribedEvents();
     expect(events['kernel.request']).toEqual([listener.onKernelRequest, 32]);
-    expect(events['kernel.finish_request']).toEqual([listener.onKernelFinishRequest, 0]);
+    expect(events['kernel.finish_request']).toEqual([listener.onKernelFinishRequest, 0, { subRequestOnly: true }]);
   });
 
   it('strict mode answers the toggled slash with 404 and keeps the original path', async () => {

@@ -10,6 +10,7 @@ import type {
   EventName,
   EventSubscriber,
   Listener,
+  ListenerFacts,
   ListenerOptions,
   RegisteredListener,
 } from './types.js';
@@ -18,7 +19,8 @@ import { subscriberListeners } from './subscriber-listeners.js';
 /**
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
  * and as called (a plain array of functions, never handed out; see docs/decisions.md D3), for a
- * main request and for a sub-request (without the listeners declared `mainRequestOnly`); `traced`,
+ * main request (without the listeners declared `subRequestOnly`) and for a sub-request (without
+ * those declared `mainRequestOnly`); `traced`,
  * the same calls each published on the listener tracing channel, is built at the first dispatch
  * that has a subscriber and kept until the listeners change.
  */
@@ -32,22 +34,31 @@ interface ListenerChain {
 
 const NO_LISTENERS: ListenerChain = { registered: Object.freeze([]), calls: [], subRequestCalls: [], traced: [], subRequestTraced: [] };
 
-/** Whether `event` belongs to a sub-request, whose dispatches skip the listeners declared `mainRequestOnly`. */
+/** Whether `event` belongs to a sub-request (see `DispatchableEvent.requestType`). */
 export function isSubRequestEvent(event: unknown): boolean {
   return (event as DispatchableEvent).requestType === RequestType.SUB;
 }
 
-/** A frozen registered list's listeners for sub-requests, made at its first sub-request dispatch. */
-const subRequestListeners = new WeakMap<ReadonlyArray<RegisteredListener<never>>, ReadonlyArray<RegisteredListener<never>>>();
+/** Whether a dispatch for a main request (`sub` false) or a sub-request calls `entry`. */
+function calledFor(entry: Required<ListenerFacts>, sub: boolean): boolean {
+  return sub ? !entry.mainRequestOnly : !entry.subRequestOnly;
+}
+
+type RegisteredList = ReadonlyArray<RegisteredListener<never>>;
+
+/** A frozen registered list's listeners for main requests, and for sub-requests, each made at its first such dispatch. */
+const mainRequestListeners = new WeakMap<RegisteredList, RegisteredList>();
+const subRequestListeners = new WeakMap<RegisteredList, RegisteredList>();
 
 /** The listeners a dispatch of `event` calls, in order. */
 export function listenersFor<E>(registered: ReadonlyArray<RegisteredListener<E>>, event: unknown): ReadonlyArray<RegisteredListener<E>> {
-  if (!isSubRequestEvent(event)) return registered;
-  const known = subRequestListeners.get(registered as ReadonlyArray<RegisteredListener<never>>);
-  if (known !== undefined) return known as ReadonlyArray<RegisteredListener<E>>;
-  const filtered = Object.freeze(registered.filter((entry) => !entry.mainRequestOnly));
+  const sub = isSubRequestEvent(event);
+  const known = sub ? subRequestListeners : mainRequestListeners;
+  const cached = known.get(registered as RegisteredList);
+  if (cached !== undefined) return cached as ReadonlyArray<RegisteredListener<E>>;
+  const filtered = Object.freeze(registered.filter((entry) => calledFor(entry, sub)));
   // A list that may still change is filtered anew each time.
-  if (Object.isFrozen(registered)) subRequestListeners.set(registered as ReadonlyArray<RegisteredListener<never>>, filtered);
+  if (Object.isFrozen(registered)) known.set(registered as RegisteredList, filtered);
   return filtered;
 }
 
@@ -71,11 +82,15 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     if (!Number.isInteger(priority)) {
       throw new TypeError(`Listener priority for "${eventName}" must be an integer, got ${String(priority)}.`);
     }
+    if (options.mainRequestOnly === true && options.subRequestOnly === true) {
+      throw new TypeError(`A listener for "${eventName}" cannot be both mainRequestOnly and subRequestOnly.`);
+    }
     const registered: RegisteredListener<never> = {
       listener: listener as Listener<never>,
       priority,
       name: options.name ?? (listener.name || 'anonymous'),
       mainRequestOnly: options.mainRequestOnly ?? false,
+      subRequestOnly: options.subRequestOnly ?? false,
     };
     const list = this.#registrations.get(eventName);
     if (list === undefined) this.#registrations.set(eventName, [registered]);
@@ -149,9 +164,10 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     return this.#registrations.has(eventName);
   }
 
-  /** Whether `eventName` has a listener: without one, a dispatch could change nothing. */
-  isObserved(eventName: EventName<M>): boolean {
-    return this.#chainOf(eventName).calls.length > 0;
+  /** Whether `eventName` has a listener for such a request: without one, a dispatch could change nothing. */
+  isObserved(eventName: EventName<M>, requestType: RequestType = RequestType.MAIN): boolean {
+    const chain = this.#chainOf(eventName);
+    return (requestType === RequestType.SUB ? chain.subRequestCalls : chain.calls).length > 0;
   }
 
   dispatch<K extends EventName<M>>(eventName: K, event: M[K]): MaybePromise<M[K]> {
@@ -160,7 +176,7 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
     let listeners: readonly AnyListener[];
     if (!kernelListenerChannel.hasSubscribers) listeners = sub ? chain.subRequestCalls : chain.calls;
     else if (sub) listeners = chain.subRequestTraced ??= tracedCalls(listenersFor(chain.registered, event));
-    else listeners = chain.traced ??= tracedCalls(chain.registered);
+    else listeners = chain.traced ??= tracedCalls(listenersFor(chain.registered, event));
     return callListeners(listeners, eventName, event, 0);
   }
 
@@ -175,8 +191,8 @@ export class EventDispatcher<M extends EventMap = Record<string, DispatchableEve
         ? NO_LISTENERS
         : {
             registered: Object.freeze(registered),
-            calls: registered.map((entry) => entry.listener as AnyListener),
-            subRequestCalls: registered.filter((entry) => !entry.mainRequestOnly).map((entry) => entry.listener as AnyListener),
+            calls: registered.filter((entry) => calledFor(entry, false)).map((entry) => entry.listener as AnyListener),
+            subRequestCalls: registered.filter((entry) => calledFor(entry, true)).map((entry) => entry.listener as AnyListener),
           };
     this.#chains.set(eventName, chain);
     return chain;

@@ -10,7 +10,11 @@ export interface DispatchableEvent {
    * (`RequestEvent.failWith`). Dispatchers that trace listeners report it as thrown by that listener.
    */
   readonly failure?: ListenerFailure | null;
-  /** `RequestType.SUB` for an event of a sub-request: listeners declared `mainRequestOnly` are skipped. */
+  /**
+   * `RequestType.SUB` for an event of a sub-request, whose dispatches skip the listeners declared
+   * `mainRequestOnly`; any other value (or none), a main request's, whose dispatches skip those
+   * declared `subRequestOnly`.
+   */
   readonly requestType?: RequestType;
 }
 
@@ -41,6 +45,12 @@ export interface ListenerFacts {
    * (`requestType === RequestType.SUB`), such as the error page's. Default false.
    */
   readonly mainRequestOnly?: boolean;
+  /**
+   * Only sub-requests' events reach it (a listener that puts the parent request's context back
+   * when a sub-request ends): the dispatcher skips it for every other event. Default false; not
+   * together with `mainRequestOnly`.
+   */
+  readonly subRequestOnly?: boolean;
 }
 
 export interface ListenerOptions extends ListenerFacts {
@@ -53,6 +63,7 @@ export interface RegisteredListener<E> {
   readonly priority: number;
   readonly name: string;
   readonly mainRequestOnly: boolean;
+  readonly subRequestOnly: boolean;
 }
 
 /**
@@ -111,8 +122,11 @@ export interface EventDispatcherInterface<M extends EventMap> {
   getAllListeners(): Map<string, ReadonlyArray<RegisteredListener<unknown>>>;
   getListenerPriority<K extends EventName<M>>(eventName: K, listener: Listener<M[K]>): number | null;
   hasListeners(eventName?: EventName<M>): boolean;
-  /** Whether a dispatch of `eventName` would be seen at all; when not, a caller may skip building the event. */
-  isObserved(eventName: EventName<M>): boolean;
+  /**
+   * Whether a dispatch of `eventName` for a request of `requestType` (default main) would be seen
+   * at all; when not, a caller may skip building the event.
+   */
+  isObserved(eventName: EventName<M>, requestType?: RequestType): boolean;
   /**
    * Calls the listeners of `eventName` with `event`, in priority order, until one stops
    * propagation. Returns the event, or a promise of it when a listener returned a promise.

@@ -218,7 +218,7 @@ export class HttpKernel implements HttpKernelInterface {
    * (returned here).
    */
   #handleRaw(h: Handling): MaybePromise<Response | ListenerFailure> {
-    if (!this.dispatcher.isObserved('kernel.request')) return this.#controllerStep(h);
+    if (!this.dispatcher.isObserved('kernel.request', h.type)) return this.#controllerStep(h);
     return this.#then(this.dispatcher.dispatch('kernel.request', new RequestEvent(this, h.request, h.type)), this.#afterRequestEvent, h);
   }
 
@@ -232,7 +232,7 @@ export class HttpKernel implements HttpKernelInterface {
   /** The controller the request names, then `kernel.controller`: listeners may replace it. */
   #controllerStep(h: Handling): MaybePromise<Response> {
     const controller = this.#controllerFor(h.request);
-    if (!this.dispatcher.isObserved('kernel.controller')) return this.#argumentsStep(controller, h);
+    if (!this.dispatcher.isObserved('kernel.controller', h.type)) return this.#argumentsStep(controller, h);
     return this.#then(
       this.dispatcher.dispatch('kernel.controller', new ControllerEvent(this, h.request, h.type, controller)),
       this.#afterControllerEvent,
@@ -252,7 +252,7 @@ export class HttpKernel implements HttpKernelInterface {
 
   /** `kernel.controller_arguments`: listeners may replace the controller or its arguments. */
   #controllerArgumentsStep(args: unknown[], h: Handling): MaybePromise<Response> {
-    if (!this.dispatcher.isObserved('kernel.controller_arguments')) return this.#callController(args, h);
+    if (!this.dispatcher.isObserved('kernel.controller_arguments', h.type)) return this.#callController(args, h);
     return this.#then(
       this.dispatcher.dispatch('kernel.controller_arguments', new ControllerArgumentsEvent(this, h.request, h.type, h.controller!, args)),
       this.#afterControllerArgumentsEvent,
@@ -281,7 +281,7 @@ export class HttpKernel implements HttpKernelInterface {
   /** A Response as it is; anything else through `kernel.view`, whose listeners must make one. */
   #toResponse(result: unknown, h: Handling): MaybePromise<Response> {
     if (result instanceof Response) return this.#filterResponse(result, h);
-    if (!this.dispatcher.isObserved('kernel.view')) throw controllerReturnedNoResponse(h.controller!, result);
+    if (!this.dispatcher.isObserved('kernel.view', h.type)) throw controllerReturnedNoResponse(h.controller!, result);
     return this.#then(this.dispatcher.dispatch('kernel.view', new ViewEvent(this, h.request, h.type, result)), this.#afterViewEvent, h);
   }
 
@@ -293,7 +293,7 @@ export class HttpKernel implements HttpKernelInterface {
   /** `kernel.response`, then `kernel.finish_request`; the response as the listeners left it, prepared for its request. */
   #filterResponse(response: Response, h: Handling): MaybePromise<Response> {
     response.prepare(h.request);
-    if (!this.dispatcher.isObserved('kernel.response')) return this.#finishWith(response, h);
+    if (!this.dispatcher.isObserved('kernel.response', h.type)) return this.#finishWith(response, h);
     return this.#then(
       this.dispatcher.dispatch('kernel.response', new ResponseEvent(this, h.request, h.type, response)),
       this.#afterResponseEvent,
@@ -316,7 +316,7 @@ export class HttpKernel implements HttpKernelInterface {
   #finishRequest(h: Handling): MaybePromise<unknown> {
     if (h.finishRequestDispatched) return undefined;
     h.finishRequestDispatched = true;
-    if (!this.dispatcher.isObserved('kernel.finish_request')) return undefined;
+    if (!this.dispatcher.isObserved('kernel.finish_request', h.type)) return undefined;
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, h.request, h.type));
   }
 
@@ -355,7 +355,7 @@ export class HttpKernel implements HttpKernelInterface {
 
   /** `kernel.exception`; the response a listener set, with the error's status forced on it, filtered. */
   #handleThrowable(error: unknown, h: Handling): MaybePromise<Response> {
-    if (!this.dispatcher.isObserved('kernel.exception')) return this.#finishThenThrow(errorOf(error), h);
+    if (!this.dispatcher.isObserved('kernel.exception', h.type)) return this.#finishThenThrow(errorOf(error), h);
     return this.#then(
       this.dispatcher.dispatch('kernel.exception', new ExceptionEvent(this, h.request, h.type, error)),
       this.#afterExceptionEvent,

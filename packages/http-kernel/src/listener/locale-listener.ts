@@ -72,7 +72,7 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
         [this.onKernelRequest, LocaleListener.REQUEST_PRIORITY],
       ],
       'kernel.response': [this.onKernelResponse, LocaleListener.RESPONSE_PRIORITY, { mainRequestOnly: true }],
-      'kernel.finish_request': [this.onKernelFinishRequest, LocaleListener.FINISH_REQUEST_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, LocaleListener.FINISH_REQUEST_PRIORITY, { subRequestOnly: true }],
     };
   }
 
@@ -101,8 +101,9 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
     if (this.#negotiated.has(event.request)) addVary(event.response.headers, 'Accept-Language');
   }
 
+  /** Once a sub-request is done, the parent's locale is the chain's again (a main request has no parent to restore). */
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    // A main request whose stack nobody made has no parent: its stack is not made for the question.
+    // A sub-request handled on its own has no parent.
     const parent = event.request.existingRequestStack?.getParentRequest() ?? null;
     if (parent !== null) this.#notify(parent);
   }

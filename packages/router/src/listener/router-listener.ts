@@ -74,7 +74,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.request': [this.onKernelRequest, RouterListener.REQUEST_PRIORITY],
-      'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY],
+      'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY, { subRequestOnly: true }],
     };
   }
 
@@ -130,10 +130,11 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
 
   /**
    * After a sub-request, the chain's context is the parent request's again: marked on the
-   * sub-request, which stays on top of the stack until its handling ends.
+   * sub-request, which stays on top of the stack until its handling ends. A main request keeps
+   * its own context until it is done, so only sub-requests' events reach this listener.
    */
   onKernelFinishRequest(event: FinishRequestEvent): void {
-    // A main request (whose stack may not even be made) keeps its own context until it is done.
+    // A sub-request handled on its own has no parent.
     const stack = event.request.existingRequestStack;
     if (stack === null || stack.getParentRequest() === null) return;
     event.request.attributes.set('_routing_context_restored', true);
