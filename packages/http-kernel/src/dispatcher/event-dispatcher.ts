@@ -20,9 +20,9 @@ import { subscriberListeners } from './subscriber-listeners.js';
  * The listeners of one event in call order: as registered (frozen, handed out by `getListeners`)
  * and as called (a plain array of functions, never handed out; see docs/decisions.md D3), for a
  * main request (without the listeners declared `subRequestOnly`) and for a sub-request (without
- * those declared `mainRequestOnly`); `traced`,
- * the same calls each published on the listener tracing channel, is built at the first dispatch
- * that has a subscriber and kept until the listeners change.
+ * those declared `mainRequestOnly`); `traced`, the same calls each published on the listener
+ * tracing channel, is built at the first dispatch that has a subscriber and kept until the
+ * listeners change.
  */
 interface ListenerChain {
   readonly registered: ReadonlyArray<RegisteredListener<never>>;
