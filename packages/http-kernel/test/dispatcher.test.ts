@@ -440,7 +440,7 @@ describe('EventDispatcher main-request-only and sub-request-only listeners', () 
     dispatcher.on('step', (event) => void event.calls.push('on, main only'), -10, { mainRequestOnly: true });
     const traces: DispatchTrace[] = [];
     const traced = new TraceableEventDispatcher(dispatcher, (trace) => traces.push(trace));
-    const tracedCalls: string[][] = [];
+    const callsThroughChannel: string[][] = [];
     // The listener tracing channel wraps every call; the same listeners must be called through it.
     const ignore = (): void => {};
     const subscriber = { start: ignore, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore };
@@ -450,11 +450,11 @@ describe('EventDispatcher main-request-only and sub-request-only listeners', () 
       const sub = new Handled(RequestType.SUB);
       dispatcher.dispatch('step', main);
       dispatcher.dispatch('step', sub);
-      tracedCalls.push(main.calls, sub.calls);
+      callsThroughChannel.push(main.calls, sub.calls);
     } finally {
       kernelListenerChannel.unsubscribe(subscriber);
     }
-    expect(tracedCalls).toEqual([
+    expect(callsThroughChannel).toEqual([
       ['always', 'main only', 'on, main only'],
       ['always', 'sub only'],
     ]);

@@ -15,7 +15,9 @@ import {
   Response,
   type Controller,
   type EventDispatcherInterface,
+  type EventName,
   type KernelEventMap,
+  type MaybePromise,
   type RequestStack,
 } from '../src/index.js';
 import { TraceableEventDispatcher, type DispatchTrace } from '../src/tracing.js';
@@ -534,6 +536,27 @@ describe('HttpKernel sub-requests and the RequestStack', () => {
       'kernel.response main',
       'kernel.finish_request main',
     ]);
+  });
+
+  it('builds an event only for the request types a listener is called for', async () => {
+    // A real dispatcher that also notes what the kernel hands it.
+    const dispatched: string[] = [];
+    class NotingDispatcher extends EventDispatcher<KernelEventMap> {
+      override dispatch<K extends EventName<KernelEventMap>>(eventName: K, event: KernelEventMap[K]): MaybePromise<KernelEventMap[K]> {
+        dispatched.push(`${eventName} ${event.isMainRequest() ? 'main' : 'sub'}`);
+        return super.dispatch(eventName, event);
+      }
+    }
+    const dispatcher = new NotingDispatcher();
+    dispatcher.on('kernel.finish_request', () => {}, 0, { subRequestOnly: true });
+    dispatcher.on('kernel.response', () => {}, 0, { mainRequestOnly: true });
+    const kernel = new HttpKernel({ dispatcher, logger: new MemoryLogger() });
+    const mainController = defineController(['request'], async (request: Request) => {
+      await kernel.handle(request.duplicate({ attributes: [['_controller', ok]] }), RequestType.SUB);
+      return new Response('main');
+    });
+    await kernel.handle(get('/', mainController));
+    expect(dispatched).toEqual(['kernel.finish_request sub', 'kernel.response main']);
   });
 
   it('lets a failing sub-request (catch = false) reach its caller and keeps the stack balanced', async () => {
