@@ -160,6 +160,20 @@ describe('HeaderBag', () => {
     expect(headers.toRawList()).toEqual(['date', 'e', 'vary', 'A', 'vary', 'B', 'content-type', 'text/plain']);
   });
 
+  it('gives its own list to send, content-length set in it, unless the list holds a header to leave out', () => {
+    const headers = new HeaderBag().set('date', 'd').set('content-length', '99');
+    const sent = headers.toSentList(new Set(['transfer-encoding', 'content-length']), 'content-length', '4');
+    expect(sent).toEqual(['date', 'd', 'content-length', '4']);
+    expect(headers.get('content-length')).toBe('4');
+    // The same list again: no copy while nothing is left out.
+    expect(headers.toSentList(new Set(['transfer-encoding']))).toBe(sent);
+    headers.set('transfer-encoding', 'chunked');
+    const copy = headers.toSentList(new Set(['transfer-encoding', 'content-length']), 'content-length', '5');
+    expect(copy).toEqual(['date', 'd', 'content-length', '5']);
+    expect(copy).not.toBe(sent);
+    expect(headers.get('transfer-encoding')).toBe('chunked');
+  });
+
   it('reads a raw list on first use: names folded, repeats kept in order, pseudo-headers left out', () => {
     const raw = [':authority', 'a.example', 'Host', 'a.example', 'X-Tag', 'one', 'x-tag', 'two', 'Accept', '*/*'];
     const headers = HeaderBag.fromRawList(raw);

@@ -191,6 +191,18 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     return out;
   }
 
+  /**
+   * The flat list to write once the headers are final. When it holds none of the names in `omit`
+   * (but `name`), the bag's own list, no copy, with `name` set to `value` first: the bag then holds
+   * the header written. Otherwise a copy without them and with `name` added (`toRawList`).
+   */
+  toSentList(omit: ReadonlySet<string>, name?: string, value?: string): readonly string[] {
+    const list = this.#own();
+    for (let i = 0; i < list.length; i += 2) if (omit.has(list[i]!) && list[i] !== name) return this.toRawList(omit, name, value);
+    if (name !== undefined) this.set(name, value ?? '');
+    return this.#list!;
+  }
+
   /** A plain object, multi-valued names as arrays (the shape node:http's `setHeader` takes). */
   toObject(): Record<string, string | string[]> {
     const out: Record<string, string | string[]> = {};

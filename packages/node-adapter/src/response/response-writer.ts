@@ -80,8 +80,8 @@ function writeHead(
     res.writeHead(status, fields);
     return;
   }
-  const lines = contentLength === undefined ? headers.toRawList(framing) : headers.toRawList(framing, 'content-length', contentLength);
-  (res as { writeHead(status: number, headers: string[]): unknown }).writeHead(status, lines);
+  const lines = headers.toSentList(framing, contentLength === undefined ? undefined : 'content-length', contentLength);
+  (res as { writeHead(status: number, headers: readonly string[]): unknown }).writeHead(status, lines);
 }
 
 async function pipeBody(res: NodeServerResponse, body: StreamBody, logger: Logger, endGate: EndGate | undefined): Promise<void> {
