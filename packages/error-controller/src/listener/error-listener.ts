@@ -93,11 +93,6 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   readonly #logLevels: ReadonlyMap<number | string, LogLevel>;
   /** Errors already logged, keyed by the error itself: an error passing twice is logged once. */
   readonly #logged = new WeakSet<object>();
-  /**
-   * The error sub-request's attributes as `[key, value…]` pairs, `exception` still empty: the
-   * same for every error, so each sub-request takes them in one step and sets its error.
-   */
-  readonly #subRequestAttributes: readonly unknown[];
 
   constructor(options: ErrorListenerOptions) {
     this.#debug = options.debug;
@@ -105,7 +100,6 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
     this.#logger = this.#controllerLogger.child({ channel: 'request' });
     this.#controller = options.controller ?? createErrorController(options);
     this.#controllerTakesDeferred = options.controller === undefined;
-    this.#subRequestAttributes = ['_controller', this.#controller, 'exception', undefined, 'logger', this.#controllerLogger];
     // Statuses as numbers, classes as `4xx`: looked up without writing a key per error.
     this.#logLevels = new Map(
       Object.entries(options.logLevels ?? {}).flatMap(([key, name]) =>
@@ -165,8 +159,14 @@ export class ErrorListener implements EventSubscriber<KernelEventMap> {
   /** Synchronous when the sub-request is (the kernel's `handleEagerly`): most error pages wait for nothing. */
   onKernelException(event: ExceptionEvent): void | Promise<void> {
     const error = this.#controllerTakesDeferred ? event.pendingThrowable : event.throwable;
-    const subRequest = event.request.duplicate({ method: 'GET', attributes: [] });
-    subRequest.attributes.setPairs(this.#subRequestAttributes).set('exception', error);
+    const subRequest = event.request.duplicate({
+      method: 'GET',
+      attributes: [
+        ['_controller', this.#controller],
+        ['exception', error],
+        ['logger', this.#controllerLogger],
+      ],
+    });
     let response: MaybePromise<Response>;
     try {
       response = fromThenable(handleEagerlyWith(event.kernel, subRequest, RequestType.SUB, false));
