@@ -50,9 +50,10 @@ export class NodeAdapter {
   /** `kernel.terminate` runs that returned a promise (an async listener), until it settles. */
   readonly #runningTerminations = new Set<Promise<void>>();
   /**
-   * Responses handed to the kernel, for shutdown to answer those not written yet (503). Kept as a
-   * list that is swept when it grows, not a Set: adding and deleting every response cost more
-   * than the rest of the adapter's bookkeeping (docs/decisions.md).
+   * Responses the kernel answers later (it returned a promise), for shutdown to answer those not
+   * written yet (503); one answered in the turn it arrived is written before shutdown can act.
+   * Kept as a list that is swept when it grows, not a Set: adding and deleting every response
+   * cost more than the rest of the adapter's bookkeeping (docs/decisions.md).
    */
   #handedToKernel: NodeServerResponse[] = [];
   #sweepAt = MIN_SWEEP;
@@ -106,7 +107,6 @@ export class NodeAdapter {
       return;
     }
     if (next !== undefined) request.attributes.set('_fall_through', true);
-    this.#track(res);
     // Answered in the same turn when the kernel answers at once; only a kernel that had to wait
     // gets its promise continued (with closures).
     let response: MaybePromise<Response>;
@@ -120,6 +120,7 @@ export class NodeAdapter {
       this.#kernelFailed(req, res, request, error, http2);
       return;
     }
+    this.#track(res);
     void response
       .then((answer) => this.#answer(req, res, request, answer, http2, next, cancellation))
       .catch((error: unknown) => this.#kernelFailed(req, res, request, error, http2));
