@@ -18,7 +18,9 @@
  * the plain Switchboard app in one process, batches in turn: what a `Switchboard + …` part adds, or
  * how the plain app compares with a peer (the ratio); the figures to trust on a busy machine.
  * Profile one contender and case: `node --cpu-prof .compiled/http-inprocess.bench.mjs` with
- * BENCH_INPROC_CONTENDER (its full name) and BENCH_INPROC_CASE (hello or 404).
+ * BENCH_INPROC_CONTENDER (its full name) and BENCH_INPROC_CASE (hello or 404). With
+ * BENCH_INPROC_SERVE=<count> too, that contender serves exactly that many requests of the case and
+ * measures nothing (what http-instructions.bench.ts counts the instructions of).
  */
 import './built-packages.js';
 import { execFileSync } from 'node:child_process';
@@ -157,6 +159,16 @@ async function measureOne(name: string): Promise<void> {
   process.stdout.write(JSON.stringify(result));
 }
 
+/** Serves `count` requests of BENCH_INPROC_CASE, after checking the answer, and measures nothing. */
+async function serveOnly(name: string, count: number): Promise<void> {
+  const listener = await contenders.find(([contender]) => contender === name)![1]();
+  const served = cases.find((c) => c.name === process.env.BENCH_INPROC_CASE);
+  if (served === undefined) throw new Error('BENCH_INPROC_SERVE needs BENCH_INPROC_CASE (hello or 404)');
+  const answer = await firstAnswer(listener, served.path);
+  check(name, answer, served.status, served.contentType, served.body);
+  await measure(listener, served.path, count, Buffer.byteLength(answer, 'latin1'));
+}
+
 /**
  * One added part's cost, paired: the plain Switchboard app and `name` in one process (so both see
  * the same load, moment by moment), batches of each in turn; the median of the per-pair
@@ -217,7 +229,9 @@ if (pairedPart !== undefined) {
 
 const child = process.env.BENCH_INPROC_CONTENDER;
 if (child !== undefined) {
-  await measureOne(child);
+  const serve = process.env.BENCH_INPROC_SERVE;
+  if (serve === undefined) await measureOne(child);
+  else await serveOnly(child, Number(serve));
   process.exit(0);
 }
 

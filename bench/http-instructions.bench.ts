@@ -1,0 +1,91 @@
+/**
+ * Instructions per request, counted rather than timed: each contender of the in-process benchmark
+ * (http-inprocess.bench.ts) serves a fixed number of requests under valgrind (cachegrind without
+ * its cache simulation), once LOW and once HIGH requests; the difference of the two counts over
+ * HIGH − LOW is what one request costs in instructions, start-up and warm-up cancelled. V8 runs
+ * with `--predictable` (one thread, a fixed collection schedule), so two runs of one build count
+ * the same to well under 0.1%, whatever else the machine does. Counts judge a change of a few
+ * percent that times on a shared machine cannot; they are not times (a cache miss or a collection
+ * costs more than its instructions say), so the timed benchmarks stay the measure of the targets.
+ *
+ * Needs valgrind (Debian: `apt-get install valgrind`); without it the benchmark says so and stops.
+ * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 8 minutes on 2 cores).
+ * Env: BENCH_INSTR_LOW (default 10000), BENCH_INSTR_HIGH (default 30000),
+ * BENCH_INSTR_CONTENDERS (`|`-separated full names from http-inprocess.bench.ts; default bare
+ * node:http, Switchboard with debug off, Fastify).
+ */
+import './built-packages.js';
+import { execFile, spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
+import { compileEntry } from './http/compile.js';
+import { machineLine, reportJson } from './report.js';
+
+const low = Number(process.env.BENCH_INSTR_LOW ?? 10_000);
+const high = Number(process.env.BENCH_INSTR_HIGH ?? 30_000);
+const contenders = (process.env.BENCH_INSTR_CONTENDERS ?? 'node:http (bare)|Switchboard, debug off|Fastify').split('|');
+const cases = ['hello', '404'];
+
+if (spawnSync('valgrind', ['--version']).status !== 0) {
+  console.log('http-instructions: valgrind is not installed (Debian: apt-get install valgrind); nothing counted.');
+  process.exit(0);
+}
+
+const script = await compileEntry('http-inprocess.bench.ts');
+const run = promisify(execFile);
+
+/** The instructions a process serving `count` requests of `caseName` executes, start to exit. */
+async function instructions(contender: string, caseName: string, count: number): Promise<number> {
+  const { stderr } = await run(
+    'valgrind',
+    ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', script],
+    {
+      cwd: new URL('.', import.meta.url),
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        BENCH_INPROC_CONTENDER: contender,
+        BENCH_INPROC_CASE: caseName,
+        BENCH_INPROC_SERVE: String(count),
+      },
+      timeout: 900_000,
+      maxBuffer: 16 * 2 ** 20,
+    },
+  );
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(stderr);
+  if (refs === null) throw new Error(`no instruction count for ${contender} ${caseName}:\n${stderr}`);
+  return Number(refs[1]!.replaceAll(',', ''));
+}
+
+// Every (contender, case, count) run is independent: as many at once as there are cores.
+const jobs = contenders.flatMap((contender) => cases.flatMap((caseName) => [low, high].map((count) => ({ contender, caseName, count }))));
+const counted = new Map<string, number>();
+let next = 0;
+await Promise.all(
+  Array.from({ length: Math.min(availableParallelism(), jobs.length) }, async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++]!;
+      counted.set(`${job.contender} ${job.caseName} ${job.count}`, await instructions(job.contender, job.caseName, job.count));
+    }
+  }),
+);
+
+const perRequest = (contender: string, caseName: string): number =>
+  (counted.get(`${contender} ${caseName} ${high}`)! - counted.get(`${contender} ${caseName} ${low}`)!) / (high - low);
+const ratio = (contender: string, caseName: string, base: string): string =>
+  contenders.includes(base) ? `${(perRequest(contender, caseName) / perRequest(base, caseName)).toFixed(2)}×` : '–';
+
+console.log('\n## HTTP in process: instructions per request (valgrind, V8 --predictable)');
+console.log(machineLine());
+console.log(`(count with ${high} requests − count with ${low}) ÷ ${high - low}, one process per count\n`);
+console.log('| server | hello instructions/req | vs node:http | vs Fastify | 404 instructions/req | vs node:http | vs Fastify |');
+console.log('|---|---:|---:|---:|---:|---:|---:|');
+const rows = contenders.map((contender) => {
+  const cells = cases.map(
+    (caseName) =>
+      `${Math.round(perRequest(contender, caseName)).toLocaleString('en')} | ${ratio(contender, caseName, 'node:http (bare)')} | ${ratio(contender, caseName, 'Fastify')}`,
+  );
+  console.log(`| ${contender} | ${cells.join(' | ')} |`);
+  return { name: contender, hello: perRequest(contender, 'hello'), notFound: perRequest(contender, '404') };
+});
+reportJson('http-instructions', rows);
