@@ -4,8 +4,9 @@
  * its cache simulation), once LOW and once HIGH requests; the difference of the two counts over
  * HIGH − LOW is what one request costs in instructions, start-up and warm-up cancelled. V8 runs
  * with `--predictable` (one thread, a fixed collection schedule), so two runs of one build count
- * the same to well under 0.1%, whatever else the machine does. Counts judge a change of a few
- * percent that times on a shared machine cannot; they are not times (a cache miss or a collection
+ * the same total within 0.1%, and the same instructions per request within about 1%, whatever
+ * else the machine does. Counts judge a change of 2% or more that times on a shared machine
+ * cannot; they are not times (a cache miss or a collection
  * costs more than its instructions say), so the timed benchmarks stay the measure of the targets.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the benchmark says so and stops.
