@@ -55,7 +55,7 @@ export class NodeAdapter {
    * Kept as a list that is swept when it grows, not a Set: adding and deleting every response
    * cost more than the rest of the adapter's bookkeeping (docs/decisions.md).
    */
-  #handedToKernel: NodeServerResponse[] = [];
+  #answeredLater: NodeServerResponse[] = [];
   #sweepAt = MIN_SWEEP;
   #closingConnections = false;
   /** Requests whose code asked for their signal, until their response closes (shutdown fires them). */
@@ -192,8 +192,8 @@ export class NodeAdapter {
    */
   answerInFlightRequests(): number {
     for (const cancellation of [...this.#cancellations]) cancellation.abort(new ServerShutdownError());
-    const pending = this.#handedToKernel.filter((res) => !res.headersSent);
-    this.#handedToKernel = [];
+    const pending = this.#answeredLater.filter((res) => !res.headersSent);
+    this.#answeredLater = [];
     for (const res of pending)
       writePlainResponse(res, 503, 'The server is shutting down; please retry.', 'stream' in res, undefined, this.#answerHeaders);
     return pending.length;
@@ -244,11 +244,11 @@ export class NodeAdapter {
   }
 
   #track(res: NodeServerResponse): void {
-    const list = this.#handedToKernel;
+    const list = this.#answeredLater;
     list.push(res);
     if (list.length < this.#sweepAt) return;
-    this.#handedToKernel = list.filter((tracked) => !tracked.headersSent);
-    this.#sweepAt = Math.max(MIN_SWEEP, 2 * this.#handedToKernel.length);
+    this.#answeredLater = list.filter((tracked) => !tracked.headersSent);
+    this.#sweepAt = Math.max(MIN_SWEEP, 2 * this.#answeredLater.length);
   }
 
   /**

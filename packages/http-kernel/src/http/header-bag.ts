@@ -192,9 +192,9 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 
   /**
-   * The flat list to write once the headers are final. When it holds none of the names in `omit`
-   * (but `name`), the bag's own list, no copy, with `name` set to `value` first: the bag then holds
-   * the header written. Otherwise a copy without them and with `name` added (`toRawList`).
+   * The flat list to write once the headers are final. When no name in `omit` other than `name` is
+   * in it, the bag's own list, not a copy, with `name` set to `value` first: the bag then holds the
+   * header written. Otherwise a copy without the names in `omit` and with `name` added (`toRawList`).
    */
   toSentList(omit: ReadonlySet<string>, name?: string, value?: string): readonly string[] {
     const list = this.#own();
