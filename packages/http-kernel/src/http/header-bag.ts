@@ -199,8 +199,9 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   toSentList(omit: ReadonlySet<string>, name?: string, value?: string): readonly string[] {
     const list = this.#own();
     for (let i = 0; i < list.length; i += 2) if (omit.has(list[i]!) && list[i] !== name) return this.toRawList(omit, name, value);
+    // `set` changes the list in place: it stays the one to send.
     if (name !== undefined) this.set(name, value ?? '');
-    return this.#list!;
+    return list;
   }
 
   /** A plain object, multi-valued names as arrays (the shape node:http's `setHeader` takes). */
