@@ -1,18 +1,23 @@
 /**
  * HTTP benchmark: requests per second of the same JSON hello route and the same 404, served by
  * bare node:http, Switchboard (debug off and on), Fastify, Hono on @hono/node-server, Koa and
- * Express. Each server runs alone in its own child process on 127.0.0.1, as plain JavaScript
- * (bundled by http/compile.ts: no loader in the server process); autocannon (in this
- * process) loads it for a bounded time after a warm-up; each server is first checked to answer
- * correctly. Rounds rotate the order so drift on a shared machine spreads over everyone.
+ * Express. Each server runs in its own child process on 127.0.0.1, as plain JavaScript (bundled
+ * by http/compile.ts: no loader in the server process), pinned to the second core while autocannon
+ * (in this process) has the first, so load generator and server never take each other's time.
+ * Every server is started once, checked to answer correctly and warmed up; then each round loads
+ * each server in turn (rotated order) for a few seconds per case. Idle servers use no CPU, and short
+ * turns taken many times spread the shared machine's slow stretches over everyone: each
+ * contender's ratio to bare node:http and to Fastify is taken per round, and the median reported.
  *
  * Run: `cd bench && node --import tsx http.bench.ts`
- * Env: BENCH_HTTP_SECONDS (per measurement, default 8), BENCH_HTTP_WARMUP (default 2),
- * BENCH_HTTP_CONNECTIONS (default 50), BENCH_HTTP_ROUNDS (default 2), BENCH_HTTP_ONLY (comma list).
+ * Env: BENCH_HTTP_SECONDS (per measurement, default 4), BENCH_HTTP_WARMUP (per server and case,
+ * once, default 2), BENCH_HTTP_CONNECTIONS (default 50), BENCH_HTTP_ROUNDS (default 4),
+ * BENCH_HTTP_ONLY (comma list).
  */
 import './built-packages.js';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileEntry } from './http/compile.js';
@@ -36,20 +41,38 @@ const CONTENDERS: Contender[] = [
   { name: 'Express', file: 'express.ts' },
 ];
 
-const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 8);
+const seconds = Number(process.env.BENCH_HTTP_SECONDS ?? 4);
 const warmup = Number(process.env.BENCH_HTTP_WARMUP ?? 2);
 const connections = Number(process.env.BENCH_HTTP_CONNECTIONS ?? 50);
-const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 2);
+const rounds = Number(process.env.BENCH_HTTP_ROUNDS ?? 4);
 const only = process.env.BENCH_HTTP_ONLY?.split(',').map((s) => s.trim().toLowerCase());
 const HEADERS = { accept: 'application/json' };
 const here = fileURLToPath(new URL('.', import.meta.url));
 
 const compiled = new Map<string, string>();
 
+/**
+ * Servers on the second core, this process (autocannon) on the first, when the machine has two
+ * cores and `taskset`; otherwise unpinned, and the report says so.
+ */
+const pinned = availableParallelism() >= 2 && pinSelfToFirstCore();
+const SERVER_COMMAND_PREFIX = pinned ? ['taskset', '-c', '1'] : [];
+
+function pinSelfToFirstCore(): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function start(contender: Contender): Promise<{ child: ChildProcess; url: string }> {
   let file = compiled.get(contender.file);
   if (file === undefined) compiled.set(contender.file, (file = await compileEntry(`http/servers/${contender.file}`)));
-  const child = spawn(process.execPath, [file, ...(contender.args ?? [])], {
+  // taskset runs node in its own place: the child's pid is the server's.
+  const [command, ...args] = [...SERVER_COMMAND_PREFIX, process.execPath, file, ...(contender.args ?? [])];
+  const child = spawn(command!, args, {
     cwd: here,
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
@@ -112,7 +135,6 @@ function cpuMicros(pid: number): number {
 const CLOCK_TICKS = 100;
 
 async function measure(url: string, expectStatus: number, pid: number): Promise<{ rps: number; p99: number; cpuPerRequest: number }> {
-  await autocannon({ url, connections, duration: warmup, headers: HEADERS });
   const cpuBefore = cpuMicros(pid);
   const result = await autocannon({ url, connections, duration: seconds, headers: HEADERS });
   const cpu = cpuMicros(pid) - cpuBefore;
@@ -135,13 +157,21 @@ interface Samples {
 const samples = new Map<string, Samples>();
 for (const contender of selected) samples.set(contender.name, { hello: [], missing: [], p99: [], helloCpu: [], missingCpu: [] });
 
-for (let round = 0; round < rounds; round++) {
-  // Rotate the order each round so a slower stretch of the shared machine does not hit one contender.
-  const order = selected.map((_, i) => selected[(i + round) % selected.length]!);
-  for (const contender of order) {
-    const { child, url } = await start(contender);
-    try {
-      await check(contender.name, url);
+const servers = new Map<string, { child: ChildProcess; url: string }>();
+try {
+  for (const contender of selected) {
+    const server = await start(contender);
+    servers.set(contender.name, server);
+    await check(contender.name, server.url);
+    for (const path of [HELLO_PATH, MISSING_PATH]) {
+      await autocannon({ url: `${server.url}${path}`, connections, duration: warmup, headers: HEADERS });
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    // Rotate the order each round so a slower stretch of the shared machine does not hit one contender.
+    const order = selected.map((_, i) => selected[(i + round) % selected.length]!);
+    for (const contender of order) {
+      const { child, url } = servers.get(contender.name)!;
       const hello = await measure(`${url}${HELLO_PATH}`, 200, child.pid!);
       const missing = await measure(`${url}${MISSING_PATH}`, 404, child.pid!);
       const sample = samples.get(contender.name)!;
@@ -154,47 +184,56 @@ for (let round = 0; round < rounds; round++) {
         `round ${round + 1}: ${contender.name}: hello ${Math.round(hello.rps)} rps (${hello.cpuPerRequest.toFixed(1)} µs CPU/req), ` +
           `404 ${Math.round(missing.rps)} rps (${missing.cpuPerRequest.toFixed(1)} µs CPU/req)`,
       );
-    } finally {
-      await stop(child);
     }
   }
+} finally {
+  await Promise.all([...servers.values()].map(({ child }) => stop(child)));
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const baseline = samples.get(CONTENDERS[0]!.name);
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+/** The median over rounds of `sample[i] / reference[i]`: each round's contenders met the same machine. */
+const medianRatio = (sample: number[], reference: number[] | undefined) =>
+  reference === undefined ? NaN : median(sample.map((value, i) => value / reference[i]!));
+const bare = samples.get(CONTENDERS[0]!.name);
+const fastify = samples.get('Fastify');
 const rows = selected.map((contender) => {
   const sample = samples.get(contender.name)!;
-  const hello = mean(sample.hello);
-  const missing = mean(sample.missing);
   return {
     name: contender.name,
-    helloRps: hello,
-    helloRatio: baseline === undefined ? NaN : hello / mean(baseline.hello),
-    missingRps: missing,
-    missingRatio: baseline === undefined ? NaN : missing / mean(baseline.missing),
+    helloRps: mean(sample.hello),
+    helloRatio: medianRatio(sample.hello, bare?.hello),
+    helloVsFastify: medianRatio(sample.hello, fastify?.hello),
+    missingRps: mean(sample.missing),
+    missingRatio: medianRatio(sample.missing, bare?.missing),
+    missingVsFastify: medianRatio(sample.missing, fastify?.missing),
     helloP99Ms: mean(sample.p99),
     helloCpuUs: mean(sample.helloCpu),
-    helloCpuRatio: baseline === undefined ? NaN : mean(baseline.helloCpu) / mean(sample.helloCpu),
     missingCpuUs: mean(sample.missingCpu),
-    missingCpuRatio: baseline === undefined ? NaN : mean(baseline.missingCpu) / mean(sample.missingCpu),
   };
 });
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const times = (ratio: number) => (Number.isNaN(ratio) ? '—' : `${ratio.toFixed(2)}×`);
 console.log(`\n## HTTP: JSON hello route and 404, requests per second`);
 console.log(`${machineLine()}`);
 console.log(
-  `autocannon: ${connections} connections, ${warmup} s warm-up + ${seconds} s measured per case, ${rounds} round(s) (mean), Accept: application/json\n`,
+  `autocannon: ${connections} connections, ${warmup} s warm-up per server and case, then ${rounds} round(s) of ${seconds} s per case; ` +
+    `${pinned ? 'servers on core 1, autocannon on core 0' : 'not pinned to cores'}; Accept: application/json. ` +
+    'rps and CPU: mean of rounds; ratios: median of the per-round ratios\n',
 );
-const pct = (ratio: number) => `${(ratio * 100).toFixed(1)}%`;
 console.log(
-  '| server | GET /hello rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | GET 404 rps | vs node:http | server CPU µs/req | req per CPU-s vs node:http | hello p99 ms |',
+  '| server | GET /hello rps | vs node:http | vs Fastify | server CPU µs/req | GET 404 rps | vs node:http | vs Fastify | server CPU µs/req | hello p99 ms |',
 );
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of rows) {
   console.log(
-    `| ${row.name} | ${fmt(row.helloRps)} | ${pct(row.helloRatio)} | ${row.helloCpuUs.toFixed(1)} | ${pct(row.helloCpuRatio)} ` +
-      `| ${fmt(row.missingRps)} | ${pct(row.missingRatio)} | ${row.missingCpuUs.toFixed(1)} | ${pct(row.missingCpuRatio)} | ${row.helloP99Ms.toFixed(1)} |`,
+    `| ${row.name} | ${fmt(row.helloRps)} | ${times(row.helloRatio)} | ${times(row.helloVsFastify)} | ${row.helloCpuUs.toFixed(1)} ` +
+      `| ${fmt(row.missingRps)} | ${times(row.missingRatio)} | ${times(row.missingVsFastify)} | ${row.missingCpuUs.toFixed(1)} | ${row.helloP99Ms.toFixed(1)} |`,
   );
 }
 reportJson('http', rows);
