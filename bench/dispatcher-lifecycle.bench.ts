@@ -18,7 +18,7 @@ import { HeaderBag, HttpKernel, Request } from '@switchboard/http-kernel';
 import { AccessLogListener, PressureListener, PressureMonitor, RequestIdListener } from '@switchboard/operations';
 import { droppingLogger, helloDispatcher } from './http/apps/switchboard.js';
 import { HELLO_PATH, MISSING_PATH } from './http/contract.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_LIFECYCLE_ROUNDS ?? 25);
 const PER_ROUND = 10_000;
@@ -70,7 +70,6 @@ function round(subject: { kernel: HttpKernel; terminates: boolean }, path: strin
   return ((used.user + used.system) * 1000) / PER_ROUND;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const rows = [];
 for (const [name, path, status] of [
   ['hello', HELLO_PATH, 200],

@@ -9,7 +9,7 @@ import { EventEmitter as NodeEventEmitter } from 'node:events';
 import { EventEmitter as EventEmitter3 } from 'eventemitter3';
 import { Bench } from 'tinybench';
 import { Event, EventDispatcher } from '@switchboard/http-kernel';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 // The constructor is written out: a field initializer alone makes the compiled class forward its
 // arguments to `super` as a spread, which cost ~300 ns per event and buried the dispatch itself.
@@ -115,7 +115,6 @@ for (let round = 0; round < ROUNDS; round++) {
   await bench.run();
   for (const task of bench.tasks) means.get(task.name)!.push((task.result as { latency: { mean: number } }).latency.mean);
 }
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const base = means.get(BASELINE)!;
 const rows = contenders.map(([name]) => {
   const own = means.get(name)!;

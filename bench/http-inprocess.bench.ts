@@ -36,7 +36,7 @@ import { createListener as switchboard } from './http/apps/switchboard.js';
 import { compileEntry } from './http/compile.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { MemorySocket } from './http/memory-socket.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const requests = Number(process.env.BENCH_INPROC_REQUESTS ?? 40_000);
 const rounds = Number(process.env.BENCH_INPROC_ROUNDS ?? 7);
@@ -200,7 +200,6 @@ async function measurePaired(name: string): Promise<void> {
     }
     const bytes: number[] = [];
     for (const [i, listener] of pair.entries()) bytes.push(await measureAllocation(listener, c.path, requests / 2, answerBytes[i]!));
-    const median = (values: number[]): number => values.sort((a, b) => a - b)[values.length >> 1]!;
     lines.push(
       `${c.name} ${signed(median(differences).toFixed(2))} µs, ${signed(String(Math.round(bytes[1]! - bytes[0]!)))} bytes (the plain app's cost ${median(ratios).toFixed(2)}× of it)`,
     );
@@ -258,7 +257,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const rows = selected.map(([name]) => {
   const row: Record<string, number | string> = { name };
   for (const c of cases) {

@@ -3,15 +3,17 @@
  * (http-inprocess.bench.ts) serves a fixed number of requests under valgrind (cachegrind without
  * its cache simulation), once LOW and once HIGH requests; the difference of the two counts over
  * HIGH − LOW is what one request costs in instructions, start-up and warm-up cancelled. V8 runs
- * with `--predictable` (one thread, a fixed collection schedule), so two runs of one build count
- * the same total within 0.1%, and the same instructions per request within about 1%, whatever
- * else the machine does. Counts judge a change of 2% or more that times on a shared machine
- * cannot; they are not times (a cache miss or a collection
- * costs more than its instructions say), so the timed benchmarks stay the measure of the targets.
+ * with `--predictable` (one thread, a fixed collection schedule), whatever else the machine does;
+ * what still moves a count is the wall clock (a `Date` written once a second, node's timers), which
+ * shifts when collections come: two runs of one build count the same total within about 0.7%,
+ * which is up to ±2k instructions per request. So each pair is counted REPEATS times and the
+ * median reported with its range. Counts judge a change of 3% or more that times on a shared
+ * machine cannot; they are not times (a cache miss or a collection costs more than its
+ * instructions say), so the timed benchmarks stay the measure of the targets.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the benchmark says so and stops.
- * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 8 minutes on 2 cores).
- * Env: BENCH_INSTR_LOW (default 10000), BENCH_INSTR_HIGH (default 30000),
+ * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 20 minutes on 2 cores).
+ * Env: BENCH_INSTR_LOW (default 10000), BENCH_INSTR_HIGH (default 30000), BENCH_INSTR_REPEATS (default 3),
  * BENCH_INSTR_CONTENDERS (`|`-separated full names from http-inprocess.bench.ts; default bare
  * node:http, Switchboard with debug off, Fastify).
  */
@@ -20,10 +22,11 @@ import { execFile, spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
 import { compileEntry } from './http/compile.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const low = Number(process.env.BENCH_INSTR_LOW ?? 10_000);
 const high = Number(process.env.BENCH_INSTR_HIGH ?? 30_000);
+const repeats = Number(process.env.BENCH_INSTR_REPEATS ?? 3);
 const contenders = (process.env.BENCH_INSTR_CONTENDERS ?? 'node:http (bare)|Switchboard, debug off|Fastify').split('|');
 const cases = ['hello', '404'];
 
@@ -58,35 +61,51 @@ async function instructions(contender: string, caseName: string, count: number):
   return Number(refs[1]!.replaceAll(',', ''));
 }
 
-// Every (contender, case, count) run is independent: as many at once as there are cores.
-const jobs = contenders.flatMap((contender) => cases.flatMap((caseName) => [low, high].map((count) => ({ contender, caseName, count }))));
+// Every (contender, case, count, repeat) run is independent: as many at once as there are cores.
+const jobs = contenders.flatMap((contender) =>
+  cases.flatMap((caseName) =>
+    Array.from({ length: repeats }, (_, repeat) => [low, high].map((count) => ({ contender, caseName, count, repeat }))).flat(),
+  ),
+);
 const counted = new Map<string, number>();
 let next = 0;
 await Promise.all(
   Array.from({ length: Math.min(availableParallelism(), jobs.length) }, async () => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      counted.set(`${job.contender} ${job.caseName} ${job.count}`, await instructions(job.contender, job.caseName, job.count));
+      counted.set(
+        `${job.contender} ${job.caseName} ${job.count} ${job.repeat}`,
+        await instructions(job.contender, job.caseName, job.count),
+      );
     }
   }),
 );
 
-const perRequest = (contender: string, caseName: string): number =>
-  (counted.get(`${contender} ${caseName} ${high}`)! - counted.get(`${contender} ${caseName} ${low}`)!) / (high - low);
+/** Instructions per request of each repeat, sorted. */
+const perRequest = (contender: string, caseName: string): number[] =>
+  Array.from(
+    { length: repeats },
+    (_, repeat) =>
+      (counted.get(`${contender} ${caseName} ${high} ${repeat}`)! - counted.get(`${contender} ${caseName} ${low} ${repeat}`)!) /
+      (high - low),
+  ).sort((a, b) => a - b);
+const medianPerRequest = (contender: string, caseName: string): number => median(perRequest(contender, caseName));
 const ratio = (contender: string, caseName: string, base: string): string =>
-  contenders.includes(base) ? `${(perRequest(contender, caseName) / perRequest(base, caseName)).toFixed(2)}×` : '–';
+  contenders.includes(base) ? `${(medianPerRequest(contender, caseName) / medianPerRequest(base, caseName)).toFixed(2)}×` : '–';
+const thousands = (value: number): string => `${(value / 1000).toFixed(1)}k`;
 
 console.log('\n## HTTP in process: instructions per request (valgrind, V8 --predictable)');
 console.log(machineLine());
-console.log(`(count with ${high} requests − count with ${low}) ÷ ${high - low}, one process per count\n`);
+console.log(`(count with ${high} requests − count with ${low}) ÷ ${high - low}, one process per count; median of ${repeats} (range)\n`);
 console.log('| server | hello instructions/req | vs node:http | vs Fastify | 404 instructions/req | vs node:http | vs Fastify |');
 console.log('|---|---:|---:|---:|---:|---:|---:|');
 const rows = contenders.map((contender) => {
-  const cells = cases.map(
-    (caseName) =>
-      `${Math.round(perRequest(contender, caseName)).toLocaleString('en')} | ${ratio(contender, caseName, 'node:http (bare)')} | ${ratio(contender, caseName, 'Fastify')}`,
-  );
+  const cells = cases.map((caseName) => {
+    const values = perRequest(contender, caseName);
+    const range = `${thousands(values[0]!)}–${thousands(values.at(-1)!)}`;
+    return `${Math.round(medianPerRequest(contender, caseName)).toLocaleString('en')} (${range}) | ${ratio(contender, caseName, 'node:http (bare)')} | ${ratio(contender, caseName, 'Fastify')}`;
+  });
   console.log(`| ${contender} | ${cells.join(' | ')} |`);
-  return { name: contender, hello: perRequest(contender, 'hello'), notFound: perRequest(contender, '404') };
+  return { name: contender, hello: medianPerRequest(contender, 'hello'), notFound: medianPerRequest(contender, '404') };
 });
 reportJson('http-instructions', rows);

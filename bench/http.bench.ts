@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { compileEntry } from './http/compile.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 interface Contender {
   name: string;
@@ -191,11 +191,6 @@ try {
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 /** The median over rounds of `sample[i] / reference[i]`: each round's contenders met the same machine. */
 const medianRatio = (sample: number[], reference: number[] | undefined) =>
   reference === undefined ? NaN : median(sample.map((value, i) => value / reference[i]!));

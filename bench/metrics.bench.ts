@@ -22,7 +22,7 @@ import { AccessLogListener } from '@switchboard/operations';
 import { HELLO_PATH, MISSING_PATH } from './http/contract.js';
 import { PromClientMetricsListener } from './http/apps/prom-client-metrics.js';
 import { droppingLogger, HeldReader, helloDispatcher } from './http/apps/switchboard.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const ROUNDS = Number(process.env.BENCH_METRICS_ROUNDS ?? 31);
 const PER_ROUND = 5_000;
@@ -101,7 +101,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 const rows = SETUPS.map((setup) => {
   const row: Record<string, number | string> = { setup };
   for (const c of cases) {

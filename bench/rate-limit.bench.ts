@@ -16,7 +16,7 @@ import { EventDispatcher, HttpKernel, nullLogger, Request, Response, type Kernel
 import { ClientRateLimitListener, MemoryStore, RateLimiter, type RateLimitStore } from '@switchboard/rate-limit';
 import { RedisStore } from '@switchboard/rate-limit/redis';
 import { RedisServer } from '../test/kit/services/redis-server.js';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const HOUR = 3_600_000;
 /** Never reached: every measured request is an allowed one. */
@@ -83,7 +83,6 @@ for (const [, batch, send] of contenders) await cpuPerRequest(batch, send); // w
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, batch, send] of contenders) samples.get(name)!.push(await cpuPerRequest(batch, send));
 }
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cpu = Object.fromEntries([...samples].map(([name, values]) => [name, median(values)]));
 
 console.log(`\n## Rate limit: CPU per allowed request, in process (median of ${ROUNDS} rounds)\n${machineLine()}\n`);

@@ -20,7 +20,7 @@ import {
 import { verify as honoVerify } from 'hono/jwt';
 import { jwtVerify } from 'jose';
 import { Bench } from 'tinybench';
-import { machineLine, reportJson } from './report.js';
+import { machineLine, median, reportJson } from './report.js';
 
 const BATCH = 20;
 const user = { identifier: 'alice', roles: ['ROLE_USER'] };
@@ -122,7 +122,6 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const jose = samples.get('jose jwtVerify RS256')!;
 console.log(`\n## JWT verification (one valid token), ${ROUNDS} rounds\n${machineLine()}\n`);
 console.log('| contender | ops/s (median) | min – max | speed vs jose, same round (median) |\n|---|---:|---:|---:|');
