@@ -3,16 +3,16 @@
  * (http-inprocess.bench.ts) serves a fixed number of requests under valgrind (cachegrind without
  * its cache simulation), once LOW and once HIGH requests; the difference of the two counts over
  * HIGH − LOW is what one request costs in instructions, start-up and warm-up cancelled. V8 runs
- * with `--predictable` (one thread, a fixed collection schedule), whatever else the machine does;
- * what still moves a count is the wall clock (a `Date` written once a second, node's timers), which
- * shifts when collections come: two runs of one build count the same total within about 0.7%,
- * which is up to ±2k instructions per request. So each pair is counted REPEATS times and the
+ * with `--predictable` (one thread, a fixed collection schedule), whatever else the machine does.
+ * Counts still move a little (fixed hash and random seeds did not stop it; work that follows the
+ * wall clock, a `Date` written once a second or node's timers, is the likely cause): two runs of one
+ * build count the same total within about 0.7%, up to ±2k instructions per request. So each pair is counted REPEATS times and the
  * median reported with its range. Counts judge a change of 3% or more that times on a shared
  * machine cannot; they are not times (a cache miss or a collection costs more than its
  * instructions say), so the timed benchmarks stay the measure of the targets.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the benchmark says so and stops.
- * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 20 minutes on 2 cores).
+ * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 12 minutes on 2 cores).
  * Env: BENCH_INSTR_LOW (default 10000), BENCH_INSTR_HIGH (default 30000), BENCH_INSTR_REPEATS (default 3),
  * BENCH_INSTR_CONTENDERS (`|`-separated full names from http-inprocess.bench.ts; default bare
  * node:http, Switchboard with debug off, Fastify).
