@@ -81,14 +81,14 @@ await Promise.all(
   }),
 );
 
-/** Instructions per request of each repeat, sorted. */
+/** Instructions per request of each repeat. */
 const perRequest = (contender: string, caseName: string): number[] =>
   Array.from(
     { length: repeats },
     (_, repeat) =>
       (counted.get(`${contender} ${caseName} ${high} ${repeat}`)! - counted.get(`${contender} ${caseName} ${low} ${repeat}`)!) /
       (high - low),
-  ).sort((a, b) => a - b);
+  );
 const medianPerRequest = (contender: string, caseName: string): number => median(perRequest(contender, caseName));
 const ratio = (contender: string, caseName: string, base: string): string =>
   contenders.includes(base) ? `${(medianPerRequest(contender, caseName) / medianPerRequest(base, caseName)).toFixed(2)}×` : '–';
@@ -102,7 +102,7 @@ console.log('|---|---:|---:|---:|---:|---:|---:|');
 const rows = contenders.map((contender) => {
   const cells = cases.map((caseName) => {
     const values = perRequest(contender, caseName);
-    const range = `${thousands(values[0]!)}–${thousands(values.at(-1)!)}`;
+    const range = `${thousands(Math.min(...values))}–${thousands(Math.max(...values))}`;
     return `${Math.round(medianPerRequest(contender, caseName)).toLocaleString('en')} (${range}) | ${ratio(contender, caseName, 'node:http (bare)')} | ${ratio(contender, caseName, 'Fastify')}`;
   });
   console.log(`| ${contender} | ${cells.join(' | ')} |`);
