@@ -11,7 +11,6 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { Bench } from 'tinybench';
 import {
-  DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
   HttpKernel,
@@ -35,7 +34,6 @@ function switchboard(debug: boolean): HttpKernel {
     32,
   );
   dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
   return new HttpKernel({ dispatcher, logger: nullLogger });
 }

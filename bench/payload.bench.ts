@@ -14,7 +14,6 @@ import { Bench } from 'tinybench';
 import { z } from 'zod';
 import {
   ArgumentResolver,
-  DefaultCacheControlListener,
   EventDispatcher,
   HttpKernel,
   JsonResponse,
@@ -51,7 +50,6 @@ dispatcher.on(
 );
 dispatcher.addSubscriber(payload);
 dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
-dispatcher.addSubscriber(new DefaultCacheControlListener());
 const kernel = new HttpKernel({ dispatcher, argumentResolver: new ArgumentResolver([payload]), logger: nullLogger });
 const switchboardRequest = (json: string): Request => {
   const bytes = Buffer.from(json);

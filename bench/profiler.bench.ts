@@ -14,7 +14,6 @@ import { Hono } from 'hono';
 import { timing } from 'hono/timing';
 import { Bench } from 'tinybench';
 import {
-  DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
   HttpKernel,
@@ -41,7 +40,6 @@ function switchboard(withProfiler: boolean) {
   const kernelDispatcher = withProfiler ? registerProfiler(dispatcher, profiler, { linkFor: routerProfileLink(router) }) : dispatcher;
   dispatcher.addSubscriber(new RouterListener(router, { logger }));
   dispatcher.addSubscriber(new ErrorListener({ debug: true, logger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   dispatcher.addSubscriber(new DisallowRobotsIndexingListener());
   const kernel = new HttpKernel({ dispatcher: kernelDispatcher, logger });
   return {

@@ -10,14 +10,7 @@
  */
 import './built-packages.js';
 import { ErrorListener } from '@switchboard/error-controller';
-import {
-  DefaultCacheControlListener,
-  EventDispatcher,
-  HttpKernel,
-  JsonResponse,
-  nullLogger,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { EventDispatcher, HttpKernel, JsonResponse, nullLogger, type KernelEventMap } from '@switchboard/http-kernel';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { createTestClient } from '@switchboard/testing';
 import Fastify from 'fastify';
@@ -31,7 +24,6 @@ function switchboardKernel(): HttpKernel {
   const routes = new RouteCollection().add('hello', HELLO_PATH, { methods: ['GET'], controller: () => new JsonResponse(HELLO_BODY) });
   dispatcher.addSubscriber(new RouterListener(new Router(routes)));
   dispatcher.addSubscriber(new ErrorListener({ debug: false, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   return new HttpKernel({ dispatcher });
 }
 

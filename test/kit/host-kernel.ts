@@ -1,5 +1,5 @@
 import { ErrorListener } from '@switchboard/error-controller';
-import { DefaultCacheControlListener, type EventSubscriber, type KernelEventMap } from '@switchboard/http-kernel';
+import type { EventSubscriber, KernelEventMap } from '@switchboard/http-kernel';
 import { TraceableEventDispatcher, type DispatchTracer } from '@switchboard/http-kernel/tracing';
 import { RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { testKernel, type TestKernel, type TestKernelOptions } from './kernel.js';
@@ -46,7 +46,6 @@ export function hostKernel(routes: RouteTable, options: HostKernelOptions = {}):
       new RouterListener(tableRouter(routes)),
       ...subscribers,
       new ErrorListener({ debug, ...(rest.logger === undefined ? {} : { logger: rest.logger }) }),
-      new DefaultCacheControlListener(),
     ],
     textErrors: false,
     ...(tracer === undefined ? {} : { decorate: (dispatcher) => new TraceableEventDispatcher(dispatcher, tracer) }),

@@ -8,7 +8,6 @@
 import type { RequestListener } from 'node:http';
 import { ErrorListener } from '@switchboard/error-controller';
 import {
-  DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
   HttpKernel,
@@ -48,7 +47,6 @@ export function helloDispatcher({ debug = false }: { debug?: boolean } = {}): Ev
   });
   dispatcher.addSubscriber(new RouterListener(new Router(routes), { debug }));
   dispatcher.addSubscriber(new ErrorListener({ debug, logger: nullLogger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   return dispatcher;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorListener } from '@switchboard/error-controller';
-import { DefaultCacheControlListener, nullLogger } from '@switchboard/http-kernel';
+import { nullLogger } from '@switchboard/http-kernel';
 import { createTestClient, type TestClient } from '@switchboard/testing';
 import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { AppAssembly } from '../src/app-assembly.js';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   database = wiredDatabase.database;
   // Security, write limits and response schemas are left out: their declarations are owned here only.
   const notUnderTest = declarationOwner({ routeDefaults: ['_is_granted', '_rate_limit', '_responses'] });
-  const errors = { subscribers: [new ErrorListener({ debug: false }), new DefaultCacheControlListener(), notUnderTest] };
+  const errors = { subscribers: [new ErrorListener({ debug: false }), notUnderTest] };
   const { kernel } = host.assemble([wiredDatabase, wireItems(database), wireHttpCache(), wirePayload(), errors]);
   client = createTestClient(kernel);
 });

@@ -34,10 +34,7 @@ export class CorsListener implements EventSubscriber<KernelEventMap> {
   /** Before `IdleConnectionListener.REQUEST_PRIORITY` and `RouterListener.REQUEST_PRIORITY`: a preflight needs neither. */
   static readonly REQUEST_PRIORITY = 250;
   static readonly RESPONSE_PRIORITY = 0;
-  /**
-   * After `CacheAttributeListener.RESPONSE_PRIORITY` made a response public, before
-   * `DefaultCacheControlListener.RESPONSE_PRIORITY` fills in a default.
-   */
+  /** After `CacheAttributeListener.RESPONSE_PRIORITY` made a response public. */
   static readonly CACHEABLE_VARY_PRIORITY = -20;
 
   readonly #policies: CorsPolicyMap;

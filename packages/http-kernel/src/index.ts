@@ -30,6 +30,7 @@ export type { OwnedDeclarations, RouteController, RouteDeclaration } from './dec
 export type { UnresolvableArgument } from './declaration/unresolvable-arguments.js';
 
 export { HeaderBag, type HeaderInit, type HeaderValue } from './http/header-bag.js';
+export { ResponseHeaderBag } from './http/response-header-bag.js';
 export type { MaybePromise } from './internal/maybe-promise.js';
 export { AttributeBag, type RequestAttributes } from './http/attribute-bag.js';
 export {
@@ -108,6 +109,5 @@ export {
   type LogRecord,
 } from './log/logger.js';
 
-export { DefaultCacheControlListener } from './listener/default-cache-control-listener.js';
 export { DisallowRobotsIndexingListener } from './listener/disallow-robots-indexing-listener.js';
 export { RequestLogger, requestIdOf } from './log/request-logger.js';

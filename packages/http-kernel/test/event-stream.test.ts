@@ -60,7 +60,7 @@ describe('EventStreamResponse', () => {
   it('sets the event-stream headers and frames each event, opening with a comment', async () => {
     const response = new EventStreamResponse(Request.fromUrl('http://localhost/events'), numbered(2));
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('cache-control')).toBe('no-cache, private');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     expect(await readAll(response)).toBe(':\n\nid: 1\ndata: event 1\n\nid: 2\ndata: event 2\n\n');
     expect(await response.finished).toEqual({ eventsSent: 2, ending: 'completed' });

@@ -1,14 +1,7 @@
 import { CorsListener, type CorsConfig } from '@switchboard/cors';
 import { ErrorListener, type StatusLogLevels } from '@switchboard/error-controller';
 import { CacheAttributeListener } from '@switchboard/http-cache';
-import {
-  ArgumentResolver,
-  DefaultCacheControlListener,
-  EventDispatcher,
-  HttpKernel,
-  type KernelEventMap,
-  type Logger,
-} from '@switchboard/http-kernel';
+import { ArgumentResolver, EventDispatcher, HttpKernel, type KernelEventMap, type Logger } from '@switchboard/http-kernel';
 import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { RouteRateLimitListener, type RouteRateLimitListenerOptions } from '@switchboard/rate-limit';
 import { type RouteCollection, Router, RouterListener } from '@switchboard/router';
@@ -63,8 +56,7 @@ export function createJsonApi(options: JsonApiOptions): JsonApi {
       }),
     )
     .addSubscriber(payload)
-    .addSubscriber(new CacheAttributeListener())
-    .addSubscriber(new DefaultCacheControlListener());
+    .addSubscriber(new CacheAttributeListener());
   if (options.firewalls !== undefined) {
     dispatcher
       .addSubscriber(new FirewallListener(options.firewalls, logger ? { logger } : {}))

@@ -68,7 +68,7 @@ describe('EventStreamResponse over a real server', () => {
     const { reader, response } = await open('/events?heartbeat=5');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream');
-    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('cache-control')).toBe('no-cache, private');
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     // The opening comment, then at least two heartbeats.
     await reader.until((text) => occurrences(text, ':\n\n') >= 3);

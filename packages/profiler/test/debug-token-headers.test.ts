@@ -156,8 +156,10 @@ describe('debug token headers (docs/profiler.md)', () => {
     };
     for (const link of links) {
       const parsed = URL.canParse(link) ? new URL(link) : null;
-      expect(await linkOf(link)).toBe(parsed === null ? link : `${parsed.pathname}${parsed.search}`);
+      expect(await linkOf(link, 'public, max-age=60')).toBe(parsed === null ? link : `${parsed.pathname}${parsed.search}`);
     }
+    // Stating nothing makes a response private (`no-cache, private`): the whole link.
+    expect(await linkOf(links[1]!)).toBe(links[1]);
     // Only an unqualified private or a no-store keeps the whole link.
     const plain = links[0]!;
     for (const [cacheControl, whole] of [
@@ -165,7 +167,7 @@ describe('debug token headers (docs/profiler.md)', () => {
       ['private=set-cookie', false],
       ['max-age=5, PRIVATE', true],
       ['no-store="x"', true],
-      ['no-storex', false],
+      ['public, no-storex', false],
     ] as const) {
       expect(await linkOf(plain, cacheControl)).toBe(whole ? plain : '/_profiler/abc123');
     }

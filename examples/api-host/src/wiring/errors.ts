@@ -1,5 +1,5 @@
 import { ErrorListener } from '@switchboard/error-controller';
-import { DefaultCacheControlListener, DisallowRobotsIndexingListener } from '@switchboard/http-kernel';
+import { DisallowRobotsIndexingListener } from '@switchboard/http-kernel';
 import type { HostContext, Wiring } from './wiring.js';
 
 /**
@@ -13,7 +13,6 @@ export function wireErrors(host: HostContext): Wiring {
   return {
     subscribers: [
       new ErrorListener({ debug: host.debug, logger: host.logger }),
-      new DefaultCacheControlListener(),
       ...(host.debug ? [new DisallowRobotsIndexingListener()] : []),
     ],
   };

@@ -1,4 +1,4 @@
-import { defineController, HeaderBag, Response, type Controller, type Request } from '@switchboard/http-kernel';
+import { defineController, Response, type Controller, type Request } from '@switchboard/http-kernel';
 import { statusOf } from '@switchboard/http-kernel/internal';
 import { flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
@@ -80,9 +80,9 @@ export function createErrorController(options: ErrorControllerOptions): Controll
       });
       const rendered = renderer.render(flattened, request);
       // The body was chosen by the Accept header, so caches must key on it.
-      const headers = new HeaderBag().set('content-type', rendered.contentType).set('vary', 'Accept');
+      const response = new Response(rendered.body, flattened.status, { 'content-type': rendered.contentType, vary: 'Accept' });
+      const headers = response.headers;
       if (options.debug) for (const [name, value] of Object.entries(debugExceptionHeaders(flattened))) headers.set(name, value);
-      const response = new Response(rendered.body, flattened.status, headers);
       const errorHeaders = flattened.headers;
       for (const name in errorHeaders) headers.set(name, errorHeaders[name]!);
       return response;

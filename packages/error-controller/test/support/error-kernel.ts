@@ -1,5 +1,4 @@
 import {
-  DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
   MemoryLogger,
@@ -31,11 +30,7 @@ export function errorKernel(
   setup(dispatcher);
   const { kernel } = testKernel({
     dispatcher,
-    subscribers: [
-      new ErrorListener({ debug: true, logger, ...options }),
-      new DefaultCacheControlListener(),
-      new DisallowRobotsIndexingListener(),
-    ],
+    subscribers: [new ErrorListener({ debug: true, logger, ...options }), new DisallowRobotsIndexingListener()],
     textErrors: false,
     logger,
     decorate: (inner) =>

@@ -33,8 +33,7 @@ export interface RangeListenerOptions {
 export class RangeListener implements EventSubscriber<KernelEventMap> {
   /**
    * After `CacheAttributeListener.RESPONSE_PRIORITY` (-10) has set a route's validators and the
-   * CORS `Vary` (-20), before `DefaultCacheControlListener.RESPONSE_PRIORITY` (-32) so a 304 or a
-   * 206 gets the same caching headers as the 200 it stands for.
+   * CORS `Vary` (-20), so a 304 or a 206 gets the same caching headers as the 200 it stands for.
    */
   static readonly RESPONSE_PRIORITY = -24;
 

@@ -1,6 +1,6 @@
 import { stat, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { HeaderBag, Response, type HeaderInit } from '@switchboard/http-kernel';
+import { Response, type HeaderInit } from '@switchboard/http-kernel';
 import { contentType } from 'mime-types';
 import { contentDisposition, type DispositionType } from './content-disposition.js';
 import { FileBody, type FileSource } from './file-body.js';
@@ -43,7 +43,7 @@ export class FileResponse extends Response {
   }
 
   private constructor(source: FileSource, facts: FileFacts, options: FileResponseOptions) {
-    super(new FileBody(source, facts.size), options.status ?? 200, new HeaderBag(options.headers));
+    super(new FileBody(source, facts.size), options.status ?? 200, options.headers);
     const headers = this.headers;
     const type = options.contentType ?? facts.type ?? (facts.name === null ? false : contentType(facts.name));
     if (!headers.has('content-type')) headers.set('content-type', type || 'application/octet-stream');

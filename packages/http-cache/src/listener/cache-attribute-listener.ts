@@ -34,10 +34,7 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
    * before `RequestPayloadValueResolver.CONTROLLER_ARGUMENTS_PRIORITY`: a current copy skips the body.
    */
   static readonly CONTROLLER_ARGUMENTS_PRIORITY = 10;
-  /**
-   * After the controller's headers and `CorsListener.RESPONSE_PRIORITY`, before
-   * `DefaultCacheControlListener.RESPONSE_PRIORITY`.
-   */
+  /** After the controller's headers and `CorsListener.RESPONSE_PRIORITY`. */
   static readonly RESPONSE_PRIORITY = -10;
 
   /** Validators computed for a request, until its response is filtered. */
@@ -76,7 +73,7 @@ export class CacheAttributeListener implements EventSubscriber<KernelEventMap> {
     if (!response.isSuccessful && response.status !== 304) return;
     const cacheControl = this.#cacheControlOf(options);
     const headers = response.headers;
-    if (cacheControl !== null && !headers.has('cache-control')) headers.set('cache-control', cacheControl);
+    if (cacheControl !== null && headers.statedCacheControl === undefined) headers.set('cache-control', cacheControl);
     if (options.vary !== undefined) addVary(headers, ...options.vary);
     const validators = this.#validators.get(event.request);
     if (validators === undefined || response.status === 304) return;

@@ -1,9 +1,9 @@
 /**
- * A bag that takes `pairs` as its own list: names lower-case, each name's values next to each
- * other. For the headers every response starts with (`date`, `content-type`), made without a
- * lookup per name. Kernel-internal: not exported by the package.
+ * Makes `pairs` the bag's own list: names lower-case, each name's values next to each other. For
+ * the headers every response starts with, set without a lookup per name. Kernel-internal: not
+ * exported by the package.
  */
-export let headerBagOfPairs: (pairs: string[]) => HeaderBag;
+export let adoptPairs: (bag: HeaderBag, pairs: string[]) => void;
 
 export type HeaderValue = string | readonly string[];
 export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | Readonly<Record<string, HeaderValue | number | undefined>>;
@@ -18,10 +18,9 @@ export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | 
  */
 export class HeaderBag implements Iterable<[string, string[]]> {
   static {
-    headerBagOfPairs = (pairs) => {
-      const bag = new HeaderBag();
+    adoptPairs = (bag, pairs) => {
       bag.#list = pairs;
-      return bag;
+      bag.#raw = null;
     };
   }
 
@@ -44,14 +43,15 @@ export class HeaderBag implements Iterable<[string, string[]]> {
       else this.#list = init.#list.slice();
       return;
     }
+    // Through #add, not `append`: a subclass's own fields do not exist yet while this runs.
     if (Symbol.iterator in init) {
-      for (const [name, value] of init as Iterable<readonly [string, HeaderValue]>) this.append(name, value);
+      for (const [name, value] of init as Iterable<readonly [string, HeaderValue]>) this.#add(name, value);
       return;
     }
     const record = init as Readonly<Record<string, HeaderValue | number | undefined>>;
     for (const name of Object.keys(record)) {
       const value = record[name];
-      if (value !== undefined) this.append(name, value);
+      if (value !== undefined) this.#add(name, value);
     }
   }
 
@@ -129,11 +129,15 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 
   append(name: string, value: HeaderValue | number): this {
+    this.#add(name, value);
+    return this;
+  }
+
+  #add(name: string, value: HeaderValue | number): void {
     const list = this.#toChange();
     const key = name.toLowerCase();
     if (typeof value === 'object') for (const one of value) insertAfterRun(list, key, one);
     else insertAfterRun(list, key, typeof value === 'number' ? String(value) : value);
-    return this;
   }
 
   delete(name: string): this {

@@ -1,15 +1,19 @@
-import { HeaderBag, headerBagOfPairs, type HeaderInit } from './header-bag.js';
+import type { HeaderInit } from './header-bag.js';
 import { httpDate } from './http-date.js';
+import { defaultResponseHeaders, ResponseHeaderBag } from './response-header-bag.js';
 import { ResponseCookies } from './cookies/response-cookies.js';
 import type { Request } from './request.js';
 
 /** A body the adapter can write: text, bytes, a stream of chunks, or nothing. */
 export type ResponseBody = string | Uint8Array | AsyncIterable<Uint8Array | string> | null;
 
-/** An HTTP response. Every response carries a `Date` header from the moment it is built. */
+/**
+ * An HTTP response. Every response carries a `Date` header from the moment it is built, and a
+ * `Cache-Control` that follows what its code states (`ResponseHeaderBag`).
+ */
 export class Response {
   status: number;
-  readonly headers: HeaderBag;
+  readonly headers: ResponseHeaderBag;
   #body: ResponseBody;
   #cookies: ResponseCookies | undefined;
 
@@ -17,10 +21,10 @@ export class Response {
     this.#body = body;
     this.status = status;
     if (headers === undefined) {
-      this.headers = headerBagOfPairs(['date', httpDate()]);
+      this.headers = defaultResponseHeaders();
       return;
     }
-    this.headers = headers instanceof HeaderBag ? headers : new HeaderBag(headers);
+    this.headers = headers instanceof ResponseHeaderBag ? headers : new ResponseHeaderBag(headers);
     if (!this.headers.has('date')) this.headers.set('date', httpDate());
   }
 
@@ -93,8 +97,8 @@ export class JsonResponse extends Response {
   #written: ResponseBody;
 
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
-    // Without headers of its own, the bag is made with its two pairs at once: what every JSON answer pays.
-    super('', status, headers ?? headerBagOfPairs(['date', httpDate(), 'content-type', contentType]));
+    // Without headers of its own, the bag is made with its pairs at once: what every JSON answer pays.
+    super('', status, headers ?? defaultResponseHeaders('content-type', contentType));
     this.#data = data;
     this.#pending = true;
     this.#fromData = true;

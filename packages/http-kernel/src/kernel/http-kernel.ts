@@ -423,10 +423,7 @@ function assertNoPendingArgument(controller: Controller, args: readonly unknown[
 }
 
 function plainErrorPage(status: number): Response {
-  return new Response(`${status} ${statusText(status)}\n`, status, {
-    'content-type': 'text/plain; charset=UTF-8',
-    'cache-control': 'no-cache, private',
-  });
+  return new Response(`${status} ${statusText(status)}\n`, status, { 'content-type': 'text/plain; charset=UTF-8' });
 }
 
 function controllerReturnedNoResponse(controller: Controller, result: unknown): Error {

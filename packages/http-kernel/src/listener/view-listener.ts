@@ -3,8 +3,8 @@ import type { OwnedDeclarations } from '../declaration/route-declaration.js';
 import { NotAcceptableHttpError } from '../error/not-acceptable-http-error.js';
 import type { KernelEventMap } from '../event/kernel-events.js';
 import type { ViewEvent } from '../event/view-event.js';
-import { HeaderBag, headerBagOfPairs, type HeaderInit } from '../http/header-bag.js';
-import { httpDate } from '../http/http-date.js';
+import type { HeaderInit } from '../http/header-bag.js';
+import { defaultResponseHeaders, ResponseHeaderBag } from '../http/response-header-bag.js';
 import type { Request } from '../http/request.js';
 import { MediaTypeNegotiator } from '../http/media-type-negotiator.js';
 import { addVary } from '../http/vary.js';
@@ -102,13 +102,13 @@ export class ViewListener implements EventSubscriber<KernelEventMap> {
 }
 
 /** The headers of an answer whose controller gave none: what every view answer starts with, made at once. */
-function varyAcceptOnly(): HeaderBag {
-  return headerBagOfPairs(['date', httpDate(), 'vary', 'Accept']);
+function varyAcceptOnly(): ResponseHeaderBag {
+  return defaultResponseHeaders('vary', 'Accept');
 }
 
 /** A view's own headers, and `Accept` in their `Vary`. */
-function varyAccept(headers: HeaderInit): HeaderBag {
-  const bag = new HeaderBag(headers);
+function varyAccept(headers: HeaderInit): ResponseHeaderBag {
+  const bag = new ResponseHeaderBag(headers);
   addVary(bag, 'Accept');
   return bag;
 }

@@ -1,12 +1,6 @@
 import { ErrorListener } from '@switchboard/error-controller';
 import { CacheAttributeListener } from '@switchboard/http-cache';
-import {
-  ArgumentResolver,
-  DefaultCacheControlListener,
-  MemoryLogger,
-  type EventSubscriber,
-  type KernelEventMap,
-} from '@switchboard/http-kernel';
+import { ArgumentResolver, MemoryLogger, type EventSubscriber, type KernelEventMap } from '@switchboard/http-kernel';
 import { RequestPayloadValueResolver } from '@switchboard/payload';
 import { type RouteCollection, Router, RouterListener } from '@switchboard/router';
 import { serveKernel, testKernel, type ServedKernel, type TestKernel } from '../../../../test/kit/index.js';
@@ -32,7 +26,6 @@ export async function serveRoutes(
       ...subscribers,
       new ErrorListener({ debug: false, logger }),
       new CacheAttributeListener(),
-      new DefaultCacheControlListener(),
       payload,
     ],
     textErrors: false,

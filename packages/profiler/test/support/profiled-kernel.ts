@@ -1,5 +1,4 @@
 import {
-  DefaultCacheControlListener,
   DisallowRobotsIndexingListener,
   EventDispatcher,
   MemoryLogger,
@@ -48,7 +47,6 @@ export function profiledKernel(routes: Record<string, Controller> = {}, options:
     subscribers: [
       new RouterListener(router, { logger, debug: true }),
       new ErrorListener({ debug: true, logger }),
-      new DefaultCacheControlListener(),
       new DisallowRobotsIndexingListener(),
     ],
     textErrors: false,

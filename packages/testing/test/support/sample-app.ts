@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { ErrorListener } from '@switchboard/error-controller';
 import {
-  DefaultCacheControlListener,
   EventDispatcher,
   HttpKernel,
   JsonResponse,
@@ -114,7 +113,6 @@ export function sampleApp(options: { profiler?: boolean } = {}): SampleApp {
     ),
   );
   dispatcher.addSubscriber(new ErrorListener({ debug: false, logger }));
-  dispatcher.addSubscriber(new DefaultCacheControlListener());
   const terminated: Request[] = [];
   dispatcher.on('kernel.terminate', (event) => void terminated.push(event.request));
   const kernelDispatcher = profiler === null ? dispatcher : registerProfiler(dispatcher, profiler);

@@ -1,0 +1,133 @@
+import { adoptPairs, HeaderBag, type HeaderInit, type HeaderValue } from './header-bag.js';
+import { httpDate } from './http-date.js';
+
+/** Nothing stated: a cache must ask before reusing the response, and a shared cache must not keep it. */
+const NOTHING_STATED = 'no-cache, private';
+/** Nothing stated, but `Last-Modified` or `Expires` present: a private cache may keep it and revalidates. */
+const NOTHING_STATED_WITH_VALIDATOR = 'private, must-revalidate';
+/** The directives that already say who may cache; a stated value without one of them gets `private`. */
+const SCOPE_DIRECTIVES = new Set(['public', 'private', 's-maxage']);
+
+/**
+ * A new response's headers: `Date`, one more header when `name` is given, and the default
+ * `Cache-Control`, made at once. Kernel-internal: not exported by the package.
+ */
+export let defaultResponseHeaders: (name?: string, value?: string) => ResponseHeaderBag;
+
+/**
+ * A response's headers. `Cache-Control` is always there and follows what the response's code
+ * stated: nothing → `no-cache, private` (`private, must-revalidate` once `Last-Modified` or
+ * `Expires` is set); directives without `public`, `private` or `s-maxage` → `private` added. A
+ * response is therefore never kept by a shared cache unless something said so on purpose.
+ *
+ * The value is written into the list whenever `Cache-Control`, `Last-Modified` or `Expires`
+ * changes, so reading it, and writing the response, cost what any other header costs.
+ * `statedCacheControl` tells what was stated before the rule applied.
+ */
+export class ResponseHeaderBag extends HeaderBag {
+  /** Set only while `defaultResponseHeaders` builds a bag: the list it takes as is. */
+  static #pairs: string[] | null = null;
+
+  static {
+    defaultResponseHeaders = (name, value) => {
+      ResponseHeaderBag.#pairs =
+        name === undefined
+          ? ['date', httpDate(), 'cache-control', NOTHING_STATED]
+          : ['date', httpDate(), name, value ?? '', 'cache-control', NOTHING_STATED];
+      return new ResponseHeaderBag();
+    };
+  }
+
+  #stated: string | undefined;
+
+  constructor(init?: HeaderInit) {
+    super(init);
+    const pairs = ResponseHeaderBag.#pairs;
+    if (pairs !== null) {
+      ResponseHeaderBag.#pairs = null;
+      adoptPairs(this, pairs);
+      this.#stated = undefined;
+      return;
+    }
+    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(super.getAll('cache-control'));
+    this.#writeCacheControl();
+  }
+
+  /**
+   * The `Cache-Control` the response's code stated, before the default rule applied; `undefined`
+   * when nothing was stated (the header then holds the default).
+   */
+  get statedCacheControl(): string | undefined {
+    return this.#stated;
+  }
+
+  override set(name: string, value: HeaderValue | number): this {
+    const kind = cachingHeaderOf(name);
+    if (kind === 'cache-control') return this.#state(statedValue(valuesOf(value)));
+    super.set(name, value);
+    if (kind === 'validator') this.#validatorsChanged();
+    return this;
+  }
+
+  override append(name: string, value: HeaderValue | number): this {
+    const kind = cachingHeaderOf(name);
+    if (kind === 'cache-control') {
+      const added = statedValue(valuesOf(value));
+      return this.#state(this.#stated === undefined || added === undefined ? (added ?? this.#stated) : `${this.#stated}, ${added}`);
+    }
+    super.append(name, value);
+    if (kind === 'validator') this.#validatorsChanged();
+    return this;
+  }
+
+  override delete(name: string): this {
+    const kind = cachingHeaderOf(name);
+    if (kind === 'cache-control') return this.#state(undefined);
+    super.delete(name);
+    if (kind === 'validator') this.#validatorsChanged();
+    return this;
+  }
+
+  #state(stated: string | undefined): this {
+    this.#stated = stated;
+    this.#writeCacheControl();
+    return this;
+  }
+
+  /** `Last-Modified` or `Expires` changed: the default depends on them, a stated value does not. */
+  #validatorsChanged(): void {
+    if (this.#stated === undefined) this.#writeCacheControl();
+  }
+
+  #writeCacheControl(): void {
+    super.set('cache-control', this.#cacheControl());
+  }
+
+  #cacheControl(): string {
+    const stated = this.#stated;
+    if (stated === undefined) return this.has('last-modified') || this.has('expires') ? NOTHING_STATED_WITH_VALIDATOR : NOTHING_STATED;
+    const names = stated.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
+    return names.some((name) => SCOPE_DIRECTIVES.has(name)) ? stated : `${stated}, private`;
+  }
+}
+
+/**
+ * Which of the headers the `Cache-Control` rule reads `name` is, if any. Their lengths (13 and 7)
+ * rule out most names before any case folding: this runs on every write to a response's headers.
+ */
+function cachingHeaderOf(name: string): 'cache-control' | 'validator' | null {
+  if (name.length !== 13 && name.length !== 7) return null;
+  const key = name.toLowerCase();
+  if (key === 'cache-control') return 'cache-control';
+  return key === 'last-modified' || key === 'expires' ? 'validator' : null;
+}
+
+function valuesOf(value: HeaderValue | number): readonly string[] {
+  return typeof value === 'object' ? value : [typeof value === 'number' ? String(value) : value];
+}
+
+/** Several values as one list of directives; nothing but blanks is nothing stated. */
+function statedValue(values: readonly string[]): string | undefined {
+  const joined = values.join(', ').trim();
+  return joined === '' ? undefined : joined;
+}
