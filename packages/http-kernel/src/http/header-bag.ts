@@ -5,6 +5,9 @@
  */
 export let adoptPairs: (bag: HeaderBag, pairs: string[]) => void;
 
+/** The bag's own list, to change in place (it no longer matches a raw list). Kernel-internal. */
+export let ownPairs: (bag: HeaderBag) => string[];
+
 export type HeaderValue = string | readonly string[];
 export type HeaderInit = HeaderBag | Iterable<readonly [string, HeaderValue]> | Readonly<Record<string, HeaderValue | number | undefined>>;
 
@@ -22,6 +25,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
       bag.#list = pairs;
       bag.#raw = null;
     };
+    ownPairs = (bag) => bag.#toChange();
   }
 
   /** The bag's own list, names lower-cased; made on the first write (or the first read of a raw list that needs it). */
@@ -216,8 +220,8 @@ export class HeaderBag implements Iterable<[string, string[]]> {
   }
 }
 
-/** Index of the first pair named `key` in an own list, or -1. */
-function indexOfName(list: readonly string[], key: string): number {
+/** Index of the first pair named `key` (lower-case) in an own list, or -1. */
+export function indexOfName(list: readonly string[], key: string): number {
   for (let i = 0; i < list.length; i += 2) if (list[i] === key) return i;
   return -1;
 }

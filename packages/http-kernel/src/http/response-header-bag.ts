@@ -1,4 +1,4 @@
-import { adoptPairs, HeaderBag, type HeaderInit, type HeaderValue } from './header-bag.js';
+import { adoptPairs, HeaderBag, indexOfName, ownPairs, type HeaderInit, type HeaderValue } from './header-bag.js';
 import { httpDate } from './http-date.js';
 
 /** Nothing stated: a cache must ask before reusing the response, and a shared cache must not keep it. */
@@ -49,7 +49,7 @@ export class ResponseHeaderBag extends HeaderBag {
       this.#stated = undefined;
       return;
     }
-    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(super.getAll('cache-control'));
+    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(valuesNamed(ownPairs(this), 'cache-control'));
     this.#writeCacheControl();
   }
 
@@ -99,16 +99,32 @@ export class ResponseHeaderBag extends HeaderBag {
     if (this.#stated === undefined) this.#writeCacheControl();
   }
 
+  /** Writes the rule's value in place, on the bag's own lower-case list: no name to fold. */
   #writeCacheControl(): void {
-    super.set('cache-control', this.#cacheControl());
+    const list = ownPairs(this);
+    const value = this.#stated === undefined ? defaultFor(list) : withScope(this.#stated);
+    const at = indexOfName(list, 'cache-control');
+    if (at === -1) list.push('cache-control', value);
+    else if (list[at + 2] !== 'cache-control') list[at + 1] = value;
+    // Several values (given to the constructor): one, in their place.
+    else super.set('cache-control', value);
   }
+}
 
-  #cacheControl(): string {
-    const stated = this.#stated;
-    if (stated === undefined) return this.has('last-modified') || this.has('expires') ? NOTHING_STATED_WITH_VALIDATOR : NOTHING_STATED;
-    const names = stated.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
-    return names.some((name) => SCOPE_DIRECTIVES.has(name)) ? stated : `${stated}, private`;
-  }
+function defaultFor(list: readonly string[]): string {
+  return indexOfName(list, 'last-modified') === -1 && indexOfName(list, 'expires') === -1 ? NOTHING_STATED : NOTHING_STATED_WITH_VALIDATOR;
+}
+
+function withScope(stated: string): string {
+  const names = stated.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
+  return names.some((name) => SCOPE_DIRECTIVES.has(name)) ? stated : `${stated}, private`;
+}
+
+/** The values of the pairs named `key` in a lower-case list, whose values of one name are next to each other. */
+function valuesNamed(list: readonly string[], key: string): string[] {
+  const values: string[] = [];
+  for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
+  return values;
 }
 
 /**
