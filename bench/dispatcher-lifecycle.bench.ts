@@ -1,7 +1,7 @@
 /**
  * The kernel's own share of a request, without HTTP: `HttpKernel.handleEagerly` for the JSON hello
  * and for a 404 (router miss → error sub-request → problem+json), with the listeners of the HTTP
- * benchmark's Switchboard app in debug off (router, error listener, default cache-control). For
+ * benchmark's Switchboard app in debug off (router, error listener). For
  * comparing two builds of the kernel on the same machine (docs/decisions.md D4): run it against
  * each, alternately. Rounds of 10,000 requests; the fastest round and the median are reported.
  * Run: `cd bench && node --import tsx dispatcher-lifecycle.bench.ts` (env: BENCH_LIFECYCLE_ROUNDS, default 25).

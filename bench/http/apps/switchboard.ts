@@ -1,7 +1,7 @@
-// Switchboard: kernel, router, error listener (problem+json for the 404), default cache-control,
-// served by the node adapter. `debug` adds what debug mode adds: the robots header, debug error
-// pages and headers, and the profiler (tracing, tokens, a profile per request saved in memory on
-// kernel.terminate). `operations` adds @switchboard/operations' listeners: request ids with the
+// Switchboard: kernel, router, error listener (problem+json for the 404; every response carries its
+// default Cache-Control), served by the node adapter. `debug` adds what debug mode adds: the robots
+// header, debug error pages and headers, and the profiler (tracing, tokens, a profile per request
+// saved in memory on kernel.terminate). `operations` adds @switchboard/operations' listeners: request ids with the
 // access line (to a logger that keeps INFO and drops the record), or the pressure listener.
 // `metrics` adds @switchboard/metrics' listener (alone, or observed by the OpenTelemetry bridge's
 // metrics on the SDK with a reader that never exports), or the same instruments in prom-client.
@@ -38,7 +38,7 @@ export const droppingLogger: Logger = {
   isLevelEnabled: () => true,
 };
 
-/** The app's dispatcher without the added parts: the hello route, the router, the error listener, default cache-control. */
+/** The app's dispatcher without the added parts: the hello route, the router, the error listener. */
 export function helloDispatcher({ debug = false }: { debug?: boolean } = {}): EventDispatcher<KernelEventMap> {
   const dispatcher = new EventDispatcher<KernelEventMap>();
   const routes = new RouteCollection().add('hello', HELLO_PATH, {
