@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DisallowRobotsIndexingListener,
   EventDispatcher,
+  HeaderBag,
   HttpKernel,
   JsonResponse,
   Request,
@@ -75,6 +76,14 @@ describe("A response's Cache-Control", () => {
     });
     expect(seen).toEqual(['no-cache, private', 'public, max-age=5']);
     expect(response.headers.get('cache-control')).toBe('public, max-age=5');
+  });
+
+  it('is kept by a response given a plain HeaderBag, which it copies', () => {
+    const given = new HeaderBag({ 'cache-control': 'max-age=5' });
+    const response = new Response('', 200, given);
+    given.set('cache-control', 'public');
+    expect(response.headers.get('cache-control')).toBe('max-age=5, private');
+    expect(given.get('cache-control')).toBe('public');
   });
 
   it('is carried by a copy of the headers, with what was stated', () => {

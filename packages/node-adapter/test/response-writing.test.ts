@@ -73,6 +73,11 @@ describe('response writing', () => {
     expect(raw.endsWith('\r\n\r\nhello')).toBe(true);
   });
 
+  it("writes the response's own Cache-Control once, though no listener sets it", async () => {
+    const raw = await rawExchange(port, 'GET /bytes HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    expect(raw.match(/\r\ncache-control: [^\r]*/gi)).toEqual(['\r\ncache-control: no-cache, private']);
+  });
+
   it('writes bytes', async () => {
     const response = await fetch(`${base}/bytes`);
     expect(response.headers.get('content-length')).toBe('2');
