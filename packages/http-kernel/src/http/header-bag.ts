@@ -108,10 +108,7 @@ export class HeaderBag implements Iterable<[string, string[]]> {
     const key = name.toLowerCase();
     // As `get`: a bag still equal to its raw list answers from it, without making its own list.
     if (this.#list === null) return this.#raw === null ? [] : rawValues(this.#raw, key);
-    const list = this.#list;
-    const values: string[] = [];
-    for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
-    return values;
+    return valuesNamed(this.#list, key);
   }
 
   has(name: string): boolean {
@@ -224,6 +221,13 @@ export class HeaderBag implements Iterable<[string, string[]]> {
 export function indexOfName(list: readonly string[], key: string): number {
   for (let i = 0; i < list.length; i += 2) if (list[i] === key) return i;
   return -1;
+}
+
+/** The values of the pairs named `key` (lower-case) in an own list, whose values of one name are next to each other. */
+export function valuesNamed(list: readonly string[], key: string): string[] {
+  const values: string[] = [];
+  for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
+  return values;
 }
 
 /** How many entries (names and values) the run of pairs starting at `at` takes. */

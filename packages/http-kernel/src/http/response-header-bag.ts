@@ -1,4 +1,4 @@
-import { adoptPairs, HeaderBag, indexOfName, ownPairs, type HeaderInit, type HeaderValue } from './header-bag.js';
+import { adoptPairs, HeaderBag, indexOfName, ownPairs, valuesNamed, type HeaderInit, type HeaderValue } from './header-bag.js';
 import { httpDate } from './http-date.js';
 
 /** Nothing stated: a cache must ask before reusing the response, and a shared cache must not keep it. */
@@ -45,8 +45,8 @@ export class ResponseHeaderBag extends HeaderBag {
     const pairs = ResponseHeaderBag.#pairs;
     if (pairs !== null) {
       ResponseHeaderBag.#pairs = null;
+      // Nothing stated: `#stated` stays undefined.
       adoptPairs(this, pairs);
-      this.#stated = undefined;
       return;
     }
     this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(valuesNamed(ownPairs(this), 'cache-control'));
@@ -118,13 +118,6 @@ function defaultFor(list: readonly string[]): string {
 function withScope(stated: string): string {
   const names = stated.split(',').map((directive) => directive.split('=')[0]!.trim().toLowerCase());
   return names.some((name) => SCOPE_DIRECTIVES.has(name)) ? stated : `${stated}, private`;
-}
-
-/** The values of the pairs named `key` in a lower-case list, whose values of one name are next to each other. */
-function valuesNamed(list: readonly string[], key: string): string[] {
-  const values: string[] = [];
-  for (let i = indexOfName(list, key); i !== -1 && i < list.length && list[i] === key; i += 2) values.push(list[i + 1]!);
-  return values;
 }
 
 /**
