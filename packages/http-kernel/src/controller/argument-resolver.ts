@@ -1,5 +1,5 @@
 import type { Request } from '../http/request.js';
-import { andThen, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
+import { andThen, type MaybePromise } from '../internal/maybe-promise.js';
 import { argumentMetadataOf, controllerName, type ArgumentMetadata, type Controller } from './controller.js';
 import { DefaultValueResolver } from './value-resolver/default-value-resolver.js';
 import { RequestAttributeValueResolver } from './value-resolver/request-attribute-value-resolver.js';
@@ -39,7 +39,7 @@ export class ArgumentResolver {
     for (let i = index; i < metadata.length; i++) {
       const resolved = this.#resolveOne(request, controller, metadata[i]!, 0);
       if (resolved instanceof Promise) return this.#resumeFrom(resolved, request, controller, metadata, i + 1, values);
-      values.push(...resolved);
+      for (const value of resolved) values.push(value);
     }
     return values;
   }
@@ -63,9 +63,11 @@ export class ArgumentResolver {
   /** The first answer for `argument` from the resolvers, starting at `from`. */
   #resolveOne(request: Request, controller: Controller, argument: ArgumentMetadata, from: number): MaybePromise<readonly unknown[]> {
     for (let r = from; r < this.#resolvers.length; r++) {
-      const resolved = fromThenable(this.#resolvers[r]!.resolve(request, argument));
-      if (resolved instanceof Promise) return this.#resumeOne(resolved, request, controller, argument, r + 1);
-      if (resolved !== null) return resolved;
+      const resolved = this.#resolvers[r]!.resolve(request, argument);
+      if (resolved === null) continue;
+      // Resolvers answer with an array, or a promise of one: only the latter waits.
+      if (Array.isArray(resolved)) return resolved;
+      return this.#resumeOne(Promise.resolve(resolved), request, controller, argument, r + 1);
     }
     throw unresolved(controller, argument.name);
   }

@@ -35,9 +35,12 @@ type AttributeValue<K> = K extends keyof RequestAttributes ? RequestAttributes[K
 export class AttributeBag {
   /** `[key, value, key, value…]`; `null` until the first attribute. */
   #entries: unknown[] | null;
+  /** Whether `#entries` is the list given to `setPairs`, read in place until the bag's first change. */
+  #shared: boolean;
 
   constructor(init?: Iterable<readonly [string, unknown]>) {
     this.#entries = null;
+    this.#shared = false;
     if (init !== undefined) for (const [key, value] of init) this.set(key, value);
   }
 
@@ -49,7 +52,7 @@ export class AttributeBag {
   }
 
   set<K extends AttributeKey>(key: K, value: AttributeValue<K>): this {
-    const entries = (this.#entries ??= []);
+    const entries = this.#toChange();
     for (let i = 0; i < entries.length; i += 2) {
       if (entries[i] === key) {
         entries[i + 1] = value;
@@ -62,12 +65,14 @@ export class AttributeBag {
 
   /**
    * Sets each key of `pairs` (`[key, value, key, value…]`) to the value after it. An empty bag
-   * takes a copy of the list at once: attributes that are the same on every request (a static
-   * route's) can be built once and set in one step.
+   * reads the list itself until its first change, which copies it: attributes that are the same
+   * on every request (a static route's) are built once, set in one step and copied only if
+   * changed. `pairs` must not change afterwards.
    */
   setPairs(pairs: readonly unknown[]): this {
     if (this.#entries === null || this.#entries.length === 0) {
-      this.#entries = pairs.slice();
+      this.#entries = pairs as unknown[];
+      this.#shared = true;
       return this;
     }
     for (let i = 0; i < pairs.length; i += 2) this.set(pairs[i] as string, pairs[i + 1]);
@@ -86,11 +91,21 @@ export class AttributeBag {
     if (entries === null) return this;
     for (let i = 0; i < entries.length; i += 2) {
       if (entries[i] === key) {
-        entries.splice(i, 2);
+        this.#toChange().splice(i, 2);
         break;
       }
     }
     return this;
+  }
+
+  /** The list, about to change: the bag's own from now on. */
+  #toChange(): unknown[] {
+    if (this.#entries === null) this.#entries = [];
+    else if (this.#shared) {
+      this.#entries = this.#entries.slice();
+      this.#shared = false;
+    }
+    return this.#entries;
   }
 
   /** Copy of every attribute. */

@@ -18,7 +18,7 @@ export function applyParameterSchemas(
   route: Route,
   matched: Readonly<Record<string, unknown>>,
 ): Readonly<Record<string, unknown>> | BadRequestHttpError {
-  if (Object.keys(route.params).length === 0) return matched;
+  if (!hasMembers(route.params)) return matched;
   const params = { ...matched };
   const violations: ParameterViolation[] = [];
   for (const [name, schema] of Object.entries(route.params)) {
@@ -49,4 +49,9 @@ function pointer(path: StandardSchemaV1.Issue['path']): string {
 
 function escapeKey(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function hasMembers(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
 }
