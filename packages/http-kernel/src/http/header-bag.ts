@@ -198,21 +198,21 @@ export class HeaderBag implements Iterable<[string, string[]]> {
 
   /**
    * The flat list to write once the headers are final. When no name in `omit` other than `name` is
-   * in it, the bag's own list with `name` set to `value`: the bag then holds the header written.
-   * Otherwise a copy without the names in `omit` and with `name` added (`toRawList`).
+   * in it, the bag's own list with `name` (lower-case) set to `value`: the bag then holds the header
+   * written. Otherwise a copy without the names in `omit` and with `name` added (`toRawList`).
    */
   toSentList(omit: ReadonlySet<string>, name?: string, value = ''): readonly string[] {
     const list = this.#own();
     for (let i = 0; i < list.length; i += 2) if (omit.has(list[i]!) && list[i] !== name) return this.toRawList(omit, name, value);
     if (name === undefined) return list;
-    if (this.has(name)) {
+    if (indexOfName(list, name) !== -1) {
       // `set` changes the list in place: it stays the one to send.
       this.set(name, value);
       return list;
     }
-    // Appended into a list of the exact length, which the bag keeps from now on: a push would
-    // allocate a larger store with room to grow, for a list that grows no more.
-    const sent = list.concat(name.toLowerCase(), value);
+    // A copy of the exact length with the header added, which the bag keeps from now on: a push
+    // would allocate a larger store with room to grow, for a list that grows no more.
+    const sent = this.toRawList(undefined, name, value);
     this.#list = sent;
     this.#raw = null;
     return sent;
