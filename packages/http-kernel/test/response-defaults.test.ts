@@ -108,3 +108,22 @@ describe('DisallowRobotsIndexingListener', () => {
     expect(response.headers.getAll('x-robots-tag')).toEqual(['none']);
   });
 });
+
+describe("A response's Date", () => {
+  const HTTP_DATE = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+  it('is there from the start, however the headers were given', () => {
+    expect(new Response().headers.get('date')).toMatch(HTTP_DATE);
+    expect(new Response('', 200, { 'content-type': 'text/plain' }).headers.get('date')).toMatch(HTTP_DATE);
+    expect(new Response('', 200, new HeaderBag([['vary', 'Accept']])).headers.get('date')).toMatch(HTTP_DATE);
+    expect(new ResponseHeaderBag({ 'content-type': 'text/plain' }).get('date')).toMatch(HTTP_DATE);
+    expect(new JsonResponse({ a: 1 }, 201, { vary: 'Accept' }).headers.getAll('date')).toHaveLength(1);
+  });
+
+  it('is the one the headers given name, once', () => {
+    const stated = 'Sun, 06 Nov 1994 08:49:37 GMT';
+    const headers = new Response('', 200, { Date: stated, 'content-type': 'text/plain' }).headers;
+    expect(headers.getAll('date')).toEqual([stated]);
+    expect(new ResponseHeaderBag(headers).getAll('date')).toEqual([stated]);
+  });
+});

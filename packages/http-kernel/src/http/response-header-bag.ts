@@ -15,7 +15,8 @@ const SCOPE_DIRECTIVES = new Set(['public', 'private', 's-maxage']);
 export let defaultResponseHeaders: (name?: string, value?: string) => ResponseHeaderBag;
 
 /**
- * A response's headers. `Cache-Control` is always there and follows what the response's code
+ * A response's headers. `Date` is there from the start (now, unless the headers given name one).
+ * `Cache-Control` is always there and follows what the response's code
  * stated: nothing → `no-cache, private` (`private, must-revalidate` once `Last-Modified` or
  * `Expires` is set); directives without `public`, `private` or `s-maxage` → `private` added. A
  * response is therefore never kept by a shared cache unless something said so on purpose.
@@ -49,8 +50,10 @@ export class ResponseHeaderBag extends HeaderBag {
       adoptPairs(this, pairs);
       return;
     }
-    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(valuesNamed(ownPairs(this), 'cache-control'));
+    const list = ownPairs(this);
+    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(valuesNamed(list, 'cache-control'));
     this.#writeCacheControl();
+    if (indexOfName(list, 'date') === -1) list.push('date', httpDate());
   }
 
   /**

@@ -1,5 +1,4 @@
 import type { HeaderInit } from './header-bag.js';
-import { httpDate } from './http-date.js';
 import { defaultResponseHeaders, ResponseHeaderBag } from './response-header-bag.js';
 import { ResponseCookies } from './cookies/response-cookies.js';
 import type { Request } from './request.js';
@@ -25,7 +24,6 @@ export class Response {
       return;
     }
     this.headers = headers instanceof ResponseHeaderBag ? headers : new ResponseHeaderBag(headers);
-    if (!this.headers.has('date')) this.headers.set('date', httpDate());
   }
 
   /** What the adapter writes. */
