@@ -296,6 +296,12 @@ describe('Response', () => {
     const replaced = new JsonResponse([1]);
     replaced.body = 'text';
     expect(replaced.body).toBe('text');
+    expect(replaced.writtenFromData).toBe(false);
+    // A body set to nothing stays nothing: it is not written from the data again.
+    replaced.body = null;
+    expect(replaced.body).toBeNull();
+    replaced.data = [2];
+    expect([replaced.body, replaced.writtenFromData]).toEqual(['[2]', true]);
   });
 });
 

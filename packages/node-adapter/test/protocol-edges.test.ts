@@ -48,6 +48,12 @@ describe('protocol edges served by serve()', () => {
     expect(closedByServer).toBe(true);
   });
 
+  it('refuses two Host headers spelled in different cases with 400', async () => {
+    const { received } = await exchange('GET /hello HTTP/1.1\r\nhost: a.example\r\nHOST: b.example\r\n\r\n');
+    expect(statusOfRaw(received)).toBe(400);
+    expect(received).toContain('more than one Host');
+  });
+
   it('refuses an HTTP/1.1 request without Host with a 400 that says why', async () => {
     const received = await rawExchange(running.port, 'GET /hello HTTP/1.1\r\n\r\n');
     expect(statusOfRaw(received)).toBe(400);
@@ -80,8 +86,8 @@ describe('protocol edges served by serve()', () => {
     expect(closedByServer).toBe(true);
   });
 
-  it('answers a transfer coding other than chunked with 501, before the kernel', async () => {
-    const { received, closedByServer } = await exchange('POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip\r\n\r\n0\r\n\r\n');
+  it('answers a transfer coding other than chunked with 501, before the kernel, however the header name is spelled', async () => {
+    const { received, closedByServer } = await exchange('POST /echo HTTP/1.1\r\nHost: a\r\nTRANSFER-encoding: gzip\r\n\r\n0\r\n\r\n');
     expect(statusOfRaw(received)).toBe(501);
     expect(closedByServer).toBe(true);
   });

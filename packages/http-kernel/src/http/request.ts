@@ -98,8 +98,8 @@ export class Request {
   #path: string | undefined;
   #query: URLSearchParams | undefined;
   #logger: Logger | undefined;
-  #signalSource: RequestSignalSource | undefined;
-  #signal: AbortSignal | undefined;
+  /** The signal once made (see `signal`); until then what it is made from, if anything. */
+  #signal: RequestSignalSource | undefined;
   #cookies: RequestCookies | undefined;
   #startTime: number | undefined;
   #stack: RequestStack | null;
@@ -121,7 +121,7 @@ export class Request {
     this.connection = init.connection ?? NO_TRANSPORT;
     this.fromTrustedProxy = init.fromTrustedProxy ?? false;
     this.defaultLocale = init.defaultLocale ?? 'en';
-    this.#signalSource = init.signal;
+    this.#signal = init.signal;
     this.#stack = null;
     this.#stackState = NOT_HANDLED;
   }
@@ -226,10 +226,11 @@ export class Request {
    * Hand it to `fetch`, queries and timers so they stop with the request. Made on first use.
    */
   get signal(): AbortSignal {
-    if (this.#signal !== undefined) return this.#signal;
-    const source = this.#signalSource;
-    this.#signal = source === undefined ? new AbortController().signal : source instanceof AbortSignal ? source : source.signal;
-    return this.#signal;
+    const source = this.#signal;
+    if (source instanceof AbortSignal) return source;
+    const signal = source === undefined ? new AbortController().signal : source.signal;
+    this.#signal = signal;
+    return signal;
   }
 
   get isSecure(): boolean {

@@ -87,20 +87,20 @@ export class Response {
  */
 export class JsonResponse extends Response {
   #data: unknown;
-  /** Whether the body is still to be written from `#data`. */
-  #pending: boolean;
   /** Whether the body is, or will be, written from `#data`. */
   #fromData: boolean;
-  /** The body, once written or set: kept here, not through `super.body` (docs/decisions.md, "Response filtering"). */
-  #written: ResponseBody;
+  /**
+   * The body once written or set, `undefined` while it is still to be written from `#data`: kept
+   * here, not through `super.body` (docs/decisions.md, "Response filtering").
+   */
+  #written: ResponseBody | undefined;
 
   constructor(data: unknown, status = 200, headers?: HeaderInit, contentType = 'application/json') {
     // Without headers of its own, the bag is made with its pairs at once: what every JSON answer pays.
     super('', status, headers ?? defaultResponseHeaders('content-type', contentType));
     this.#data = data;
-    this.#pending = true;
     this.#fromData = true;
-    this.#written = '';
+    this.#written = undefined;
     if (headers !== undefined && !this.headers.has('content-type')) this.headers.set('content-type', contentType);
   }
 
@@ -110,8 +110,8 @@ export class JsonResponse extends Response {
 
   set data(data: unknown) {
     this.#data = data;
-    this.#pending = true;
     this.#fromData = true;
+    this.#written = undefined;
   }
 
   /** Whether `data` describes the body: false once `body` was set directly. */
@@ -120,15 +120,11 @@ export class JsonResponse extends Response {
   }
 
   override get body(): ResponseBody {
-    if (this.#pending) {
-      this.#pending = false;
-      this.#written = this.serialize(this.#data);
-    }
+    if (this.#written === undefined) this.#written = this.serialize(this.#data);
     return this.#written;
   }
 
   override set body(body: ResponseBody) {
-    this.#pending = false;
     this.#fromData = false;
     this.#written = body;
   }

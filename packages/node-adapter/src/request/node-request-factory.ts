@@ -224,18 +224,29 @@ function readFraming(raw: readonly string[]): Framing {
     // The length rules out almost every other header before any case folding.
     switch (name.length) {
       case 4:
-        if (name.toLowerCase() === 'host' && hostCount++ === 0) host = raw[i + 1];
+        if (isNamed(name, 'host') && hostCount++ === 0) host = raw[i + 1];
         break;
       case 14:
-        if (contentLength === undefined && name.toLowerCase() === 'content-length') contentLength = raw[i + 1];
+        if (contentLength === undefined && isNamed(name, 'content-length')) contentLength = raw[i + 1];
         break;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding')
+        if (isNamed(name, 'transfer-encoding'))
           transferEncoding = transferEncoding === undefined ? raw[i + 1] : `${transferEncoding}, ${raw[i + 1]}`;
         break;
     }
   }
   return { host, hostCount, contentLength, transferEncoding };
+}
+
+/** Whether `name` is `lowerCaseName` in any case: compared without making a lower-case copy of it. */
+function isNamed(name: string, lowerCaseName: string): boolean {
+  if (name.length !== lowerCaseName.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    const folded = code >= 65 && code <= 90 ? code + 32 : code; // A–Z → a–z
+    if (folded !== lowerCaseName.charCodeAt(i)) return false;
+  }
+  return true;
 }
 
 /**
