@@ -51,6 +51,7 @@ function escapeKey(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
+/** Whether `record` has a key, found without making the list of its keys. */
 function hasMembers(record: object): boolean {
   for (const _ in record) return true;
   return false;
