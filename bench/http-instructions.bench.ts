@@ -14,7 +14,7 @@
  * instructions say), so the timed benchmarks stay the measure of the targets.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); without it the benchmark says so and stops.
- * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 20 minutes on 2 cores).
+ * Run: `cd bench && node --import tsx http-instructions.bench.ts` (about 15 minutes on 2 cores for the three default contenders).
  * Env: BENCH_INSTR_LOW (default 10000), BENCH_INSTR_HIGH (default 60000), BENCH_INSTR_REPEATS (default 3),
  * BENCH_INSTR_CONTENDERS (`|`-separated full names from http-inprocess.bench.ts; default bare
  * node:http, Switchboard with debug off, Fastify).

@@ -1,8 +1,9 @@
 // Switchboard: kernel, router, error listener (problem+json for the 404; every response carries its
 // default Cache-Control), served by the node adapter. `debug` adds what debug mode adds: the robots
 // header, debug error pages and headers, and the profiler (tracing, tokens, a profile per request
-// saved in memory on kernel.terminate). `operations` adds @switchboard/operations' listeners: request ids with the
-// access line (to a logger that keeps INFO and drops the record), or the pressure listener.
+// saved in memory on kernel.terminate). `operations` adds @switchboard/operations' listeners:
+// request ids with the access line (to a logger that keeps INFO and drops the record), or the
+// pressure listener.
 // `metrics` adds @switchboard/metrics' listener (alone, or observed by the OpenTelemetry bridge's
 // metrics on the SDK with a reader that never exports), or the same instruments in prom-client.
 import type { RequestListener } from 'node:http';

@@ -15,5 +15,6 @@ export { argumentMetadataOf, controllerName } from './controller/controller.js';
 export { decodePath } from './http/decode-path.js';
 export { isAbandonment } from './http/cancellation.js';
 export { andThen, attempt, fromThenable, isThenable } from './internal/maybe-promise.js';
+export { hasMembers } from './internal/has-members.js';
 export { joinBytes } from './internal/join-bytes.js';
 export { declaredLength, knownBodyLength } from './http/body-length.js';

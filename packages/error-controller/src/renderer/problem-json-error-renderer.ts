@@ -1,4 +1,5 @@
 import { requestIdOf, type Request } from '@switchboard/http-kernel';
+import { hasMembers } from '@switchboard/http-kernel/internal';
 import type { FlattenedError, FlattenedFrame } from '../flatten/flatten-error.js';
 import type { ErrorRenderer, RenderedError } from './error-renderer.js';
 
@@ -84,11 +85,6 @@ export class ProblemJsonErrorRenderer implements ErrorRenderer {
     const exposed = error.status < 500 && (error.exposeMessage ?? this.#exposeClientErrorMessages) && error.message !== '';
     return exposed ? error.message : error.statusText;
   }
-}
-
-function hasMembers(record: Readonly<Record<string, unknown>>): boolean {
-  for (const _ in record) return true;
-  return false;
 }
 
 function traceEntry(frame: FlattenedFrame): Record<string, unknown> {

@@ -51,7 +51,8 @@ export class ResponseHeaderBag extends HeaderBag {
       return;
     }
     const list = ownPairs(this);
-    this.#stated = init instanceof ResponseHeaderBag ? init.#stated : statedValue(valuesNamed(list, 'cache-control'));
+    if (init instanceof ResponseHeaderBag) this.#stated = init.#stated;
+    else if (indexOfName(list, 'cache-control') !== -1) this.#stated = statedValue(valuesNamed(list, 'cache-control'));
     this.#writeCacheControl();
     if (indexOfName(list, 'date') === -1) list.push('date', httpDate());
   }

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { BadRequestHttpError } from '@switchboard/http-kernel';
+import { hasMembers } from '@switchboard/http-kernel/internal';
 import type { Route } from '../route/route.js';
 
 /** One refused value, as the 400's `violations` list it: a JSON Pointer (`/params/id`) and the schema's message. */
@@ -49,10 +50,4 @@ function pointer(path: StandardSchemaV1.Issue['path']): string {
 
 function escapeKey(key: string): string {
   return key.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
-/** Whether `record` has a key, found without making the list of its keys. */
-function hasMembers(record: object): boolean {
-  for (const _ in record) return true;
-  return false;
 }
