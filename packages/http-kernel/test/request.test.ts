@@ -7,7 +7,9 @@ import {
   HttpKernel,
   JsonResponse,
   Request,
+  RequestType,
   Response,
+  defineController,
   withoutStackTrace,
   type KernelEventMap,
   type RequestStack,
@@ -126,6 +128,112 @@ describe('Request stack made on demand', () => {
     expect(seen[2]![1]).toBe(1);
     expect(asking.existingRequestStack).toBe(seen[2]![0]);
     expect(asking.requestStack?.size).toBe(0);
+  });
+
+  it('makes no stack for a chain nobody asks about, sub-requests included', async () => {
+    const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
+    let sub: Request | null = null;
+    const main = Request.fromUrl('http://localhost/', {
+      attributes: [
+        [
+          '_controller',
+          defineController(['request'], async (request: Request) => {
+            sub = request.duplicate({ attributes: [['_controller', () => new Response('sub')]] });
+            const inner = await kernel.handle(sub, RequestType.SUB);
+            return new Response(`main wraps ${String(inner.body)}`);
+          }),
+        ],
+      ],
+    });
+    expect((await kernel.handle(main)).body).toBe('main wraps sub');
+    expect([main.existingRequestStack, sub!.existingRequestStack]).toEqual([null, null]);
+    // Asked afterwards: one stack for the chain, empty.
+    expect(sub!.requestStack).toBe(main.requestStack);
+    expect(main.requestStack?.size).toBe(0);
+  });
+
+  it('puts a sub-request handled before the stack was made on top of it, whichever request asks', async () => {
+    const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
+    const seen: unknown[] = [];
+    const main = Request.fromUrl('http://localhost/', {
+      attributes: [
+        [
+          '_controller',
+          defineController(['request'], async (request: Request) => {
+            const sub = request.duplicate({
+              attributes: [
+                [
+                  '_controller',
+                  // The parent asks, not the sub-request itself.
+                  () => {
+                    const stack = main.requestStack!;
+                    seen.push(stack.size, stack.getCurrentRequest() === sub, stack.getParentRequest() === main);
+                    return new Response('sub');
+                  },
+                ],
+              ],
+            });
+            await kernel.handle(sub, RequestType.SUB);
+            seen.push(request.requestStack?.getCurrentRequest() === main, request.requestStack === sub.requestStack);
+            return new Response('main');
+          }),
+        ],
+      ],
+    });
+    await kernel.handle(main);
+    expect(seen).toEqual([2, true, true, true, true]);
+    expect(main.requestStack?.size).toBe(0);
+  });
+
+  it('keeps the stack balanced when sub-requests of one request run at once and one of them makes it', async () => {
+    const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
+    const sizes: number[] = [];
+    const later = (asks: boolean) => async (request: Request) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (asks) sizes.push(request.requestStack!.size);
+      return new Response('sub');
+    };
+    const main = Request.fromUrl('http://localhost/', {
+      attributes: [
+        [
+          '_controller',
+          defineController(['request'], async (request: Request) => {
+            const subs = [false, true, false].map((asks) =>
+              request.duplicate({ attributes: [['_controller', defineController(['request'], later(asks))]] }),
+            );
+            await Promise.all(subs.map((sub) => kernel.handle(sub, RequestType.SUB)));
+            sizes.push(request.requestStack!.size);
+            return new Response('main');
+          }),
+        ],
+      ],
+    });
+    await kernel.handle(main);
+    // The asking sub-request is on the stack with the main request and the copy handled last.
+    expect(sizes).toEqual([3, 1]);
+    expect(main.requestStack?.size).toBe(0);
+  });
+
+  it('says a request is finishing from the start of its kernel.finish_request until the kernel lets it go', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    const seen: Array<[string, boolean]> = [];
+    dispatcher.on('kernel.request', (event) => {
+      seen.push(['request', event.request.isFinishing]);
+    });
+    dispatcher.on(
+      'kernel.finish_request',
+      (event) => {
+        seen.push(['finish_request', event.request.isFinishing]);
+      },
+      2048,
+    );
+    const request = Request.fromUrl('http://localhost/', { attributes: [['_controller', () => new Response('ok')]] });
+    await new HttpKernel({ dispatcher }).handle(request);
+    expect(seen).toEqual([
+      ['request', false],
+      ['finish_request', true],
+    ]);
+    expect(request.isFinishing).toBe(false);
   });
 });
 

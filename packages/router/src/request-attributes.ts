@@ -3,11 +3,6 @@ declare module '@switchboard/http-kernel' {
   interface RequestAttributes {
     /** Absolute URL a trailing-slash (or scheme) redirect points to; read by the redirect controller. */
     _redirect_url?: string;
-    /**
-     * Set on a sub-request once its `kernel.finish_request` has begun: from then on its parent's
-     * routing context is in force again on its chain (`RouterListener.contextOf`).
-     */
-    _routing_context_restored?: true;
   }
 }
 

@@ -309,13 +309,13 @@ describe('RouterListener in the kernel', () => {
       return new Response('main');
     });
     app = routedKernel(new Router(new RouteCollection().add('main', '/main', { controller: mainController })));
-    // A later finish_request listener of the sub-request already sees the parent's context.
+    // Every finish_request listener of the sub-request, the first one too, sees the parent's context.
     app.dispatcher.on(
       'kernel.finish_request',
       (event) => {
         if (!event.isMainRequest()) seen.push(`finishing:${app!.listener.contextOf(event.requestStack!)?.queryString}`);
       },
-      -1,
+      1024,
     );
     await app.kernel.handle(Request.fromUrl('http://localhost/main?main=1'));
     expect(seen).toEqual(['main:main=1', 'sub:sub=1', 'finishing:main=1', 'after:main=1']);
@@ -325,11 +325,9 @@ describe('RouterListener in the kernel', () => {
 
   it('declares its priorities as named constants', () => {
     expect(RouterListener.REQUEST_PRIORITY).toBe(32);
-    expect(RouterListener.FINISH_REQUEST_PRIORITY).toBe(0);
     const listener = new RouterListener(new Router(new RouteCollection()));
-    const events = listener.getSubscribedEvents();
-    expect(events['kernel.request']).toEqual([listener.onKernelRequest, 32]);
-    expect(events['kernel.finish_request']).toEqual([listener.onKernelFinishRequest, 0, { subRequestOnly: true }]);
+    // The parent's context comes back with the kernel's `isFinishing`: no kernel.finish_request listener.
+    expect(listener.getSubscribedEvents()).toEqual({ 'kernel.request': [listener.onKernelRequest, 32] });
   });
 
   it('strict mode answers the toggled slash with 404 and keeps the original path', async () => {

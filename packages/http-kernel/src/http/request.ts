@@ -59,15 +59,21 @@ export interface DuplicateOverrides {
   attributes?: Iterable<readonly [string, unknown]>;
 }
 
-/** Where the kernel stands with a request whose stack is not made yet. */
-type StackState = typeof NOT_HANDLED | typeof HANDLING | typeof HANDLED;
+/** Where the kernel stands with a request. */
+type HandlingState = typeof NOT_HANDLED | typeof HANDLING | typeof FINISHING | typeof HANDLED;
 const NOT_HANDLED = 0;
 const HANDLING = 1;
-const HANDLED = 2;
+/** Its `kernel.finish_request` has begun: the state of its parent (routing context, locale) applies again. */
+const FINISHING = 2;
+const HANDLED = 3;
+
+/** Set only while `duplicate` builds its copy: the method and host come from a request, already canonical. */
+let copying = false;
 
 // Set by `Request`'s static block, which can reach its private fields (see `enterRequestStack`).
-let enterStack: (request: Request) => boolean;
-let leaveStack: (request: Request, pushed: boolean) => void;
+let enterStack: (request: Request) => void;
+let finishOnStack: (request: Request) => void;
+let leaveStack: (request: Request) => void;
 
 /**
  * An HTTP request as the kernel sees it. Independent of node:http: adapters build it, and
@@ -102,14 +108,20 @@ export class Request {
   #signal: RequestSignalSource | undefined;
   #cookies: RequestCookies | undefined;
   #startTime: number | undefined;
+  /** The stack once made (see `requestStack`). */
   #stack: RequestStack | null;
-  /** Where the kernel stands with this request while `#stack` is not made yet (see `requestStack`). */
-  #stackState: StackState;
+  #state: HandlingState;
+  /** The request this one is a copy of (`duplicate`), whose stack it shares. */
+  #parent: Request | null;
+  /** A copy of this request being handled while the stack is not made, which goes on top of it when it is. */
+  #handledCopy: Request | null;
 
   constructor(init: RequestInit) {
-    this.method = init.method.toUpperCase();
+    const canonical = copying;
+    copying = false;
+    this.method = canonical ? init.method : init.method.toUpperCase();
     this.scheme = init.scheme ?? 'http';
-    this.host = (init.host ?? 'localhost').toLowerCase();
+    this.host = canonical ? init.host! : (init.host ?? 'localhost').toLowerCase();
     this.port = init.port ?? (this.scheme === 'https' ? 443 : 80);
     this.rawPath = init.path === '' ? '/' : init.path;
     this.queryString = init.query ?? '';
@@ -123,19 +135,24 @@ export class Request {
     this.defaultLocale = init.defaultLocale ?? 'en';
     this.#signal = init.signal;
     this.#stack = null;
-    this.#stackState = NOT_HANDLED;
+    this.#state = NOT_HANDLED;
+    this.#parent = null;
+    this.#handledCopy = null;
   }
 
   /**
-   * The stack this request is handled on (sub-requests share their parent's); `null` before the
-   * kernel handles it. A main request's stack is made when first asked for (this request at its
-   * bottom while it is handled, empty after): most requests never make a sub-request, and
-   * nobody asks.
+   * The stack this request is handled on (a copy shares the stack of the request it copies);
+   * `null` before the kernel handles it. The stack is made when first asked for, with the requests
+   * of the chain being handled on it, main request at the bottom: most requests never make a
+   * sub-request, most sub-requests (error pages) never ask, and neither pays for a stack.
    */
   get requestStack(): RequestStack | null {
-    if (this.#stack === null && this.#stackState !== NOT_HANDLED) {
-      this.#stack = new RequestStack();
-      if (this.#stackState === HANDLING) this.#stack.push(this);
+    if (this.#stack !== null) return this.#stack;
+    const parentStack = this.#parent?.requestStack ?? null;
+    // Making its parent's stack put this request on it if it was its parent's `#handledCopy`.
+    if (this.#stack === null) {
+      if (parentStack !== null) this.#putOn(parentStack);
+      else if (this.#state !== NOT_HANDLED) this.#putOn(new RequestStack());
     }
     return this.#stack;
   }
@@ -149,18 +166,40 @@ export class Request {
     this.#stack = stack;
   }
 
+  /**
+   * True from the start of this request's `kernel.finish_request` until the kernel lets it go:
+   * what its parent set up (the routing context, the locale) applies again.
+   */
+  get isFinishing(): boolean {
+    return this.#state === FINISHING;
+  }
+
+  /** Makes `stack` this request's, with it and the copies handled on top of it pushed. */
+  #putOn(stack: RequestStack): void {
+    for (let request: Request | null = this; request !== null; request = request.#handledCopy) {
+      request.#stack = stack;
+      if (request.#state === HANDLING || request.#state === FINISHING) stack.push(request);
+    }
+  }
+
   static {
     enterStack = (request) => {
-      if (request.#stack === null) {
-        request.#stackState = HANDLING;
-        return false;
+      request.#state = HANDLING;
+      const parent = request.#parent;
+      if (request.#stack === null && parent !== null) {
+        if (parent.#stack === null) parent.#handledCopy = request;
+        else request.#stack = parent.#stack;
       }
-      request.#stack.push(request);
-      return true;
+      request.#stack?.push(request);
     };
-    leaveStack = (request, pushed) => {
-      if (!pushed) request.#stackState = HANDLED;
+    finishOnStack = (request) => {
+      request.#state = FINISHING;
+    };
+    leaveStack = (request) => {
+      request.#state = HANDLED;
       request.#stack?.pop();
+      const parent = request.#parent;
+      if (parent !== null && parent.#handledCopy === request) parent.#handledCopy = null;
     };
   }
 
@@ -282,8 +321,11 @@ export class Request {
    * The copy shares this request's stack, so the kernel knows its parent.
    */
   duplicate(overrides: DuplicateOverrides = {}): Request {
+    const method = overrides.method ?? this.method;
+    // The copy takes this request's values as they are; a method given anew is upper-cased.
+    copying = method === this.method;
     const copy = new Request({
-      method: overrides.method ?? this.method,
+      method,
       scheme: this.scheme,
       host: this.host,
       port: this.port,
@@ -302,22 +344,28 @@ export class Request {
     });
     if (this.#locale !== undefined) copy.locale = this.#locale;
     if (this.#logger !== undefined) copy.logger = this.#logger;
-    copy.requestStack = this.requestStack;
+    copy.#parent = this;
+    copy.#stack = this.#stack;
     return copy;
   }
 }
 
 /**
- * The kernel starts handling `request`: it goes on top of its stack, or, without one, becomes
- * the bottom of the stack `requestStack` makes when asked. Returns what `leaveRequestStack` needs.
+ * The kernel starts handling `request`: it goes on top of its stack, or, while no stack is made,
+ * is marked handled, and goes on the stack `requestStack` makes when asked.
  */
-export function enterRequestStack(request: Request): boolean {
-  return enterStack(request);
+export function enterRequestStack(request: Request): void {
+  enterStack(request);
+}
+
+/** The kernel begins `request`'s `kernel.finish_request` (`Request.isFinishing`). */
+export function finishOnRequestStack(request: Request): void {
+  finishOnStack(request);
 }
 
 /** The kernel is done with `request`: it leaves its stack. */
-export function leaveRequestStack(request: Request, pushed: boolean): void {
-  leaveStack(request, pushed);
+export function leaveRequestStack(request: Request): void {
+  leaveStack(request);
 }
 
 function decodedPath(raw: string): string {

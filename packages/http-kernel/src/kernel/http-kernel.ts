@@ -19,7 +19,7 @@ import { ResponseEvent } from '../event/response-event.js';
 import { TerminateEvent } from '../event/terminate-event.js';
 import { ViewEvent } from '../event/view-event.js';
 import { isAbandonment } from '../http/cancellation.js';
-import { enterRequestStack, leaveRequestStack, type Request } from '../http/request.js';
+import { enterRequestStack, finishOnRequestStack, leaveRequestStack, type Request } from '../http/request.js';
 import { Response } from '../http/response.js';
 import { andThen, attempt, fromThenable, type MaybePromise } from '../internal/maybe-promise.js';
 import { logAt, stderrLogger, type Logger } from '../log/logger.js';
@@ -136,16 +136,16 @@ export class HttpKernel implements HttpKernelInterface {
 
   /** The handling with its request on top of the request stack; never throws (see `handleEagerly`). */
   #handleOnStack(h: Handling): MaybePromise<Response> {
-    const entered = enterRequestStack(h.request);
+    enterRequestStack(h.request);
     let response: MaybePromise<Response>;
     try {
       response = this.#handleCaught(h);
     } catch (error) {
-      leaveRequestStack(h.request, entered);
+      leaveRequestStack(h.request);
       return Promise.reject(error);
     }
-    if (response instanceof Promise) return response.finally(() => leaveRequestStack(h.request, entered));
-    leaveRequestStack(h.request, entered);
+    if (response instanceof Promise) return response.finally(() => leaveRequestStack(h.request));
+    leaveRequestStack(h.request);
     return response;
   }
 
@@ -316,6 +316,7 @@ export class HttpKernel implements HttpKernelInterface {
   #finishRequest(h: Handling): MaybePromise<unknown> {
     if (h.finishRequestDispatched) return undefined;
     h.finishRequestDispatched = true;
+    finishOnRequestStack(h.request);
     if (!this.dispatcher.isObserved('kernel.finish_request', h.type)) return undefined;
     return this.dispatcher.dispatch('kernel.finish_request', new FinishRequestEvent(this, h.request, h.type));
   }

@@ -103,8 +103,9 @@ export class LocaleListener implements EventSubscriber<KernelEventMap> {
 
   /** Once a sub-request is done, the parent's locale is the chain's again (a main request has no parent to restore). */
   onKernelFinishRequest(event: FinishRequestEvent): void {
+    if (this.#localeAware.length === 0) return;
     // A sub-request handled on its own has no parent.
-    const parent = event.request.existingRequestStack?.getParentRequest() ?? null;
+    const parent = event.request.requestStack?.getParentRequest() ?? null;
     if (parent !== null) this.#notify(parent);
   }
 

@@ -5,7 +5,6 @@ import {
   NotFoundHttpError,
   nullLogger,
   type EventSubscriber,
-  type FinishRequestEvent,
   type HttpError,
   type KernelEventMap,
   type Logger,
@@ -52,9 +51,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
    * `LocaleListener.REQUEST_PRIORITY` and `FirewallListener.REQUEST_PRIORITY`, which need the route.
    */
   static readonly REQUEST_PRIORITY = 32;
-  /** Resets the chain's context once a (sub-)request is done, like the locale listener. */
-  static readonly FINISH_REQUEST_PRIORITY = 0;
-
   readonly #logger: Logger;
   readonly #logsMatches: boolean;
   readonly #debug: boolean;
@@ -74,7 +70,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   getSubscribedEvents(): SubscribedEvents<KernelEventMap> {
     return {
       'kernel.request': [this.onKernelRequest, RouterListener.REQUEST_PRIORITY],
-      'kernel.finish_request': [this.onKernelFinishRequest, RouterListener.FINISH_REQUEST_PRIORITY, { subRequestOnly: true }],
     };
   }
 
@@ -129,18 +124,6 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   }
 
   /**
-   * After a sub-request, the chain's context is the parent request's again: marked on the
-   * sub-request, which stays on top of the stack until its handling ends. A main request keeps
-   * its own context until it is done, so only sub-requests' events reach this listener.
-   */
-  onKernelFinishRequest(event: FinishRequestEvent): void {
-    // A sub-request handled on its own has no parent.
-    const stack = event.request.existingRequestStack;
-    if (stack === null || stack.getParentRequest() === null) return;
-    event.request.attributes.set('_routing_context_restored', true);
-  }
-
-  /**
    * The context of the request being handled on a chain (`event.requestStack`), for URL
    * generation: the request on top of the stack, or its parent once that sub-request is
    * finishing; `undefined` once the chain's main request is done.
@@ -148,8 +131,7 @@ export class RouterListener implements EventSubscriber<KernelEventMap> {
   contextOf(stack: RequestStack): RequestContext | undefined {
     const current = stack.getCurrentRequest();
     if (current === null) return undefined;
-    const restored = current.attributes.get('_routing_context_restored') === true;
-    return this.router.contextFor(restored ? (stack.getParentRequest() ?? current) : current);
+    return this.router.contextFor(current.isFinishing ? (stack.getParentRequest() ?? current) : current);
   }
 
   #apply(request: Request, route: Route, params: Readonly<Record<string, unknown>>): void {
