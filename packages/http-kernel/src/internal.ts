@@ -18,3 +18,4 @@ export { andThen, attempt, fromThenable, isThenable } from './internal/maybe-pro
 export { hasMembers } from './internal/has-members.js';
 export { joinBytes } from './internal/join-bytes.js';
 export { declaredLength, knownBodyLength } from './http/body-length.js';
+export { defaultResponseHeaders } from './http/response-header-bag.js';

@@ -1,5 +1,5 @@
 import { defineController, Response, type Controller, type Request } from '@switchboard/http-kernel';
-import { statusOf } from '@switchboard/http-kernel/internal';
+import { defaultResponseHeaders, statusOf } from '@switchboard/http-kernel/internal';
 import { flattenError } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
 import type { ErrorRenderer } from '../renderer/error-renderer.js';
@@ -79,9 +79,10 @@ export function createErrorController(options: ErrorControllerOptions): Controll
         causes: options.debug,
       });
       const rendered = renderer.render(flattened, request);
-      // The body was chosen by the Accept header, so caches must key on it.
-      const response = new Response(rendered.body, flattened.status, { 'content-type': rendered.contentType, vary: 'Accept' });
-      const headers = response.headers;
+      // The body was chosen by the Accept header, so caches must key on it. The headers are made
+      // as one list: every 404 a scanner causes is an error page.
+      const headers = defaultResponseHeaders('content-type', rendered.contentType, 'vary', 'Accept');
+      const response = new Response(rendered.body, flattened.status, headers);
       if (options.debug) for (const [name, value] of Object.entries(debugExceptionHeaders(flattened))) headers.set(name, value);
       const errorHeaders = flattened.headers;
       for (const name in errorHeaders) headers.set(name, errorHeaders[name]!);

@@ -9,10 +9,12 @@ const NOTHING_STATED_WITH_VALIDATOR = 'private, must-revalidate';
 const SCOPE_DIRECTIVES = new Set(['public', 'private', 's-maxage']);
 
 /**
- * A new response's headers: `Date`, one more header when `name` is given, and the default
- * `Cache-Control`, made at once. Kernel-internal: not exported by the package.
+ * A new response's headers: `Date`, the one or two headers given, and the default
+ * `Cache-Control`, made at once as one list of its exact length. The names must be lower-case,
+ * distinct, and none of `Date`, `Cache-Control`, `Last-Modified` or `Expires`. For the answers
+ * every request may get (JSON, views, error pages); `@switchboard/http-kernel/internal`.
  */
-export let defaultResponseHeaders: (name?: string, value?: string) => ResponseHeaderBag;
+export let defaultResponseHeaders: (name?: string, value?: string, secondName?: string, secondValue?: string) => ResponseHeaderBag;
 
 /**
  * A response's headers. `Date` is there from the start (now, unless the headers given name one).
@@ -30,11 +32,13 @@ export class ResponseHeaderBag extends HeaderBag {
   static #pairs: string[] | null = null;
 
   static {
-    defaultResponseHeaders = (name, value) => {
+    defaultResponseHeaders = (name, value = '', secondName, secondValue = '') => {
       ResponseHeaderBag.#pairs =
         name === undefined
           ? ['date', httpDate(), 'cache-control', NOTHING_STATED]
-          : ['date', httpDate(), name, value ?? '', 'cache-control', NOTHING_STATED];
+          : secondName === undefined
+            ? ['date', httpDate(), name, value, 'cache-control', NOTHING_STATED]
+            : ['date', httpDate(), name, value, secondName, secondValue, 'cache-control', NOTHING_STATED];
       return new ResponseHeaderBag();
     };
   }
