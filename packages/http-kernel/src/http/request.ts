@@ -322,9 +322,7 @@ export class Request {
    */
   duplicate(overrides: DuplicateOverrides = {}): Request {
     const method = overrides.method ?? this.method;
-    // The copy takes this request's values as they are; a method given anew is upper-cased.
-    copying = method === this.method;
-    const copy = new Request({
+    const init: RequestInit = {
       method,
       scheme: this.scheme,
       host: this.host,
@@ -341,7 +339,10 @@ export class Request {
       fromTrustedProxy: this.fromTrustedProxy,
       // The parent's, made only if the copy asks for it.
       signal: this,
-    });
+    };
+    // The copy takes this request's values as they are; a method given anew is upper-cased.
+    copying = method === this.method;
+    const copy = new Request(init);
     if (this.#locale !== undefined) copy.locale = this.#locale;
     if (this.#logger !== undefined) copy.logger = this.#logger;
     copy.#parent = this;
@@ -352,7 +353,7 @@ export class Request {
 
 /**
  * The kernel starts handling `request`: it goes on top of its stack, or, while no stack is made,
- * is marked handled, and goes on the stack `requestStack` makes when asked.
+ * is noted as being handled, to go on the stack `requestStack` makes when asked.
  */
 export function enterRequestStack(request: Request): void {
   enterStack(request);
