@@ -1,10 +1,10 @@
 import { defineController, Response, type Controller, type Request } from '@switchboard/http-kernel';
 import { defaultResponseHeaders, statusOf } from '@switchboard/http-kernel/internal';
-import { flattenError } from '../flatten/flatten-error.js';
+import { flattenError, type FlattenOptions } from '../flatten/flatten-error.js';
 import { debugExceptionHeaders } from '../renderer/debug-exception-headers.js';
 import type { ErrorRenderer } from '../renderer/error-renderer.js';
 import { HtmlErrorRenderer } from '../renderer/html-error-renderer.js';
-import { acceptedRenderer } from '../renderer/negotiate-renderer.js';
+import { FormatNegotiation } from '../renderer/negotiate-renderer.js';
 import { ProblemJsonErrorRenderer } from '../renderer/problem-json-error-renderer.js';
 import { TextErrorRenderer } from '../renderer/text-error-renderer.js';
 
@@ -66,24 +66,23 @@ function fallbackRenderer(renderers: readonly [ErrorRenderer, ...ErrorRenderer[]
  */
 export function createErrorController(options: ErrorControllerOptions): Controller {
   const renderers = options.renderers ?? defaultErrorRenderers(options);
-  const sourceLines = options.debug ? (options.sourceLines ?? 5) : 0;
+  const negotiation = new FormatNegotiation(renderers);
+  // Outside debug mode no renderer shows frames or causes, so neither is read; source files are
+  // read only for a format that shows them.
+  const debug = options.debug;
+  const flattenShown: FlattenOptions = { sourceLines: debug ? (options.sourceLines ?? 5) : 0, frames: debug, causes: debug };
+  const flattenWithoutSource: FlattenOptions = { sourceLines: 0, frames: debug, causes: debug };
   return defineController(
     ['exception', 'request'],
     (exception: unknown, request: Request): Response => {
-      const renderer = acceptedRenderer(request.headers.get('accept'), renderers) ?? fallbackRenderer(renderers, exception);
-      // Outside debug mode no renderer shows frames or causes, so neither is read; source files
-      // are read only for a format that shows them.
-      const flattened = flattenError(exception, {
-        sourceLines: renderer.showsSourceLines === false ? 0 : sourceLines,
-        frames: options.debug,
-        causes: options.debug,
-      });
+      const renderer = negotiation.accepted(request.headers.get('accept')) ?? fallbackRenderer(renderers, exception);
+      const flattened = flattenError(exception, renderer.showsSourceLines === false ? flattenWithoutSource : flattenShown);
       const rendered = renderer.render(flattened, request);
       // The body was chosen by the Accept header, so caches must key on it. The headers are made
       // as one list: every 404 a scanner causes is an error page.
       const headers = defaultResponseHeaders('content-type', rendered.contentType, 'vary', 'Accept');
       const response = new Response(rendered.body, flattened.status, headers);
-      if (options.debug) for (const [name, value] of Object.entries(debugExceptionHeaders(flattened))) headers.set(name, value);
+      if (debug) for (const [name, value] of Object.entries(debugExceptionHeaders(flattened))) headers.set(name, value);
       const errorHeaders = flattened.headers;
       for (const name in errorHeaders) headers.set(name, errorHeaders[name]!);
       return response;

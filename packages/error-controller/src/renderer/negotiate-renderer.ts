@@ -6,31 +6,27 @@ export interface Negotiable {
   readonly accepts: readonly string[];
 }
 
-/** A list of formats' negotiator, and the format of each media type it offers. */
-interface FormatNegotiation<F> {
-  readonly negotiator: MediaTypeNegotiator;
-  readonly formatOf: ReadonlyMap<string, F>;
+/** A list of formats' negotiation: the kernel's `MediaTypeNegotiator` over every media type of every format in order. */
+export class FormatNegotiation<F extends Negotiable> {
+  readonly #negotiator: MediaTypeNegotiator;
+  readonly #formatOf = new Map<string, F>();
+
+  constructor(formats: readonly F[]) {
+    // A media type two formats answer to belongs to the first, as the negotiator's order says.
+    for (const format of formats)
+      for (const mediaType of format.accepts) if (!this.#formatOf.has(mediaType)) this.#formatOf.set(mediaType, format);
+    this.#negotiator = new MediaTypeNegotiator([...this.#formatOf.keys()]);
+  }
+
+  /** The format an `Accept` header prefers; `null` when it accepts none of them. */
+  accepted(accept: string | undefined): F | null {
+    const mediaType = this.#negotiator.negotiate(accept);
+    return mediaType === null ? null : this.#formatOf.get(mediaType)!;
+  }
 }
 
 /** One per list of formats, made at its first use. */
 const negotiations = new WeakMap<readonly Negotiable[], FormatNegotiation<Negotiable>>();
-
-/**
- * The format an `Accept` header prefers, by the kernel's `MediaTypeNegotiator` over every media
- * type of every format in order; `null` when it accepts none of them.
- */
-export function acceptedRenderer<F extends Negotiable>(accept: string | undefined, formats: readonly [F, ...F[]]): F | null {
-  let negotiation = negotiations.get(formats) as FormatNegotiation<F> | undefined;
-  if (negotiation === undefined) {
-    const formatOf = new Map<string, F>();
-    // A media type two formats answer to belongs to the first, as the negotiator's order says.
-    for (const format of formats) for (const mediaType of format.accepts) if (!formatOf.has(mediaType)) formatOf.set(mediaType, format);
-    negotiation = { negotiator: new MediaTypeNegotiator([...formatOf.keys()]), formatOf };
-    negotiations.set(formats, negotiation);
-  }
-  const mediaType = negotiation.negotiator.negotiate(accept);
-  return mediaType === null ? null : negotiation.formatOf.get(mediaType)!;
-}
 
 /**
  * Picks the format for an `Accept` header (RFC 9110 §12.5.1, see `MediaTypeNegotiator`). A missing
@@ -38,5 +34,10 @@ export function acceptedRenderer<F extends Negotiable>(accept: string | undefine
  * none of the formats gives the first format (HTML): an error page is always sent, never a 406.
  */
 export function negotiateRenderer<F extends Negotiable>(accept: string | undefined, formats: readonly [F, ...F[]]): F {
-  return acceptedRenderer(accept, formats) ?? formats[0];
+  let negotiation = negotiations.get(formats) as FormatNegotiation<F> | undefined;
+  if (negotiation === undefined) {
+    negotiation = new FormatNegotiation(formats);
+    negotiations.set(formats, negotiation);
+  }
+  return negotiation.accepted(accept) ?? formats[0];
 }
