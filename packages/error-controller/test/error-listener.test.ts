@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   defineController,
+  EventDispatcher,
   ExceptionEvent,
+  HttpKernel,
+  nullLogger,
+  type KernelEventMap,
   MethodNotAllowedHttpError,
   NotFoundHttpError,
   Request,
@@ -261,5 +265,22 @@ describe('ErrorListener', () => {
       detail: 'Validation failed',
       violations,
     });
+  });
+});
+
+describe('ErrorListener outside debug mode', () => {
+  it('answers a 404 without making a request stack for the failed request or its error sub-request', async () => {
+    const dispatcher = new EventDispatcher<KernelEventMap>();
+    dispatcher.addSubscriber(new ErrorListener({ debug: false, defaultFormat: 'problem+json', logger: nullLogger }));
+    let subRequest: Request | null = null;
+    dispatcher.on('kernel.request', (event) => {
+      if (event.isMainRequest()) throw new NotFoundHttpError('No route found for "GET http://localhost/missing"');
+      subRequest = event.request;
+    });
+    const request = Request.fromUrl('http://localhost/missing');
+    const response = await new HttpKernel({ dispatcher, logger: nullLogger }).handle(request);
+    expect([response.status, response.headers.get('content-type')]).toEqual([404, 'application/problem+json']);
+    expect(subRequest).not.toBeNull();
+    expect([request.existingRequestStack, subRequest!.existingRequestStack]).toEqual([null, null]);
   });
 });

@@ -130,6 +130,16 @@ describe('Request stack made on demand', () => {
     expect(asking.requestStack?.size).toBe(0);
   });
 
+  it('names the request a copy was made from, through copies of copies, without making a stack', () => {
+    const main = Request.fromUrl('http://localhost/');
+    const copy = main.duplicate();
+    const copyOfCopy = copy.duplicate();
+    expect(main.originalRequest).toBe(main);
+    expect(copy.originalRequest).toBe(main);
+    expect(copyOfCopy.originalRequest).toBe(main);
+    expect(copyOfCopy.existingRequestStack).toBeNull();
+  });
+
   it('makes no stack for a chain nobody asks about, sub-requests included', async () => {
     const kernel = new HttpKernel({ dispatcher: new EventDispatcher<KernelEventMap>() });
     let sub: Request | null = null;

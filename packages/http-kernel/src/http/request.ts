@@ -144,7 +144,7 @@ export class Request {
    * The stack this request is handled on (a copy shares the stack of the request it copies);
    * `null` before the kernel handles it. The stack is made when first asked for, with the requests
    * of the chain being handled on it, main request at the bottom: most requests never make a
-   * sub-request, most sub-requests (error pages) never ask, and neither pays for a stack.
+   * sub-request, error pages outside debug mode never ask, and neither pays for a stack.
    */
   get requestStack(): RequestStack | null {
     if (this.#stack !== null) return this.#stack;
@@ -164,6 +164,17 @@ export class Request {
 
   set requestStack(stack: RequestStack | null) {
     this.#stack = stack;
+  }
+
+  /**
+   * The request this one is a copy of, through any number of `duplicate` calls; itself when it
+   * was not made by `duplicate`. For a sub-request, its chain's main request, found without
+   * making the request stack (an error page reads the request id there).
+   */
+  get originalRequest(): Request {
+    let request: Request = this;
+    while (request.#parent !== null) request = request.#parent;
+    return request;
   }
 
   /**

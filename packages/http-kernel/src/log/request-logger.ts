@@ -70,5 +70,5 @@ export class RequestLogger implements Logger {
 
 /** The id of the request chain `request` belongs to (`_request_id`; a sub-request has its main request's). */
 export function requestIdOf(request: Request): string | undefined {
-  return request.attributes.get('_request_id') ?? request.requestStack?.getMainRequest()?.attributes.get('_request_id');
+  return request.attributes.get('_request_id') ?? request.originalRequest.attributes.get('_request_id');
 }

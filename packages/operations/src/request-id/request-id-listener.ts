@@ -95,9 +95,9 @@ export class RequestIdListener implements EventSubscriber<KernelEventMap> {
   onKernelRequest(event: RequestEvent): void {
     const request = event.request;
     if (!event.isMainRequest()) {
-      const main = event.requestStack?.getMainRequest() ?? null;
-      const mainId = main?.attributes.get('_request_id');
-      if (main !== null && mainId !== undefined) {
+      const main = request.originalRequest;
+      const mainId = main.attributes.get('_request_id');
+      if (mainId !== undefined) {
         request.attributes.set('_request_id', mainId);
         request.logger = main.logger;
         return;
