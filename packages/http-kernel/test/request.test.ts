@@ -45,6 +45,17 @@ describe('Request', () => {
     }
   });
 
+  it('takes method and host as given when they are declared canonical already', () => {
+    // Taken as they are, even when they are not: the flag is the caller's promise, not a check.
+    const built = new Request({ method: 'get', host: 'Example.COM', path: '/', canonicalCase: true });
+    expect([built.method, built.host]).toEqual(['get', 'Example.COM']);
+    expect(new Request({ method: 'GET', path: '/', canonicalCase: true }).host).toBe('localhost');
+    // A copy keeps its parent's values; a method given anew is upper-cased all the same.
+    const parent = new Request({ method: 'post', host: 'API.example.com', path: '/' });
+    expect([parent.duplicate().method, parent.duplicate().host]).toEqual(['POST', 'api.example.com']);
+    expect(parent.duplicate({ method: 'patch' }).method).toBe('PATCH');
+  });
+
   it('decodes the path once, keeps + and raw encoding, and treats an empty path as /', () => {
     const request = new Request({ method: 'GET', path: '/caf%C3%A9/a+b/%2523' });
     expect(request.path).toBe('/café/a+b/%23');

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryLogger, Response } from '@switchboard/http-kernel';
+import { MemoryLogger, Response, type Request } from '@switchboard/http-kernel';
 import { serve, type RunningServer } from '../src/index.js';
 import { createTestCertificate } from '../../../test/kit/services/certificate.js';
 import { rawExchange, rawExchangeDetailed, statusOfRaw, uploadWhileReading } from '../../../test/kit/raw-http.js';
@@ -116,6 +116,29 @@ describe('protocol edges served by serve()', () => {
 });
 
 describe('protocol edges served by serve() over TLS (HTTP/2)', () => {
+  it('upper-cases an HTTP/2 method sent in lower case, and lower-cases its :authority', async () => {
+    const echo = (request: Request) => new Response(`${request.method} ${request.host}`);
+    const running = await serve(testKernel({ routes: handlerRoutes({ '/echo': echo }) }).kernel, {
+      handleSignals: false,
+      tls: createTestCertificate(),
+    });
+    const client = http2.connect(running.url, { rejectUnauthorized: false });
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const stream = client.request({ ':method': 'get', ':path': '/echo', ':authority': 'LocalHost' });
+        let text = '';
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (text += chunk));
+        stream.on('end', () => resolve(text));
+        stream.on('error', reject);
+      });
+      expect(body).toBe('GET localhost');
+    } finally {
+      client.destroy();
+      await running.close();
+    }
+  });
+
   it('answers an HTTP/2 CONNECT with 501 and a body', async () => {
     const running = await serve(testKernel({ routes: handlerRoutes({}), recordTerminate: true }).kernel, {
       handleSignals: false,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonResponse, type Request } from '@switchboard/http-kernel';
-import { createRequestListener } from '../src/index.js';
+import { createRequestListener, NodeRequestFactory, resolveAdapterOptions } from '../src/index.js';
 import { rawExchange, statusOfRaw } from '../../../test/kit/raw-http.js';
 import { handlerRoutes, testKernel } from '../../../test/kit/index.js';
 
@@ -69,6 +69,23 @@ describe('request conversion (node:http → kernel Request)', () => {
     const raw = await rawExchange(port, 'GET /a%20b HTTP/1.1\r\nHost: API.Example.COM\r\nConnection: close\r\n\r\n');
     const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
     expect(body).toMatchObject({ rawPath: '/a%20b', host: 'api.example.com', port: 80, url: 'http://api.example.com/a%20b' });
+  });
+
+  it("upper-cases the method of a request head that did not come through node's parser", () => {
+    const factory = new NodeRequestFactory(resolveAdapterOptions({}));
+    const request = factory.createFromHead(
+      {
+        method: 'patch',
+        url: '/echo',
+        httpVersion: '1.1',
+        httpVersionMajor: 1,
+        httpVersionMinor: 1,
+        rawHeaders: ['Host', 'API.Example.COM'],
+        socket: { remoteAddress: '127.0.0.1' },
+      },
+      null,
+    );
+    expect([request.method, request.host]).toEqual(['PATCH', 'api.example.com']);
   });
 
   it('keeps an IPv6 host in brackets', async () => {

@@ -51,6 +51,12 @@ export interface RequestInit {
   fromTrustedProxy?: boolean;
   /** What `request.signal` is (see there); without it, a signal that never fires. */
   signal?: RequestSignalSource | undefined;
+  /**
+   * The method is upper-case and the host lower-case already, as a parser that guarantees it
+   * gives them (node's HTTP/1 parser, the node adapter's host check): both are taken as they are
+   * instead of being case-folded again. Default false.
+   */
+  canonicalCase?: boolean;
 }
 
 export interface DuplicateOverrides {
@@ -66,9 +72,6 @@ const HANDLING = 1;
 /** Its `kernel.finish_request` has begun: the state of its parent (routing context, locale) applies again. */
 const FINISHING = 2;
 const HANDLED = 3;
-
-/** Set only while `duplicate` builds its copy: the method and host come from a request, already canonical. */
-let copying = false;
 
 // Set by `Request`'s static block, which can reach its private fields (see `enterRequestStack`).
 let enterStack: (request: Request) => void;
@@ -117,11 +120,10 @@ export class Request {
   #handledCopy: Request | null;
 
   constructor(init: RequestInit) {
-    const canonical = copying;
-    copying = false;
+    const canonical = init.canonicalCase === true;
     this.method = canonical ? init.method : init.method.toUpperCase();
     this.scheme = init.scheme ?? 'http';
-    this.host = canonical ? init.host! : (init.host ?? 'localhost').toLowerCase();
+    this.host = (canonical ? init.host : init.host?.toLowerCase()) ?? 'localhost';
     this.port = init.port ?? (this.scheme === 'https' ? 443 : 80);
     this.rawPath = init.path === '' ? '/' : init.path;
     this.queryString = init.query ?? '';
@@ -350,9 +352,9 @@ export class Request {
       fromTrustedProxy: this.fromTrustedProxy,
       // The parent's, made only if the copy asks for it.
       signal: this,
+      // This request's values are canonical already; a method given anew is upper-cased.
+      canonicalCase: method === this.method,
     };
-    // The copy takes this request's values as they are; a method given anew is upper-cased.
-    copying = method === this.method;
     const copy = new Request(init);
     if (this.#locale !== undefined) copy.locale = this.#locale;
     if (this.#logger !== undefined) copy.logger = this.#logger;

@@ -70,8 +70,9 @@ export class NodeRequestFactory {
 
   /** `signal`: what the request's `signal` comes from (see `RequestCancellation`). */
   create(req: NodeIncomingRequest, signal?: RequestSignalSource): Request {
-    if (isHttp2(req)) return this.#build(req, req, req.stream.endAfterHeaders ? null : req, req.stream, signal);
-    return this.#build(req, null, req, req.socket, signal);
+    // An HTTP/2 `:method` is as the client sent it; node's HTTP/1 parser knows methods in upper case only.
+    if (isHttp2(req)) return this.#build(req.method.toUpperCase(), req, req, req.stream.endAfterHeaders ? null : req, req.stream, signal);
+    return this.#build(req.method ?? 'GET', req, null, req, req.socket, signal);
   }
 
   /**
@@ -79,11 +80,15 @@ export class NodeRequestFactory {
    * `body` is read lazily under the same limits when the head declares one (`Content-Length`).
    */
   createFromHead(head: RequestHead, body: Readable | null): Request {
-    return this.#build(head, null, body, undefined);
+    return this.#build((head.method ?? 'GET').toUpperCase(), head, null, body, undefined);
   }
 
-  /** `http2Request`: the same request when it came over HTTP/2 (its `:authority` is read), else `null`. */
+  /**
+   * `method`: upper-case. `http2Request`: the same request when it came over HTTP/2 (its
+   * `:authority` is read), else `null`.
+   */
   #build(
+    method: string,
     req: RequestHead,
     http2Request: Http2ServerRequest | null,
     bodySource: Readable | null,
@@ -97,7 +102,7 @@ export class NodeRequestFactory {
     }
     const target = parseRequestTarget(req.url ?? '');
     if (target === null) throw new InvalidRequestError('The request target is not a path.');
-    if (target.path === '*' && req.method !== 'OPTIONS') throw new InvalidRequestError('Only OPTIONS may have "*" as its target.');
+    if (target.path === '*' && method !== 'OPTIONS') throw new InvalidRequestError('Only OPTIONS may have "*" as its target.');
 
     const framing = readFraming(req.rawHeaders);
     if (framing.hostCount > 1) throw new InvalidRequestError('The request has more than one Host header.');
@@ -123,7 +128,7 @@ export class NodeRequestFactory {
     let port: number | undefined;
     if (authority === undefined || authority === '') {
       // HTTP/1.0 may omit Host (Node rejects an HTTP/1.1 request without one): the address it reached.
-      const local = socket.localAddress ?? '127.0.0.1';
+      const local = (socket.localAddress ?? '127.0.0.1').toLowerCase();
       host = isIP(local) === 6 ? `[${local}]` : local;
       port = socket.localPort;
     } else {
@@ -144,7 +149,7 @@ export class NodeRequestFactory {
     }
 
     return new Request({
-      method: req.method ?? 'GET',
+      method,
       scheme,
       host,
       port: port ?? (scheme === 'https' ? 443 : 80),
@@ -157,6 +162,8 @@ export class NodeRequestFactory {
       connection,
       fromTrustedProxy,
       signal,
+      // The method is upper-case (see `create`), and every host above is lower-cased.
+      canonicalCase: true,
     });
   }
 
