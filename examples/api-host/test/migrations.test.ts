@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
+import { createTestDatabase, endPool, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 import { MIGRATIONS, migrate } from '../src/database/migrations.js';
 
 let postgres: TestDatabase;
@@ -24,7 +24,7 @@ it('eight hosts migrating a new PostgreSQL database at once: every one succeeds,
     expect(rows.map((row) => row.version)).toEqual(MIGRATIONS.map((_step, index) => index + 1));
     expect(await Promise.all(pools.map((pool) => migrate(pool)))).toEqual(pools.map(() => 0));
   } finally {
-    await Promise.all(pools.map((pool) => pool.end()));
+    await Promise.all(pools.map(endPool));
   }
 });
 
@@ -63,7 +63,7 @@ it('moves a database made with the per-row change trigger forward: a bulk insert
     expect(notified).toEqual([String(rows.at(-4)!.id), String(rows.at(-1)!.id)]);
   } finally {
     await listener.end().catch(() => undefined);
-    await pool.end();
+    await endPool(pool);
     await old.stop();
   }
 });

@@ -107,6 +107,24 @@ export async function createTestDatabase({ idleSessionTimeoutMs }: { idleSession
   };
 }
 
+/**
+ * Ends `pool` and waits until its connections are closed. `pool.end()` resolves once it has let go
+ * of its clients, before their connections close: a database dropped meanwhile (`stop()` ends its
+ * sessions) fails them, and the pool rethrows that error where nothing listens.
+ */
+export async function endPool(pool: pg.Pool): Promise<void> {
+  const open = pool.totalCount;
+  let closed = 0;
+  const allClosed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      if (++closed === open) resolve();
+    });
+  });
+  await pool.end();
+  await allClosed;
+}
+
 async function onServer(url: string, work: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client(url);
   await client.connect();
