@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventDispatcher, HttpKernel, JsonResponse, MemoryLogger, Request, type KernelEventMap } from '@switchboard/http-kernel';
 import { IdleConnectionListener, PgClientConnection, PgPoolConnection, type ExpiringConnection, type PgQueryable } from '../src/index.js';
-import { SERVER_IDLE_TIMEOUT_MS, idleDroppingDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
+import { SERVER_IDLE_TIMEOUT_MS, endPool, idleDroppingDatabase, type TestDatabase } from '../../../test/kit/services/database-servers.js';
 
 /** Longer than the server's idle limit, so any connection left open across it is dead. */
 const IDLE_PAUSE_MS = SERVER_IDLE_TIMEOUT_MS + 600;
@@ -46,7 +46,7 @@ describe.each([['PostgreSQL', idleDroppingDatabase]] as const)('idle connections
     server = await start();
   });
   afterAll(async () => {
-    await Promise.allSettled(opened.map((handle) => handle.end()));
+    await Promise.allSettled(opened.map((handle) => (handle instanceof pg.Pool ? endPool(handle) : handle.end())));
     await server?.stop();
   });
 
