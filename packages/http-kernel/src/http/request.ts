@@ -335,7 +335,7 @@ export class Request {
    */
   duplicate(overrides: DuplicateOverrides = {}): Request {
     const method = overrides.method ?? this.method;
-    const init: RequestInit = {
+    const copy = new Request({
       method,
       scheme: this.scheme,
       host: this.host,
@@ -354,8 +354,7 @@ export class Request {
       signal: this,
       // This request's values are canonical already; a method given anew is upper-cased.
       canonicalCase: method === this.method,
-    };
-    const copy = new Request(init);
+    });
     if (this.#locale !== undefined) copy.locale = this.#locale;
     if (this.#logger !== undefined) copy.logger = this.#logger;
     copy.#parent = this;
