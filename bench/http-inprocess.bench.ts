@@ -32,6 +32,7 @@ import { createListener as fastify } from './http/apps/fastify.js';
 import { createListener as hono } from './http/apps/hono.js';
 import { createListener as koa } from './http/apps/koa.js';
 import { createListener as bare } from './http/apps/node-http.js';
+import { createListener as bareSameAnswer } from './http/apps/node-http-same-answer.js';
 import { createListener as switchboard } from './http/apps/switchboard.js';
 import { compileEntry } from './http/compile.js';
 import { HELLO_BODY, HELLO_PATH, MISSING_PATH } from './http/contract.js';
@@ -43,8 +44,10 @@ const rounds = Number(process.env.BENCH_INPROC_ROUNDS ?? 7);
 const only = process.env.BENCH_INPROC_ONLY?.split(',').map((part) => part.trim().toLowerCase());
 const CONNECTIONS = 10;
 
+const FLOOR = "node:http writing Switchboard's answer (floor)";
 const contenders: Array<[string, () => RequestListener | Promise<RequestListener>]> = [
   ['node:http (bare)', bare],
+  [FLOOR, bareSameAnswer],
   ['node-adapter + trivial handler (no kernel)', adapterOnly],
   ['Switchboard, debug off', () => switchboard()],
   ['Switchboard, debug on', () => switchboard({ debug: true })],
@@ -94,6 +97,26 @@ function check(name: string, answer: string, status: number, contentType: string
     new RegExp(`^content-type: ${contentType}`, 'im').test(head) &&
     (body === null ? payload.includes(`"status":${status}`) : payload === body);
   if (!ok) throw new Error(`${name} answered ${JSON.stringify(answer)}`);
+}
+
+/** An answer's status line, header lines (names lower-cased, sorted, `date` left out) and body. */
+function withoutDateAndOrder(answer: string): string {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  const [statusLine, ...fields] = head.split('\r\n');
+  const lines = fields
+    .map((field) => field.slice(0, field.indexOf(':')).toLowerCase() + field.slice(field.indexOf(':')))
+    .filter((line) => !line.startsWith('date:'))
+    .sort();
+  return [statusLine, ...lines, '', body].join('\n');
+}
+
+/** The floor is a floor only while it writes what Switchboard writes, byte for byte but `Date` and order. */
+async function checkFloor(): Promise<void> {
+  for (const path of [HELLO_PATH, MISSING_PATH]) {
+    const floor = withoutDateAndOrder(await firstAnswer(bareSameAnswer(), path));
+    const ours = withoutDateAndOrder(await firstAnswer(switchboard(), path));
+    if (floor !== ours) throw new Error(`${FLOOR} no longer writes Switchboard's answer:\n${floor}\n--- Switchboard:\n${ours}`);
+  }
 }
 
 /** CPU µs per request over `count` requests spread on a few keep-alive connections. */
@@ -237,6 +260,7 @@ if (child !== undefined) {
 const selected = contenders.filter(
   ([name], index) => index === 0 || only === undefined || only.some((part) => name.toLowerCase().includes(part)),
 );
+if (selected.some(([name]) => name === FLOOR)) await checkFloor();
 const script = await compileEntry('http-inprocess.bench.ts');
 const costs = new Map<string, number[]>();
 const allocations = new Map<string, number[]>();
