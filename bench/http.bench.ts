@@ -1,7 +1,8 @@
 /**
  * HTTP benchmark: requests per second of the same JSON hello route and the same 404, served by
  * bare node:http, node:http writing Switchboard's answer by hand (the floor under Switchboard),
- * Switchboard (debug off and on), Fastify, Hono on @hono/node-server, Koa and Express. Each server runs in its own child process on 127.0.0.1, as plain JavaScript (bundled
+ * Switchboard (debug off and on), Fastify, Hono on @hono/node-server, Koa and Express. Each server
+ * runs in its own child process on 127.0.0.1, as plain JavaScript (bundled
  * by http/compile.ts: no loader in the server process), pinned to the second core while autocannon
  * (in this process) has the first, so load generator and server never take each other's time.
  * Every server is started once, checked to answer correctly and warmed up; then each round loads
