@@ -104,7 +104,7 @@ function withoutDateAndOrder(answer: string): string {
   const [head = '', body = ''] = answer.split('\r\n\r\n');
   const [statusLine, ...fields] = head.split('\r\n');
   const lines = fields
-    .map((field) => field.slice(0, field.indexOf(':')).toLowerCase() + field.slice(field.indexOf(':')))
+    .map((field) => field.replace(/^[^:]+/, (name) => name.toLowerCase()))
     .filter((line) => !line.startsWith('date:'))
     .sort();
   return [statusLine, ...lines, '', body].join('\n');
@@ -112,9 +112,10 @@ function withoutDateAndOrder(answer: string): string {
 
 /** The floor is a floor only while it writes what Switchboard writes, byte for byte but `Date` and order. */
 async function checkFloor(): Promise<void> {
+  const [floorListener, ourListener] = [bareSameAnswer(), switchboard()];
   for (const path of [HELLO_PATH, MISSING_PATH]) {
-    const floor = withoutDateAndOrder(await firstAnswer(bareSameAnswer(), path));
-    const ours = withoutDateAndOrder(await firstAnswer(switchboard(), path));
+    const floor = withoutDateAndOrder(await firstAnswer(floorListener, path));
+    const ours = withoutDateAndOrder(await firstAnswer(ourListener, path));
     if (floor !== ours) throw new Error(`${FLOOR} no longer writes Switchboard's answer:\n${floor}\n--- Switchboard:\n${ours}`);
   }
 }
